@@ -1,0 +1,31 @@
+package reference
+
+import "testing"
+
+// dpAccountingOrders are dp_accounting's 156 default orders: 1.1 to 10.9 by
+// 0.1, 11 to 63, 128, 256, 512, 1024. Each is the float64 nearest the
+// decimal, as Python's 1 + x / 10.0 gives.
+func dpAccountingOrders() []float64 {
+	var o []float64
+	for i := 11; i <= 109; i++ {
+		o = append(o, float64(i)/10)
+	}
+	for a := 11; a <= 63; a++ {
+		o = append(o, float64(a))
+	}
+	return append(o, 128, 256, 512, 1024)
+}
+
+// BenchmarkCurveDefaultOrders is the reference's whole RDP curve at the
+// default precision (256 bits), q = 0.01, sigma = 1.1, orders in parallel.
+func BenchmarkCurveDefaultOrders(b *testing.B) {
+	orders := dpAccountingOrders()
+	if len(orders) != 156 {
+		b.Fatalf("%d orders", len(orders))
+	}
+	for b.Loop() {
+		if _, err := SGMCurve(0.01, 1.1, 1, orders); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

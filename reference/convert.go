@@ -1,0 +1,196 @@
+package reference
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+)
+
+// Conversion selects an RDP to (eps, delta)-DP conversion.
+type Conversion int
+
+const (
+	// Classic is Mironov 2017, Proposition 3: eps = rdp + log(1/delta)/(alpha-1).
+	Classic Conversion = iota
+	// Improved is Canonne, Kamath, Steinke 2020 (Proposition 12 of Balle et
+	// al. 2020, arXiv 2004.00010, is equivalent):
+	// eps = rdp + log1p(-1/alpha) - (log delta + log alpha)/(alpha-1).
+	Improved
+)
+
+func (v Conversion) String() string {
+	switch v {
+	case Classic:
+		return "classic"
+	case Improved:
+		return "improved"
+	}
+	return fmt.Sprintf("Conversion(%d)", int(v))
+}
+
+func checkCurve(fn string, orders []float64, rdp []*big.Float, conv Conversion) error {
+	if len(orders) == 0 || len(orders) != len(rdp) {
+		return &InputError{Func: fn, Arg: "orders, rdp", Value: math.NaN(),
+			Msg: fmt.Sprintf("must be non-empty and of equal length (have %d and %d)", len(orders), len(rdp))}
+	}
+	if conv != Classic && conv != Improved {
+		return inputErr(fn, "conv", float64(conv), "unknown conversion")
+	}
+	for i, a := range orders {
+		if math.IsNaN(a) || a <= 1 {
+			return inputErr(fn, fmt.Sprintf("orders[%d]", i), a, "order must be > 1 (or +Inf)")
+		}
+		if rdp[i] == nil || rdp[i].Sign() < 0 {
+			v := math.NaN()
+			if rdp[i] != nil {
+				v, _ = rdp[i].Float64()
+			}
+			return inputErr(fn, fmt.Sprintf("rdp[%d]", i), v, "RDP must be >= 0 (or +Inf)")
+		}
+	}
+	return nil
+}
+
+// epsAt returns the conversion's eps at one order, at precision wp, for
+// finite rdp and finite alpha.
+func epsAt(conv Conversion, alpha float64, rdp *big.Float, logDelta *big.Float, wp uint) *big.Float {
+	A := fl(alpha, wp)
+	am1 := newF(wp).Sub(A, intF(1, wp))
+	e := newF(wp).Set(rdp)
+	if conv == Classic {
+		t := newF(wp).Quo(logDelta, am1)
+		return e.Sub(e, t)
+	}
+	t := newF(wp).Add(logDelta, logF(A, wp))
+	t.Quo(t, am1)
+	e.Sub(e, t)
+	r := newF(wp).Quo(intF(-1, wp), A) // log1p(-1/alpha)
+	return e.Add(e, log1pF(r, wp))
+}
+
+// Epsilon converts an RDP curve (rdp[i] at orders[i]) to the smallest eps
+// such that the mechanism is (eps, delta)-DP, minimised over the orders, and
+// returns the order that attains it (the first, on ties). The improved
+// conversion's eps is floored at 0.
+//
+// Accuracy: eps is correct to c.Prec bits relative to the rdp values given
+// (Ziv-checked), except where flooring at 0 applies.
+//
+// Special cases are:
+//
+//	an order +Inf contributes eps = rdp (pure DP)
+//	an rdp +Inf contributes eps = +Inf; if all are +Inf, eps = +Inf at orders[0]
+//	Epsilon = error for empty or mismatched lists, orders <= 1 or NaN,
+//	    negative or nil rdp, delta outside (0, 1) or NaN, unknown conv
+func (c Context) Epsilon(orders []float64, rdp []*big.Float, delta float64, conv Conversion) (eps *big.Float, order float64, err error) {
+	const fn = "Epsilon"
+	if err := checkCurve(fn, orders, rdp, conv); err != nil {
+		return nil, 0, err
+	}
+	if math.IsNaN(delta) || delta <= 0 || delta >= 1 {
+		return nil, 0, inputErr(fn, "delta", delta, "must be in (0, 1)")
+	}
+	prec := c.prec()
+	order = orders[0]
+	v, err := ziv(prec, func(wp uint) (*big.Float, error) {
+		logDelta := logF(fl(delta, wp), wp)
+		var best *big.Float
+		for i, a := range orders {
+			var e *big.Float
+			switch {
+			case rdp[i].IsInf():
+				e = newF(wp).SetInf(false)
+			case math.IsInf(a, 1):
+				e = newF(wp).Set(rdp[i])
+			default:
+				e = epsAt(conv, a, rdp[i], logDelta, wp)
+			}
+			if best == nil || e.Cmp(best) < 0 {
+				best, order = e, a
+			}
+		}
+		if conv == Improved && best.Sign() < 0 {
+			best.SetInt64(0)
+		}
+		return best, nil
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	return v, order, nil
+}
+
+// Delta returns the smallest delta such that the mechanism with RDP curve
+// rdp at orders is (eps, delta)-DP, minimised over the orders, with the order
+// attaining it, capped at 1:
+//
+//	classic:  delta = exp((alpha-1)(rdp - eps))
+//	improved: delta = exp((alpha-1)(rdp - eps + log1p(-1/alpha)) - log alpha)
+//
+// Special cases are:
+//
+//	an order +Inf contributes delta = 0 if rdp <= eps, else 1
+//	Delta = error as for Epsilon, and for eps < 0, NaN or +Inf
+func (c Context) Delta(orders []float64, rdp []*big.Float, eps float64, conv Conversion) (delta *big.Float, order float64, err error) {
+	const fn = "Delta"
+	if err := checkCurve(fn, orders, rdp, conv); err != nil {
+		return nil, 0, err
+	}
+	if math.IsNaN(eps) || eps < 0 || math.IsInf(eps, 0) {
+		return nil, 0, inputErr(fn, "eps", eps, "must be finite and >= 0")
+	}
+	prec := c.prec()
+	order = orders[0]
+	v, err := ziv(prec, func(wp uint) (*big.Float, error) {
+		E := fl(eps, wp)
+		var best *big.Float // log delta
+		for i, a := range orders {
+			var l *big.Float
+			switch {
+			case rdp[i].IsInf():
+				l = newF(wp) // delta 1
+			case math.IsInf(a, 1):
+				if rdp[i].Cmp(E) <= 0 {
+					l = newF(wp).SetInf(true)
+				} else {
+					l = newF(wp)
+				}
+			default:
+				A := fl(a, wp)
+				am1 := newF(wp).Sub(A, intF(1, wp))
+				l = newF(wp).Sub(rdp[i], E)
+				if conv == Improved {
+					l.Add(l, log1pF(newF(wp).Quo(intF(-1, wp), A), wp))
+					l.Mul(l, am1)
+					l.Sub(l, logF(A, wp))
+				} else {
+					l.Mul(l, am1)
+				}
+			}
+			if best == nil || l.Cmp(best) < 0 {
+				best, order = l, a
+			}
+		}
+		if best.Sign() >= 0 {
+			return intF(1, wp), nil
+		}
+		if best.IsInf() {
+			return newF(wp), nil
+		}
+		return expF(best, wp), nil
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	return v, order, nil
+}
+
+// Epsilon is Context{}.Epsilon at DefaultPrec.
+func Epsilon(orders []float64, rdp []*big.Float, delta float64, conv Conversion) (*big.Float, float64, error) {
+	return Context{}.Epsilon(orders, rdp, delta, conv)
+}
+
+// Delta is Context{}.Delta at DefaultPrec.
+func Delta(orders []float64, rdp []*big.Float, eps float64, conv Conversion) (*big.Float, float64, error) {
+	return Context{}.Delta(orders, rdp, eps, conv)
+}

@@ -1,0 +1,60 @@
+// Package reference computes Rényi divergences and the Rényi differential
+// privacy (RDP) of the sampled Gaussian mechanism in arbitrary precision,
+// with a stated, checked guarantee on every digit it returns. It is the truth
+// that the rest of rdpcheck is measured against: package fast (the float64
+// accountant) is tested against it, package oracles checks it by independent
+// methods, and cmd/gen-vectors writes its values into the golden vectors.
+//
+// # Inputs and results
+//
+// Inputs are float64 values, taken exactly (big.Float.SetFloat64): the
+// reference answers for the binary number the caller holds, never for a
+// decimal it might have meant (0.01 is 0.01000000000000000020816...).
+// Results are *big.Float rounded to Context.Prec bits (DefaultPrec = 256).
+//
+// # The guarantee
+//
+// Every finite non-zero result has relative error at most 2^(1-Prec): at the
+// default 256 bits, at least 76 correct significant decimal digits. Results
+// that are exactly 0 or +Inf are exact (they come from the special cases each
+// function documents, decided in exact arithmetic).
+//
+// How it is ensured (Ziv's strategy, as in MPFR and Arb): each quantity is
+// evaluated twice, at working precisions Prec+16 and Prec+48 bits. Every
+// approximation inside an evaluation is tied to its working precision: series
+// are cut where a proven tail bound falls below 2^-wp of the sum, quadrature
+// node counts grow with wp, elementary functions carry their own guard bits.
+// The result is accepted only when the two evaluations agree to Prec+2 bits;
+// otherwise both precisions are raised by half and the evaluation repeated, up
+// to MaxWorkingPrec. If agreement is never reached the function returns an
+// error wrapping ErrPrecision and no value: a reference that is unsure says
+// so. Agreement of two evaluations does not by itself exclude an error common
+// to both (a wrong formula); that is what the independent checks are for: the
+// tests compare against package oracles (double-exponential quadrature in
+// big.Float, exact rationals, closed forms, Monte Carlo), which share no code
+// with this package, to at least 40 significant digits, and against the same
+// quantity at twice the precision.
+//
+// # The sampled Gaussian mechanism
+//
+// With mu0 = N(0, s^2), mu1 = N(1, s^2) and mu = (1-q) mu0 + q mu1, SGM
+// returns max(D_alpha(mu||mu0), D_alpha(mu0||mu)): both directions are
+// computed (SGMDirections returns them); the forward one dominates in every
+// case the tests cover, as Mironov, Talwar and Zhang 2019 prove, but the code
+// checks rather than assumes it. Integer orders use the finite binomial sum,
+// written as a sum of non-negative terms with expm1 so that tiny q loses
+// nothing; other orders use the series of Mironov, Talwar and Zhang (arXiv
+// 1908.10530, section 3.3) made to converge geometrically by keeping a strip
+// around the split point for Gauss-Legendre quadrature (see moment.go).
+//
+// Supported: every q in [0, 1], sigma in [0, inf), integer orders up to
+// MaxIntegerOrder, other orders in (1, MaxFractionalOrder]. The cost grows
+// with the order and with 1/sigma; orders near 1000 with sigma near 0.05
+// take seconds.
+//
+// # Errors
+//
+// Bad input returns *InputError naming the function, the argument and what it
+// must be; inputs beyond the supported range return an error wrapping
+// ErrTooLarge. Nothing panics on any float64 input.
+package reference
