@@ -110,7 +110,7 @@ func tailAsymptotic(x *big.Float, wp uint) *big.Float {
 	term := intF(1, w)
 	for n := int64(1); ; n++ {
 		term.Mul(term, inv2)
-		term.Mul(term, intF(-(2*n - 1), w))
+		term.Mul(term, intF(-(2*n-1), w))
 		sum.Add(sum, term)
 		if term.MantExp(nil) < sum.MantExp(nil)-int(wp)-8 {
 			break

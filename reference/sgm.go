@@ -135,7 +135,7 @@ func (c Context) sgmSpecial(q, sigma, alpha float64) (v *big.Float, ok bool) {
 	case math.IsInf(alpha, 1) || sigma == 0:
 		return newF(p).SetInf(false), true
 	case q == 1:
-		v := newF(p + 64).Mul(fl(sigma, 64), fl(sigma, 64))
+		v := newF(p+64).Mul(fl(sigma, 64), fl(sigma, 64))
 		v.SetMantExp(v, 1)
 		return newF(p).Quo(fl(alpha, 64), v), true
 	}
