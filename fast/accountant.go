@@ -1,0 +1,184 @@
+package fast
+
+import (
+	"fmt"
+	"math"
+)
+
+// Accountant composes privacy events by adding their RDP curves on a fixed
+// list of orders. Its zero value is ready to use and accounts on
+// DefaultOrders(); set Orders before the first event to use others.
+// Events may be heterogeneous (sampled Gaussian steps with different
+// q, sigma; Gaussian, Laplace, randomized response; rho-zCDP).
+//
+// Every curve value is an upper bound (each function rounds up), so the
+// eps and delta reported are upper bounds on those of the exact curve.
+// An Accountant is not safe for concurrent use.
+type Accountant struct {
+	// Orders are the RDP orders (> 1, or +Inf); nil means DefaultOrders().
+	// They cannot change once an event has been composed.
+	Orders []float64
+
+	rdp    []float64
+	tmp    []float64
+	events int
+}
+
+func (a *Accountant) init() ([]float64, error) {
+	if a.rdp == nil {
+		o := a.Orders
+		if o == nil {
+			o = defaultOrders
+		}
+		if len(o) == 0 {
+			return nil, inputErr("Accountant", "Orders", math.NaN(), "must not be empty")
+		}
+		for _, x := range o {
+			if err := checkOrder("Accountant", x); err != nil {
+				return nil, err
+			}
+		}
+		a.Orders = append([]float64(nil), o...)
+		a.rdp = make([]float64, len(o))
+		a.tmp = make([]float64, len(o))
+	}
+	return a.Orders, nil
+}
+
+func (a *Accountant) add() {
+	for i, v := range a.tmp {
+		a.rdp[i] = addUp(a.rdp[i], v)
+	}
+	a.events++
+}
+
+// addUp is x+y rounded up.
+func addUp(x, y float64) float64 {
+	s := x + y
+	if s == 0 || math.IsInf(s, 0) {
+		return s
+	}
+	return math.Nextafter(s, math.Inf(1))
+}
+
+func checkCount(fn string, n int) error {
+	if n <= 0 {
+		return inputErr(fn, "count", float64(n), "must be > 0")
+	}
+	return nil
+}
+
+// ComposeSGM adds steps steps of the Poisson-sampled Gaussian mechanism
+// (see SGM). Errors are those of SGMCurve; on error nothing is added.
+func (a *Accountant) ComposeSGM(q, sigma float64, steps int) error {
+	o, err := a.init()
+	if err != nil {
+		return err
+	}
+	if err := SGMCurve(q, sigma, steps, o, a.tmp); err != nil {
+		return err
+	}
+	a.add()
+	return nil
+}
+
+// composeEach adds count times f(alpha) at every order.
+func (a *Accountant) composeEach(fn string, count int, f func(alpha float64) (float64, error)) error {
+	o, err := a.init()
+	if err != nil {
+		return err
+	}
+	if err := checkCount(fn, count); err != nil {
+		return err
+	}
+	for i, x := range o {
+		v, err := f(x)
+		if err != nil {
+			return err
+		}
+		a.tmp[i] = scaleUp(v, float64(count))
+	}
+	a.add()
+	return nil
+}
+
+// ComposeGaussian adds count Gaussian mechanisms (sensitivity 1, noise
+// multiplier sigma): alpha/(2 sigma^2) each.
+func (a *Accountant) ComposeGaussian(sigma float64, count int) error {
+	return a.composeEach("ComposeGaussian", count, func(x float64) (float64, error) { return Gaussian(sigma, x) })
+}
+
+// ComposeLaplace adds count Laplace mechanisms (l1-sensitivity 1, scale b).
+func (a *Accountant) ComposeLaplace(b float64, count int) error {
+	return a.composeEach("ComposeLaplace", count, func(x float64) (float64, error) { return Laplace(b, x) })
+}
+
+// ComposeRandomizedResponse adds count binary randomized responses with
+// truth probability p.
+func (a *Accountant) ComposeRandomizedResponse(p float64, count int) error {
+	return a.composeEach("ComposeRandomizedResponse", count, func(x float64) (float64, error) { return RandomizedResponse(p, x) })
+}
+
+// ComposeZCDP adds count rho-zCDP mechanisms: rdp(alpha) = rho alpha.
+func (a *Accountant) ComposeZCDP(rho float64, count int) error {
+	if math.IsNaN(rho) || rho < 0 || math.IsInf(rho, 1) {
+		return inputErr("ComposeZCDP", "rho", rho, "must be finite and >= 0")
+	}
+	return a.composeEach("ComposeZCDP", count, func(x float64) (float64, error) { return roundUp(rho*x, 2*unit), nil })
+}
+
+// ComposePureDP adds count pure eps-DP mechanisms through PureDPCurve.
+func (a *Accountant) ComposePureDP(eps float64, count int) error {
+	o, err := a.init()
+	if err != nil {
+		return err
+	}
+	if err := checkCount("ComposePureDP", count); err != nil {
+		return err
+	}
+	if err := PureDPCurve(eps, o, a.tmp); err != nil {
+		return err
+	}
+	for i := range a.tmp {
+		a.tmp[i] = scaleUp(a.tmp[i], float64(count))
+	}
+	a.add()
+	return nil
+}
+
+// Curve returns copies of the orders and the composed RDP at each.
+func (a *Accountant) Curve() (orders, rdp []float64) {
+	o, err := a.init()
+	if err != nil {
+		return nil, nil
+	}
+	return append([]float64(nil), o...), append([]float64(nil), a.rdp...)
+}
+
+// Events returns how many Compose calls have succeeded.
+func (a *Accountant) Events() int { return a.events }
+
+// Epsilon returns the eps of the composition for delta and the order used
+// (see Epsilon).
+func (a *Accountant) Epsilon(delta float64, conv Conversion) (eps, order float64, err error) {
+	o, err := a.init()
+	if err != nil {
+		return 0, 0, err
+	}
+	return Epsilon(o, a.rdp, delta, conv)
+}
+
+// Delta returns the delta of the composition for eps and the order used
+// (see Delta).
+func (a *Accountant) Delta(eps float64, conv Conversion) (delta, order float64, err error) {
+	o, err := a.init()
+	if err != nil {
+		return 0, 0, err
+	}
+	return Delta(o, a.rdp, eps, conv)
+}
+
+// String summarises the accountant.
+func (a *Accountant) String() string {
+	return fmt.Sprintf("Accountant{%d orders, %d events}", len(a.rdp), a.events)
+}

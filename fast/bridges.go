@@ -1,0 +1,143 @@
+package fast
+
+import "math"
+
+// ZCDPEpsilon returns the (eps, delta)-DP guarantee of rho-zCDP by Bun and
+// Steinke 2016, Prop 1.3: eps = rho + 2 sqrt(rho log(1/delta)). It equals
+// the classic RDP conversion of the line rdp(alpha) = rho alpha minimised
+// over all real alpha > 1 (at alpha = 1 + sqrt(log(1/delta)/rho)).
+//
+// Special cases are:
+//
+//	ZCDPEpsilon(rho=0, delta) = 0
+//	ZCDPEpsilon(rho=+Inf, delta) = +Inf
+//	ZCDPEpsilon(rho, delta) = error for rho < 0 or NaN, delta outside (0,1)
+//
+// Accuracy: rounded up by 8 ulps.
+func ZCDPEpsilon(rho, delta float64) (float64, error) {
+	if err := checkRhoDelta("ZCDPEpsilon", rho, delta); err != nil {
+		return 0, err
+	}
+	if rho == 0 || math.IsInf(rho, 1) {
+		return rho, nil
+	}
+	return roundUp(rho+2*math.Sqrt(rho*-math.Log(delta)), 8*unit), nil
+}
+
+func checkRhoDelta(fn string, rho, delta float64) error {
+	if math.IsNaN(rho) || rho < 0 {
+		return inputErr(fn, "rho", rho, "must be >= 0")
+	}
+	if math.IsNaN(delta) || delta <= 0 || delta >= 1 {
+		return inputErr(fn, "delta", delta, "must be in (0, 1)")
+	}
+	return nil
+}
+
+// ZCDPEpsilonRDP returns the tighter (eps, delta) guarantee of rho-zCDP
+// through the improved conversion (Canonne, Kamath, Steinke 2020) of the
+// RDP line rho alpha, minimised over real alpha > 1, and the order used:
+//
+//	eps = min_alpha rho alpha + log1p(-1/alpha) - (log delta + log alpha)/(alpha-1), floored at 0.
+//
+// The objective is convex in alpha on the bracket searched; the minimum
+// is located by golden-section search to a relative 1e-9 in alpha, which
+// changes eps by far less than 1e-15 relative near the minimum. The value
+// returned is the objective at the order returned, rounded up, so it is a
+// valid guarantee whatever the search precision.
+//
+// Special cases are:
+//
+//	ZCDPEpsilonRDP(rho=0, delta) = 0, order +Inf
+//	ZCDPEpsilonRDP(rho, delta) = error for rho < 0, NaN or +Inf, delta outside (0,1)
+func ZCDPEpsilonRDP(rho, delta float64) (eps, order float64, err error) {
+	if err := checkRhoDelta("ZCDPEpsilonRDP", rho, delta); err != nil {
+		return 0, 0, err
+	}
+	if math.IsInf(rho, 1) {
+		return 0, 0, inputErr("ZCDPEpsilonRDP", "rho", rho, "must be finite")
+	}
+	if rho == 0 {
+		return 0, math.Inf(1), nil
+	}
+	ld := math.Log(delta)
+	f := func(a float64) float64 { return epsAt(Improved, a, rho*a, ld) }
+	// bracket around the classic optimum
+	a0 := 1 + math.Sqrt(-ld/rho)
+	lo, hi := 1+(a0-1)/64, 1+(a0-1)*4
+	const gr = 0.6180339887498949
+	x1, x2 := hi-gr*(hi-lo), lo+gr*(hi-lo)
+	f1, f2 := f(x1), f(x2)
+	for i := 0; i < 200 && hi-lo > 1e-9*hi; i++ {
+		if f1 < f2 {
+			hi, x2, f2 = x2, x1, f1
+			x1 = hi - gr*(hi-lo)
+			f1 = f(x1)
+		} else {
+			lo, x1, f1 = x1, x2, f2
+			x2 = lo + gr*(hi-lo)
+			f2 = f(x2)
+		}
+	}
+	order = x1
+	eps = f1
+	if f2 < f1 {
+		order, eps = x2, f2
+	}
+	return math.Max(eps, 0), order, nil
+}
+
+// PureDPCurve writes the RDP curve implied by pure eps-DP into out:
+// rdp(alpha) = min(eps, alpha eps^2/2) (Mironov 2017, Prop 3 with
+// Bun-Steinke 2016, Prop 1.4: eps-DP implies eps^2/2-zCDP).
+//
+// Special cases are:
+//
+//	PureDPCurve(eps=0, ...) = 0 at every order
+//	PureDPCurve(eps, ...) = error for eps < 0, NaN or +Inf, orders <= 1 or
+//	    NaN, len(out) != len(orders), empty orders
+//
+// Accuracy: rounded up by 4 ulps.
+func PureDPCurve(eps float64, orders, out []float64) error {
+	if math.IsNaN(eps) || eps < 0 || math.IsInf(eps, 1) {
+		return inputErr("PureDPCurve", "eps", eps, "must be finite and >= 0")
+	}
+	if len(orders) == 0 || len(out) != len(orders) {
+		return inputErr("PureDPCurve", "orders, out", math.NaN(), "must be non-empty and of equal length")
+	}
+	for _, a := range orders {
+		if err := checkOrder("PureDPCurve", a); err != nil {
+			return err
+		}
+	}
+	for i, a := range orders {
+		out[i] = roundUp(math.Min(eps, a*eps*eps/2), 4*unit)
+	}
+	return nil
+}
+
+// AdvancedComposition returns the eps' of the k-fold adaptive composition
+// of eps-DP mechanisms by Dwork, Rothblum, Vadhan 2010 (Kairouz et al.
+// form): eps' = sqrt(2k log(1/delta')) eps + k eps (e^eps - 1), with total
+// delta k delta + delta' for (eps, delta) mechanisms.
+//
+// Special cases are:
+//
+//	AdvancedComposition(eps=0, k, delta') = 0
+//	AdvancedComposition(eps, k, delta') = error for eps < 0, NaN or +Inf, k <= 0, delta' outside (0,1)
+//
+// Accuracy: rounded up by 16 ulps.
+func AdvancedComposition(eps float64, k int, deltaPrime float64) (float64, error) {
+	if math.IsNaN(eps) || eps < 0 || math.IsInf(eps, 1) {
+		return 0, inputErr("AdvancedComposition", "eps", eps, "must be finite and >= 0")
+	}
+	if k <= 0 {
+		return 0, inputErr("AdvancedComposition", "k", float64(k), "must be > 0")
+	}
+	if math.IsNaN(deltaPrime) || deltaPrime <= 0 || deltaPrime >= 1 {
+		return 0, inputErr("AdvancedComposition", "deltaPrime", deltaPrime, "must be in (0, 1)")
+	}
+	fk := float64(k)
+	v := math.Sqrt(2*fk*-math.Log(deltaPrime))*eps + fk*eps*math.Expm1(eps)
+	return roundUp(v, 16*unit), nil
+}
