@@ -158,7 +158,8 @@ func expF(x *big.Float, prec uint) *big.Float {
 	for range k {
 		sum.Mul(sum, sum)
 	}
-	return z.SetMantExp(sum, int(n))
+	// SetMantExp copies sum's precision (it calls Copy): round afterwards.
+	return z.Set(sum.SetMantExp(sum, int(n)))
 }
 
 type invFactKey struct{ n, prec uint }
@@ -264,8 +265,11 @@ func logNear1(x *big.Float, prec uint) *big.Float {
 }
 
 // log1pF returns log(1+y) for y > -1, relative to the result even when |y|
-// is tiny: 1+y is formed exactly first.
+// is tiny: 1+y is formed exactly first. Below 2^-(prec+2), log1p(y) = y to
+// within half an ulp, and forming 1+y exactly would cost -log2|y| bits.
 func log1pF(y *big.Float, prec uint) *big.Float {
-	one := intF(1, 64)
-	return logF(exactSum(one, y), prec)
+	if y.Sign() == 0 || y.MantExp(nil) < -int(prec)-2 {
+		return newF(prec).Set(y)
+	}
+	return logF(exactSum(intF(1, 64), y), prec)
 }
