@@ -1,0 +1,128 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runCLI(args ...string) (code int, stdout, stderr string) {
+	var o, e bytes.Buffer
+	code = run(args, &o, &e)
+	return code, o.String(), e.String()
+}
+
+// The DP-SGD case of TF Privacy's tutorial (n = 60000, batch 256, 60 epochs,
+// sigma 1.1, delta 1e-5, dp_accounting's default orders). Expected: what
+// tensorflow/privacy 3059fba printed, 2.596655528688368 at order 8.1
+// (../shared/tfprivacy/dpsgd_epsilon.json, first case). TF's value is within
+// float64 noise of the truth (3e-12 relative), so 1e-9 is a tolerance no
+// wrong formula passes.
+func TestEpsilonTutorial(t *testing.T) {
+	code, out, errOut := runCLI("epsilon", "-n", "60000", "-batch", "256", "-epochs", "60", "-sigma", "1.1", "-delta", "1e-5", "-json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var got struct {
+		Epsilon, Order, Q float64
+		Steps             int
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v in %q", err, out)
+	}
+	if got.Steps != 14063 || got.Q != 256.0/60000 {
+		t.Errorf("steps %d q %v, want 14063 and 256/60000 (ceil, as compute_dp_sgd_privacy)", got.Steps, got.Q)
+	}
+	if math.Abs(got.Epsilon-2.596655528688368)/2.596655528688368 > 1e-9 || got.Order != 8.1 {
+		t.Errorf("eps %v at %v, TF printed 2.596655528688368 at 8.1", got.Epsilon, got.Order)
+	}
+}
+
+func TestCalibrationCommands(t *testing.T) {
+	code, out, errOut := runCLI("sigma", "-q", "0.01", "-steps", "1000", "-eps", "2", "-delta", "1e-5", "-json")
+	if code != 0 {
+		t.Fatalf("sigma: exit %d: %s", code, errOut)
+	}
+	var s struct{ Sigma, Epsilon_achieved float64 }
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatal(err)
+	}
+	if !(s.Epsilon_achieved <= 2) || !(s.Sigma > 0.5 && s.Sigma < 5) {
+		t.Errorf("sigma: %+v", s)
+	}
+	// Feeding the calibrated sigma back must give at most the target eps.
+	code, out, _ = runCLI("epsilon", "-q", "0.01", "-steps", "1000", "-delta", "1e-5", "-json", "-sigma", jsonNum(s.Sigma))
+	var e struct{ Epsilon float64 }
+	if json.Unmarshal([]byte(out), &e); code != 0 || e.Epsilon > 2 {
+		t.Errorf("epsilon at calibrated sigma: %v (exit %d)", e.Epsilon, code)
+	}
+	code, out, errOut = runCLI("steps", "-q", "0.01", "-sigma", "1.1", "-eps", "2", "-delta", "1e-5", "-json")
+	var st struct {
+		Steps            int
+		Epsilon_achieved float64
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &st) != nil || st.Steps <= 0 || st.Epsilon_achieved > 2 {
+		t.Errorf("steps: exit %d %q %q", code, out, errOut)
+	}
+}
+
+func jsonNum(x float64) string { b, _ := json.Marshal(x); return string(b) }
+
+func TestCurve(t *testing.T) {
+	code, out, errOut := runCLI("curve", "-q", "1", "-sigma", "2", "-steps", "3", "-orders", "2,4")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	// q = 1 is the Gaussian line: 3 * alpha/(2*4) = 0.75 and 1.5.
+	if !strings.Contains(out, "0.75") || !strings.Contains(out, "1.5") {
+		t.Errorf("table:\n%s", out)
+	}
+	dir := t.TempDir()
+	for _, name := range []string{"c.png", "c.svg"} {
+		path := filepath.Join(dir, name)
+		code, _, errOut = runCLI("curve", "-mech", "sgm:q=0.01,sigma=1.1,steps=100", "-mech", "gaussian:sigma=5,count=2", "-mech", "zcdp:rho=0.1", "-"+strings.TrimPrefix(filepath.Ext(name), "."), path)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", name, code, errOut)
+		}
+		if fi, err := os.Stat(path); err != nil || fi.Size() < 1000 {
+			t.Errorf("%s not written: %v", name, err)
+		}
+	}
+}
+
+// Bad input: a message naming the problem, a non-zero exit, no panic.
+func TestCLIErrors(t *testing.T) {
+	cases := []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"nosuch"}, 2, "unknown command"},
+		{[]string{"epsilon", "-q", "2", "-sigma", "1", "-steps", "10", "-delta", "1e-5"}, 1, "q = 2"},
+		{[]string{"epsilon", "-sigma", "1", "-steps", "10", "-delta", "1e-5"}, 1, "missing -q"},
+		{[]string{"epsilon", "-q", "0.1", "-sigma", "1", "-steps", "10"}, 1, "missing -delta"},
+		{[]string{"epsilon", "-q", "0.1", "-sigma", "1", "-steps", "10", "-delta", "1e-5", "-orders", "0.5,2"}, 2, "must be > 1"},
+		{[]string{"epsilon", "-q", "0.1", "-sigma", "1", "-steps", "10", "-delta", "1e-5", "-conv", "best"}, 2, "unknown conversion"},
+		{[]string{"curve", "-mech", "sgm:q=0.1"}, 2, "missing sigma="},
+		{[]string{"curve", "-mech", "wavelet:x=1"}, 2, "unknown kind"},
+		{[]string{"curve"}, 1, "nothing to draw"},
+		{[]string{"steps", "-q", "0.1", "-sigma", "1", "-eps", "-1", "-delta", "1e-5"}, 1, "eps"},
+		{[]string{"sigma", "-n", "100", "-batch", "200", "-epochs", "1", "-eps", "1", "-delta", "1e-5"}, 1, "batch <= n"},
+	}
+	for _, c := range cases {
+		code, _, errOut := runCLI(c.args...)
+		if code != c.code || !strings.Contains(errOut, c.msg) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d mentioning %q", c.args, code, errOut, c.code, c.msg)
+		}
+	}
+	if code, out, _ := runCLI("help"); code != 0 || !strings.Contains(out, "epsilon") {
+		t.Errorf("help: exit %d %q", code, out)
+	}
+	if code, _, errOut := runCLI("epsilon", "-h"); code != 0 || !strings.Contains(errOut, "compute_dp_sgd_privacy") && !strings.Contains(errOut, "-epochs") {
+		t.Errorf("epsilon -h: exit %d %q", code, errOut)
+	}
+}

@@ -1,0 +1,224 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/rdpcheck/rdpcheck/fast"
+)
+
+const curveDoc = `Prints RDP curves eps(alpha) as a table, or draws them with -png or -svg.
+Give one sampled Gaussian with -q, -sigma and -steps, or any number of
+mechanisms with repeated -mech flags:
+
+  sgm:q=Q,sigma=S,steps=T    T steps of the Poisson-sampled Gaussian mechanism
+  gaussian:sigma=S,count=K   K applications of the Gaussian mechanism
+  laplace:b=B,count=K        K applications of the Laplace mechanism
+  rr:p=P,count=K             K applications of randomized response
+  zcdp:rho=R                 rho-zCDP: the line R*alpha
+  puredp:eps=E,count=K       K eps-DP mechanisms: min(E, alpha E^2/2) each
+(count defaults to 1.)
+
+examples:
+  rdpcheck curve -q 0.01 -sigma 1.1 -steps 1000
+  rdpcheck curve -mech sgm:q=0.01,sigma=1.1,steps=1000 -mech gaussian:sigma=8 -png curves.png`
+
+func init() {
+	register(command{name: "curve", summary: "RDP curves of one or several mechanisms, as a table or a plot", run: runCurve})
+}
+
+// mechanism is one curve to draw.
+type mechanism struct {
+	label string
+	curve func(orders, out []float64) error
+}
+
+type mechFlag struct{ mechs []mechanism }
+
+func (m *mechFlag) String() string { return "" }
+
+func (m *mechFlag) Set(v string) error {
+	mech, err := parseMechanism(v)
+	if err != nil {
+		return err
+	}
+	m.mechs = append(m.mechs, mech)
+	return nil
+}
+
+// parseMechanism reads "kind:key=value,...".
+func parseMechanism(spec string) (mechanism, error) {
+	kind, rest, _ := strings.Cut(spec, ":")
+	params := map[string]float64{}
+	if rest != "" {
+		for _, kv := range strings.Split(rest, ",") {
+			k, v, ok := strings.Cut(kv, "=")
+			if !ok {
+				return mechanism{}, fmt.Errorf("mechanism %q: %q is not key=value", spec, kv)
+			}
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				return mechanism{}, fmt.Errorf("mechanism %q: %s=%q is not a number", spec, k, v)
+			}
+			params[k] = f
+		}
+	}
+	need := func(keys ...string) error {
+		for _, k := range keys {
+			if _, ok := params[k]; !ok {
+				return fmt.Errorf("mechanism %q: missing %s=", spec, k)
+			}
+		}
+		return nil
+	}
+	count := 1
+	if c, ok := params["count"]; ok {
+		if c != math.Trunc(c) || c < 1 {
+			return mechanism{}, fmt.Errorf("mechanism %q: count must be a positive integer", spec)
+		}
+		count = int(c)
+	}
+	scaled := func(f func(alpha float64) (float64, error)) func(orders, out []float64) error {
+		return func(orders, out []float64) error {
+			for i, a := range orders {
+				v, err := f(a)
+				if err != nil {
+					return err
+				}
+				out[i] = v * float64(count)
+			}
+			return nil
+		}
+	}
+	switch kind {
+	case "sgm":
+		if err := need("q", "sigma", "steps"); err != nil {
+			return mechanism{}, err
+		}
+		q, s, t := params["q"], params["sigma"], int(params["steps"])
+		return mechanism{
+			label: fmt.Sprintf("SGM q=%g sigma=%g steps=%d", q, s, t),
+			curve: func(orders, out []float64) error { return fast.SGMCurve(q, s, t, orders, out) },
+		}, nil
+	case "gaussian":
+		if err := need("sigma"); err != nil {
+			return mechanism{}, err
+		}
+		s := params["sigma"]
+		return mechanism{label: fmt.Sprintf("Gaussian sigma=%g x%d", s, count),
+			curve: scaled(func(a float64) (float64, error) { return fast.Gaussian(s, a) })}, nil
+	case "laplace":
+		if err := need("b"); err != nil {
+			return mechanism{}, err
+		}
+		b := params["b"]
+		return mechanism{label: fmt.Sprintf("Laplace b=%g x%d", b, count),
+			curve: scaled(func(a float64) (float64, error) { return fast.Laplace(b, a) })}, nil
+	case "rr":
+		if err := need("p"); err != nil {
+			return mechanism{}, err
+		}
+		p := params["p"]
+		return mechanism{label: fmt.Sprintf("randomized response p=%g x%d", p, count),
+			curve: scaled(func(a float64) (float64, error) { return fast.RandomizedResponse(p, a) })}, nil
+	case "zcdp":
+		if err := need("rho"); err != nil {
+			return mechanism{}, err
+		}
+		rho := params["rho"]
+		if !(rho >= 0) || math.IsInf(rho, 0) {
+			return mechanism{}, fmt.Errorf("mechanism %q: rho must be finite and >= 0", spec)
+		}
+		return mechanism{label: fmt.Sprintf("%g-zCDP", rho),
+			curve: scaled(func(a float64) (float64, error) { return rho * a, nil })}, nil
+	case "puredp":
+		if err := need("eps"); err != nil {
+			return mechanism{}, err
+		}
+		e := params["eps"]
+		return mechanism{label: fmt.Sprintf("%g-DP x%d", e, count),
+			curve: func(orders, out []float64) error {
+				if err := fast.PureDPCurve(e, orders, out); err != nil {
+					return err
+				}
+				for i := range out {
+					out[i] *= float64(count)
+				}
+				return nil
+			}}, nil
+	}
+	return mechanism{}, fmt.Errorf("mechanism %q: unknown kind %q (want sgm, gaussian, laplace, rr, zcdp or puredp)", spec, kind)
+}
+
+func runCurve(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("curve", curveDoc, stderr)
+	q := fs.Float64("q", math.NaN(), "sampling rate of a single SGM curve")
+	sigma := fs.Float64("sigma", 0, "noise multiplier of a single SGM curve")
+	steps := fs.Int("steps", 1, "steps of a single SGM curve")
+	var mechs mechFlag
+	fs.Var(&mechs, "mech", "a mechanism `kind:key=value,...` (repeatable; see above)")
+	var orders ordersFlag
+	fs.Var(&orders, "orders", "RDP orders: comma-separated or default")
+	png := fs.String("png", "", "draw the curves into this PNG `file`")
+	svg := fs.String("svg", "", "draw the curves into this SVG `file`")
+	if st := parse(fs, args); st >= 0 {
+		return st
+	}
+	list := mechs.mechs
+	if !math.IsNaN(*q) {
+		m, err := parseMechanism(fmt.Sprintf("sgm:q=%v,sigma=%v,steps=%d", *q, *sigma, *steps))
+		if err != nil {
+			return fail(stderr, "curve", err)
+		}
+		list = append([]mechanism{m}, list...)
+	}
+	if len(list) == 0 {
+		return fail(stderr, "curve", errors.New("nothing to draw: give -q, -sigma and -steps, or -mech"))
+	}
+	o := orders.get()
+	curves := make([][]float64, len(list))
+	for i, m := range list {
+		curves[i] = make([]float64, len(o))
+		if err := m.curve(o, curves[i]); err != nil {
+			return fail(stderr, "curve", fmt.Errorf("%s: %w", m.label, err))
+		}
+	}
+	if *png == "" && *svg == "" {
+		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprint(tw, "alpha\t")
+		for _, m := range list {
+			fmt.Fprintf(tw, "%s\t", m.label)
+		}
+		fmt.Fprintln(tw)
+		for j, a := range o {
+			fmt.Fprintf(tw, "%g\t", a)
+			for i := range list {
+				fmt.Fprintf(tw, "%.10g\t", curves[i][j])
+			}
+			fmt.Fprintln(tw)
+		}
+		if err := tw.Flush(); err != nil {
+			return fail(stderr, "curve", err)
+		}
+		return 0
+	}
+	series := make([]series, len(list))
+	for i, m := range list {
+		series[i] = seriesOf(m.label, o, curves[i])
+	}
+	for _, path := range []string{*png, *svg} {
+		if path == "" {
+			continue
+		}
+		if err := drawLines(path, "RDP curves", "order alpha", "RDP eps(alpha)", true, series); err != nil {
+			return fail(stderr, "curve", err)
+		}
+		fmt.Fprintf(stderr, "wrote %s\n", path)
+	}
+	return 0
+}

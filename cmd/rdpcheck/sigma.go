@@ -1,0 +1,54 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/rdpcheck/rdpcheck/fast"
+)
+
+const sigmaDoc = `Prints the smallest noise multiplier sigma for which steps compositions of
+the Poisson-sampled Gaussian mechanism with rate q meet a target (eps, delta),
+and the eps that sigma achieves (never above the target).
+
+examples:
+  rdpcheck sigma -q 0.01 -steps 10000 -eps 3 -delta 1e-5
+  rdpcheck sigma -n 60000 -batch 256 -epochs 60 -eps 2 -delta 1e-5`
+
+func init() {
+	register(command{name: "sigma", summary: "smallest noise multiplier for a target (eps, delta)", run: runSigma})
+}
+
+func runSigma(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("sigma", sigmaDoc, stderr)
+	var s sgmFlags
+	s.register(fs, true)
+	eps := fs.Float64("eps", 0, "target epsilon (> 0)")
+	delta := fs.Float64("delta", 0, "target delta in (0, 1)")
+	tol := fs.Float64("tol", 1e-6, "relative tolerance on sigma, in [1e-12, 1)")
+	var orders ordersFlag
+	fs.Var(&orders, "orders", "RDP orders: comma-separated or default")
+	conv := convFlag{fast.Improved}
+	fs.Var(&conv, "conv", "RDP to DP conversion: improved or classic")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if st := parse(fs, args); st >= 0 {
+		return st
+	}
+	if err := s.resolve(true); err != nil {
+		return fail(stderr, "sigma", err)
+	}
+	sigma, achieved, err := fast.CalibrateSigma(s.q, s.steps, *eps, *delta, conv.conv, orders.orders, *tol)
+	if err != nil {
+		return fail(stderr, "sigma", err)
+	}
+	if *asJSON {
+		if err := writeJSON(stdout, map[string]any{"q": s.q, "steps": s.steps, "eps": *eps, "delta": *delta,
+			"conversion": conv.conv.String(), "sigma": sigma, "epsilon_achieved": achieved}); err != nil {
+			return fail(stderr, "sigma", err)
+		}
+		return 0
+	}
+	fmt.Fprintf(stdout, "sigma = %.8g  (achieves eps = %.10g <= %g at delta = %g; q = %g, steps = %d, %v conversion)\n",
+		sigma, achieved, *eps, *delta, s.q, s.steps, conv.conv)
+	return 0
+}

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/rdpcheck/rdpcheck/fast"
+)
+
+const stepsDoc = `Prints the largest number of steps of the Poisson-sampled Gaussian mechanism
+(rate q, noise multiplier sigma) that still meets a target (eps, delta), and
+the eps it achieves. One more step would exceed the target.
+
+example:
+  rdpcheck steps -q 0.01 -sigma 1.1 -eps 3 -delta 1e-5`
+
+func init() {
+	register(command{name: "steps", summary: "most steps that meet a target (eps, delta) at a given sigma", run: runSteps})
+}
+
+func runSteps(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("steps", stepsDoc, stderr)
+	var s sgmFlags
+	s.register(fs, false)
+	sigma := fs.Float64("sigma", 0, "noise multiplier (> 0)")
+	eps := fs.Float64("eps", 0, "target epsilon (> 0)")
+	delta := fs.Float64("delta", 0, "target delta in (0, 1)")
+	var orders ordersFlag
+	fs.Var(&orders, "orders", "RDP orders: comma-separated or default")
+	conv := convFlag{fast.Improved}
+	fs.Var(&conv, "conv", "RDP to DP conversion: improved or classic")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if st := parse(fs, args); st >= 0 {
+		return st
+	}
+	if err := s.resolve(false); err != nil {
+		return fail(stderr, "steps", err)
+	}
+	steps, achieved, err := fast.MaxSteps(s.q, *sigma, *eps, *delta, conv.conv, orders.orders)
+	if err != nil {
+		return fail(stderr, "steps", err)
+	}
+	if *asJSON {
+		if err := writeJSON(stdout, map[string]any{"q": s.q, "sigma": *sigma, "eps": *eps, "delta": *delta,
+			"conversion": conv.conv.String(), "steps": steps, "epsilon_achieved": achieved}); err != nil {
+			return fail(stderr, "steps", err)
+		}
+		return 0
+	}
+	line := fmt.Sprintf("steps = %d  (achieves eps = %.10g <= %g at delta = %g; q = %g, sigma = %g, %v conversion)", steps, achieved, *eps, *delta, s.q, *sigma, conv.conv)
+	if s.n > 0 {
+		line += fmt.Sprintf("; %.4g epochs of %g examples", float64(steps)*s.batch/s.n, s.n)
+	}
+	fmt.Fprintln(stdout, line)
+	return 0
+}
