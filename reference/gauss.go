@@ -11,8 +11,8 @@ import (
 )
 
 type glRule struct {
-	x, w []*big.Float // nodes in (-1, 1) and weights; x[i] and -x[i] share w[i]
-	odd  bool         // n odd: x[0] = 0 is a single node
+	n    uint         // number of nodes
+	x, w []*big.Float // positive nodes in (0, 1) and weights; x[i] and -x[i] share w[i]
 }
 
 type glKey struct{ n, prec uint }
@@ -29,7 +29,7 @@ func gaussLegendre(n, prec uint) *glRule {
 		return r.(*glRule)
 	}
 	wp := prec + 32
-	r := &glRule{}
+	r := &glRule{n: n}
 	for i := uint(1); i <= n/2; i++ {
 		x0 := math.Cos(math.Pi * (float64(i) - 0.25) / (float64(n) + 0.5))
 		for range 100 { // float64 Newton to a good start

@@ -46,8 +46,10 @@ type termEst struct {
 	sign int
 }
 
-// logMomentSeries returns log I(beta) at working precision wp.
-func logMomentSeries(q, sigma, beta float64, wp uint) (*big.Float, error) {
+// logMomentSeries returns log I(beta) at working precision wp. cache, if
+// not nil, must belong to this (q, sigma); it shares the beta-independent
+// work between the orders of a curve.
+func logMomentSeries(q, sigma, beta float64, wp uint, cache *curveCache) (*big.Float, error) {
 	s2 := sigma * sigma
 	lq, l1q := math.Log(q), math.Log1p(-q)
 	z0 := 0.5 + s2*(l1q-lq)
@@ -194,7 +196,10 @@ func logMomentSeries(q, sigma, beta float64, wp uint) (*big.Float, error) {
 			}
 			uc := newF(wp).Mul(hB, intF(int64(2*p.i+1), wp))
 			uc.Sub(uc, cB)
-			v := glPiece(rule, uc, hB, z0B, s2B, betaB, l1qB, logNorm, MB, wp)
+			parts := cache.nodeParts(nodeKey{wp, c, p.i, rule.n}, func() []nodePart {
+				return glNodeParts(rule, uc, hB, z0B, s2B, l1qB, logNorm, wp)
+			})
+			v := glSum(rule, parts, hB, s2B, betaB, MB, wp)
 			sum.Add(sum, v)
 			if v.Sign() > 0 {
 				lv, _ := logF(v, 64).Float64()
@@ -207,12 +212,9 @@ func logMomentSeries(q, sigma, beta float64, wp uint) (*big.Float, error) {
 	nterms := float64(len(left) + len(right))
 	top := math.Max(attained, seriesMax)
 	cut := top - budget - math.Log(nterms+1)
-	if err := addSeries(sum, left, +1, top, cut, q, sigB, s2B, zLB, zRB, betaB, lqB, l1qB, MB, wp); err != nil {
-		return nil, err
-	}
-	if err := addSeries(sum, right, -1, top, cut, q, sigB, s2B, zLB, zRB, betaB, lqB, l1qB, MB, wp); err != nil {
-		return nil, err
-	}
+	sc := &seriesConsts{sigB, s2B, zLB, zRB, betaB, lqB, l1qB, MB, wp, c, cache}
+	sc.add(sum, left, +1, top, cut)
+	sc.add(sum, right, -1, top, cut)
 	if sum.Sign() <= 0 {
 		return nil, errCancelled
 	}
@@ -230,53 +232,66 @@ func cmpF(a, b float64) int {
 	return 0
 }
 
-// addSeries adds the kept terms of one series, scaled by e^-M, to sum.
+// seriesConsts are one evaluation's constants for the series terms.
+type seriesConsts struct {
+	sig, s2, zL, zR, beta, lq, l1q, M *big.Float
+	wp                                uint
+	c                                 float64
+	cache                             *curveCache
+}
+
+// add adds the kept terms of one series, scaled by e^-M, to sum.
 //
 // A term e^-d below the largest needs only wp - d/ln2 bits of its own for the
-// sum to keep wp bits, so each is evaluated at that precision (plus guard).
-func addSeries(sum *big.Float, terms []termEst, side int, top, cut, q float64,
-	sigB, s2B, zLB, zRB, betaB, lqB, l1qB, MB *big.Float, wpSum uint) error {
+// sum to keep wp bits, so each is evaluated at that precision (plus guard,
+// rounded up to a multiple of 32 so that a curve's orders can share the
+// left series' normal tails, which do not depend on beta).
+func (sc *seriesConsts) add(sum *big.Float, terms []termEst, side int, top, cut float64) {
+	wpSum := sc.wp
 	absC := intF(1, wpSum+24) // |C(beta, k)|, updated incrementally
 	d := newF(wpSum + 24)
 	for i, t := range terms {
 		if i > 0 {
 			k := int64(terms[i-1].k)
-			d.Sub(betaB, intF(k, 64))
+			d.Sub(sc.beta, intF(k, 64))
 			absC.Mul(absC, d.Abs(d))
 			absC.Quo(absC, intF(k+1, 64))
 		}
 		if t.est < cut {
 			continue
 		}
-		wp := wpSum + 24 - min(wpSum-40, uint(math.Max(0, (top-t.est)/math.Ln2)))
+		wp := (wpSum + 24 - min(wpSum-40, uint(math.Max(0, (top-t.est)/math.Ln2))) + 31) &^ 31
 		k := intF(int64(t.k), wp)
-		var x, X *big.Float // Q argument, exponent
+		var X *big.Float // the term's exponent
+		var tl tail
 		if side > 0 {
 			// X = beta log(1-q) + k (log q - log(1-q)) + (k^2-k)/(2 s^2)
-			x = newF(wp).Sub(k, zLB)
-			X = newF(wp).Sub(lqB, l1qB)
+			X = newF(wp).Sub(sc.lq, sc.l1q)
 			X.Mul(X, k)
-			X.Add(X, newF(wp).Mul(betaB, l1qB))
+			X.Add(X, newF(wp).Mul(sc.beta, sc.l1q))
 			e := newF(wp).Mul(k, k)
 			e.Sub(e, k)
-			e.Quo(e, newF(wp).Mul(intF(2, 64), s2B))
+			e.Quo(e, newF(wp).Mul(intF(2, 64), sc.s2))
 			X.Add(X, e)
+			tl = sc.cache.tail(tailKey{wp, sc.c, t.k}, func() tail {
+				x := newF(wp).Sub(k, sc.zL)
+				return normTail(x.Quo(x, sc.sig), wp)
+			})
 		} else {
-			m := newF(wp).Sub(betaB, k)
-			x = newF(wp).Sub(zRB, m)
-			X = newF(wp).Mul(m, lqB)
-			X.Add(X, newF(wp).Mul(k, l1qB))
+			m := newF(wp).Sub(sc.beta, k)
+			X = newF(wp).Mul(m, sc.lq)
+			X.Add(X, newF(wp).Mul(k, sc.l1q))
 			e := newF(wp).Mul(m, m)
 			e.Sub(e, m)
-			e.Quo(e, newF(wp).Mul(intF(2, 64), s2B))
+			e.Quo(e, newF(wp).Mul(intF(2, 64), sc.s2))
 			X.Add(X, e)
+			x := newF(wp).Sub(sc.zR, m)
+			tl = normTail(x.Quo(x, sc.sig), wp)
 		}
-		x.Quo(x, sigB)
-		tl := normTail(x, wp)
 		if tl.s != nil {
 			X.Sub(X, tl.s)
 		}
-		X.Sub(X, MB)
+		X.Sub(X, sc.M)
 		v := expF(X, wp)
 		v.Mul(v, tl.m)
 		v.Mul(v, absC)
@@ -286,33 +301,48 @@ func addSeries(sum *big.Float, terms []termEst, side int, top, cut, q float64,
 		}
 		sum.Add(sum, v)
 	}
-	return nil
 }
 
-// glPiece integrates mu0(z) (1-q)^beta (1+e^u)^beta e^-M over the piece of
-// u-centre uc and half-width h, with z = z0 + s^2 u, dz = s^2 du.
-func glPiece(rule *glRule, uc, h, z0, s2, beta, l1q, logNorm, M *big.Float, wp uint) *big.Float {
-	sum := newF(wp)
+// nodePart is the beta-independent part of the middle integrand at a node:
+// the integrand is exp(a + beta s - M), a = -z^2/(2 s^2) - log(s sqrt(2 pi)),
+// s = log(1-q) + log(1 + e^u).
+type nodePart struct{ a, s *big.Float }
+
+// glNodeParts evaluates the node parts of the piece of u-centre uc and
+// half-width h, with z = z0 + s^2 u: for each node x, at uc + h x and uc - h x.
+func glNodeParts(rule *glRule, uc, h, z0, s2, l1q, logNorm *big.Float, wp uint) []nodePart {
 	two := intF(2, wp)
-	eval := func(u *big.Float) *big.Float {
+	part := func(u *big.Float) nodePart {
 		z := newF(wp).Mul(s2, u)
 		z.Add(z, z0)
-		X := newF(wp).Mul(z, z)
-		X.Quo(X, newF(wp).Mul(two, s2))
-		X.Neg(X)
-		X.Sub(X, logNorm)
+		a := newF(wp).Mul(z, z)
+		a.Quo(a, newF(wp).Mul(two, s2))
+		a.Neg(a)
+		a.Sub(a, logNorm)
 		sp := softplusF(u, wp)
-		sp.Add(sp, l1q)
-		X.Add(X, sp.Mul(sp, beta))
-		X.Sub(X, M)
-		return expF(X, wp)
+		return nodePart{a, sp.Add(sp, l1q)}
 	}
-	for i, x := range rule.x {
+	out := make([]nodePart, 0, 2*len(rule.x))
+	for _, x := range rule.x {
 		dx := newF(wp).Mul(h, x)
-		a := eval(newF(wp).Add(uc, dx))
-		b := eval(newF(wp).Sub(uc, dx))
-		a.Add(a, b)
-		sum.Add(sum, a.Mul(a, rule.w[i]))
+		out = append(out, part(newF(wp).Add(uc, dx)), part(newF(wp).Sub(uc, dx)))
+	}
+	return out
+}
+
+// glSum integrates mu0(z) (1-q)^beta (1+e^u)^beta e^-M over a piece from its
+// node parts; dz = s^2 du.
+func glSum(rule *glRule, parts []nodePart, h, s2, beta, M *big.Float, wp uint) *big.Float {
+	sum := newF(wp)
+	X := newF(wp)
+	for i, w := range rule.w {
+		for _, p := range parts[2*i : 2*i+2] {
+			X.Mul(beta, p.s)
+			X.Add(X, p.a)
+			X.Sub(X, M)
+			v := expF(X, wp)
+			sum.Add(sum, v.Mul(v, w))
+		}
 	}
 	sum.Mul(sum, h)
 	return sum.Mul(sum, s2)

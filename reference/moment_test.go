@@ -34,7 +34,7 @@ func TestSeriesMatchesIntegerSum(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				se, err := logMomentSeries(q, s, a, wp+momentExtraBits(q, s, a))
+				se, err := logMomentSeries(q, s, a, wp+momentExtraBits(q, s, a), nil)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -103,11 +103,11 @@ func momentExtraBits(q, sigma, beta float64) uint {
 }
 
 // logMoment returns log I(beta) at working precision wp, choosing the method.
-func logMoment(q, sigma, beta float64, wp uint) (*big.Float, error) {
+func logMoment(q, sigma, beta float64, wp uint, cache *curveCache) (*big.Float, error) {
 	if beta == math.Trunc(beta) && beta >= 2 {
 		return logMomentInteger(q, sigma, int64(beta), wp)
 	}
-	return logMomentSeries(q, sigma, beta, wp+momentExtraBits(q, sigma, beta))
+	return logMomentSeries(q, sigma, beta, wp+momentExtraBits(q, sigma, beta), cache)
 }
 
 func (c Context) checkSGM(fn string, q, sigma, alpha float64) error {
@@ -155,11 +155,11 @@ func (c Context) SGMDirections(q, sigma, alpha float64) (forward, backward *big.
 	if v, ok := c.sgmSpecial(q, sigma, alpha); ok {
 		return v, newF(v.Prec()).Set(v), nil
 	}
-	forward, err = c.direction(q, sigma, alpha, alpha, c.prec())
+	forward, err = c.direction(q, sigma, alpha, alpha, c.prec(), nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	backward, err = c.direction(q, sigma, alpha, 1-alpha, c.prec())
+	backward, err = c.direction(q, sigma, alpha, 1-alpha, c.prec(), nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -167,10 +167,10 @@ func (c Context) SGMDirections(q, sigma, alpha float64) (forward, backward *big.
 }
 
 // direction returns log I(beta)/(alpha-1) to prec bits, Ziv-checked.
-func (c Context) direction(q, sigma, alpha, beta float64, prec uint) (*big.Float, error) {
+func (c Context) direction(q, sigma, alpha, beta float64, prec uint, cache *curveCache) (*big.Float, error) {
 	am1 := newF(prec+64).Sub(fl(alpha, 64), intF(1, 64)) // exact for float64 alpha
 	return ziv(prec, func(wp uint) (*big.Float, error) {
-		l, err := logMoment(q, sigma, beta, wp)
+		l, err := logMoment(q, sigma, beta, wp, cache)
 		if err != nil {
 			return nil, err
 		}
@@ -205,14 +205,19 @@ func (c Context) SGM(q, sigma, alpha float64) (*big.Float, error) {
 	if err := c.checkSGM("SGM", q, sigma, alpha); err != nil {
 		return nil, err
 	}
+	return c.sgm(q, sigma, alpha, nil)
+}
+
+// sgm is SGM on checked input, with an optional cache for (q, sigma).
+func (c Context) sgm(q, sigma, alpha float64, cache *curveCache) (*big.Float, error) {
 	if v, ok := c.sgmSpecial(q, sigma, alpha); ok {
 		return v, nil
 	}
-	fwd, err := c.direction(q, sigma, alpha, alpha, c.prec())
+	fwd, err := c.direction(q, sigma, alpha, alpha, c.prec(), cache)
 	if err != nil {
 		return nil, err
 	}
-	bwdLow, err := c.direction(q, sigma, alpha, 1-alpha, 64)
+	bwdLow, err := c.direction(q, sigma, alpha, 1-alpha, 64, cache)
 	if err != nil {
 		return nil, err
 	}
@@ -222,7 +227,7 @@ func (c Context) SGM(q, sigma, alpha float64) (*big.Float, error) {
 	if upper.Cmp(fwd) < 0 {
 		return fwd, nil
 	}
-	bwd, err := c.direction(q, sigma, alpha, 1-alpha, c.prec())
+	bwd, err := c.direction(q, sigma, alpha, 1-alpha, c.prec(), cache)
 	if err != nil {
 		return nil, err
 	}
@@ -247,8 +252,9 @@ func (c Context) SGMCurve(q, sigma float64, steps int, orders []float64) ([]*big
 		}
 	}
 	out := make([]*big.Float, len(orders))
+	cache := newCurveCache()
 	err := parallel(len(orders), func(i int) error {
-		v, err := c.SGM(q, sigma, orders[i])
+		v, err := c.sgm(q, sigma, orders[i], cache)
 		if err != nil {
 			return err
 		}
