@@ -64,4 +64,3 @@ func (cc *curveCache) nodeParts(k nodeKey, compute func() []nodePart) []nodePart
 	cc.mu.Unlock()
 	return v
 }
-
