@@ -126,3 +126,16 @@ func TestCLIErrors(t *testing.T) {
 		t.Errorf("epsilon -h: exit %d %q", code, errOut)
 	}
 }
+
+func TestPlots(t *testing.T) {
+	dir := t.TempDir()
+	code, _, errOut := runCLI("plots", "-out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, name := range []string{"dpsgd_curve.png", "composition.png"} {
+		if fi, err := os.Stat(filepath.Join(dir, name)); err != nil || fi.Size() < 10000 {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
