@@ -1,0 +1,48 @@
+package oracles
+
+import (
+	"errors"
+	"fmt"
+)
+
+// InputError reports an argument outside a function's domain. It is always
+// returned, never panicked.
+type InputError struct {
+	Func  string  // function name, e.g. "SGMQuad"
+	Arg   string  // argument name, e.g. "q"
+	Value float64 // offending value (NaN for vector arguments)
+	Msg   string  // what the argument must be
+}
+
+func (e *InputError) Error() string {
+	return fmt.Sprintf("oracles.%s: %s = %v: %s", e.Func, e.Arg, e.Value, e.Msg)
+}
+
+func inErr(fn, arg string, v float64, msg string) error {
+	return &InputError{Func: fn, Arg: arg, Value: v, Msg: msg}
+}
+
+// ErrNotConverged is wrapped by errors of quadratures whose error estimate
+// did not reach the target within the node budget.
+var ErrNotConverged = errors.New("oracles: quadrature did not converge")
+
+// ErrUnsupported is wrapped by errors for inputs that are valid but outside
+// the range an oracle is built for (its cost or exponent range would blow
+// up).
+var ErrUnsupported = errors.New("oracles: input outside the supported range")
+
+// ErrInfinite is wrapped by the error returned when a discrete moment is
+// +Inf (some q_i = 0 while p_i > 0).
+var ErrInfinite = errors.New("oracles: divergence is +Inf")
+
+const (
+	minPrec = 53
+	maxPrec = 1 << 14
+)
+
+func checkPrec(fn string, prec uint) error {
+	if prec < minPrec || prec > maxPrec {
+		return inErr(fn, "prec", float64(prec), fmt.Sprintf("must be in [%d, %d]", minPrec, maxPrec))
+	}
+	return nil
+}

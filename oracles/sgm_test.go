@@ -1,0 +1,255 @@
+package oracles
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"testing"
+	"time"
+)
+
+// Forward SGM divergence at integer orders against the exact binomial sum
+// (exactSGMLogI, provenance: binomial theorem + Gaussian mgf), over the
+// whole q x sigma table with two orders each (every integer order meets
+// every q and every sigma).
+func TestSGMForwardIntegerVsBinomialSum(t *testing.T) {
+	worst := math.Inf(1)
+	var slow time.Duration
+	var total time.Duration
+	n := 0
+	for i, q := range tableQ {
+		for j, s := range tableSigma {
+			for _, off := range []int{0, 3} {
+				a := tableIntA[(i+j+off)%len(tableIntA)]
+				t0 := time.Now()
+				logI, err := SGMMoment(q, s, float64(a), testPrec)
+				el := time.Since(t0)
+				total += el
+				n++
+				slow = max(slow, el)
+				name := fmt.Sprintf("SGMMoment(q=%g, sigma=%g, alpha=%d)", q, s, a)
+				if err != nil {
+					t.Errorf("%s: %v", name, err)
+					continue
+				}
+				want := exactSGMLogI(q, s, a, testPrec+64)
+				// compare the divergence log I/(a-1) (same relative error)
+				d := expectDigits(t, name, logI, want, minDigits)
+				worst = math.Min(worst, d)
+			}
+		}
+	}
+	t.Logf("%d moments: worst agreement %.1f digits; total %v, slowest %v", n, worst, total, slow)
+}
+
+// Both directions at q = 1 are alpha/(2 sigma^2) (equal-variance Gaussian
+// closed form) and at q = 0 exactly 0, for every fractional and integer
+// order and every sigma (q = 1: orders rotated over sigma, two per sigma
+// for each kind).
+func TestSGMQuadQ1AndQ0ClosedForms(t *testing.T) {
+	worst := math.Inf(1)
+	var slow time.Duration
+	orders := append([]float64{}, tableFracA...)
+	for _, a := range tableIntA {
+		orders = append(orders, float64(a))
+	}
+	for j, s := range tableSigma {
+		for k := 0; k < 3; k++ {
+			a := orders[(5*j+k*5+k)%len(orders)]
+			t0 := time.Now()
+			f, b, err := SGMQuad(1, s, a, testPrec)
+			slow = max(slow, time.Since(t0))
+			name := fmt.Sprintf("SGMQuad(q=1, sigma=%g, alpha=%g)", s, a)
+			if err != nil {
+				t.Errorf("%s: %v", name, err)
+				continue
+			}
+			want := bigQ1(a, s, testPrec+64)
+			worst = math.Min(worst, expectDigits(t, name+" forward", f, want, minDigits))
+			worst = math.Min(worst, expectDigits(t, name+" backward", b, want, minDigits))
+		}
+	}
+	// every order at q = 1 (sigma rotated), and q = 0 for all
+	for i, a := range orders {
+		s := tableSigma[i%len(tableSigma)]
+		f, b, err := SGMQuad(1, s, a, testPrec)
+		if err != nil {
+			t.Errorf("SGMQuad(1, %g, %g): %v", s, a, err)
+			continue
+		}
+		want := bigQ1(a, s, testPrec+64)
+		worst = math.Min(worst, expectDigits(t, fmt.Sprintf("q=1 sigma=%g alpha=%g fwd", s, a), f, want, minDigits))
+		worst = math.Min(worst, expectDigits(t, fmt.Sprintf("q=1 sigma=%g alpha=%g bwd", s, a), b, want, minDigits))
+		for _, s0 := range tableSigma {
+			f, b, err := SGMQuad(0, s0, a, testPrec)
+			if err != nil || f.Sign() != 0 || b.Sign() != 0 {
+				t.Errorf("SGMQuad(0, %g, %g) = %v, %v, %v; want exact 0", s0, a, f, b, err)
+			}
+		}
+	}
+	t.Logf("worst agreement %.1f digits; slowest SGMQuad %v", worst, slow)
+}
+
+// Fractional orders (and the backward direction) at 0 < q < 1 have no
+// closed form; they are checked (1) for convergence: prec 256 against
+// prec 384 (a different target, working precision and node set) to 45
+// digits, and (2) against the float64 Gauss-Legendre oracle to 1e-9.
+func TestSGMQuadFractionalConvergence(t *testing.T) {
+	qs := []float64{1e-12, 1e-6, 1e-3, 0.01, 0.1, 0.5, 0.99, 1 - 1e-9}
+	worst := math.Inf(1)
+	var slow time.Duration
+	n := 0
+	for i, q := range qs {
+		for j, s := range tableSigma {
+			a := tableFracA[(i+2*j)%len(tableFracA)]
+			t0 := time.Now()
+			f, b, err := SGMQuad(q, s, a, testPrec)
+			slow = max(slow, time.Since(t0))
+			n++
+			name := fmt.Sprintf("SGMQuad(q=%g, sigma=%g, alpha=%g)", q, s, a)
+			if err != nil {
+				t.Errorf("%s: %v", name, err)
+				continue
+			}
+			if (i+j)%4 == 0 {
+				f2, b2, err := SGMQuad(q, s, a, 384)
+				if err != nil {
+					t.Errorf("%s at 384: %v", name, err)
+					continue
+				}
+				worst = math.Min(worst, expectDigits(t, name+" fwd 256 vs 384", f, f2, minDigits))
+				worst = math.Min(worst, expectDigits(t, name+" bwd 256 vs 384", b, b2, minDigits))
+				continue
+			}
+			ff, err := SGMQuadFloat64(q, s, a)
+			if err != nil {
+				t.Errorf("%s float64: %v", name, err)
+				continue
+			}
+			lb, _, err := SGMMomentFloat64(q, s, 1-a)
+			if err != nil {
+				t.Errorf("%s float64 backward: %v", name, err)
+				continue
+			}
+			checkRel(t, name+" fwd vs float64", f64(f), ff, 1e-9)
+			checkRel(t, name+" bwd vs float64", f64(b), lb/(a-1), 1e-9)
+		}
+	}
+	t.Logf("%d SGMQuad calls; worst 256-vs-384 agreement %.1f digits; slowest %v", n, worst, slow)
+}
+
+func checkRel(t *testing.T, what string, got, want, tol float64) {
+	t.Helper()
+	if !(math.Abs(got-want) <= tol*math.Abs(want)) {
+		t.Errorf("%s: got %.17g, want %.17g (rel %.2g > %g)", what, got, want, math.Abs(got-want)/math.Abs(want), tol)
+	}
+}
+
+// SGMQuad's forward value is SGMMoment(alpha)/(alpha-1), and at q = 1 the
+// SGM is a pair of equal-variance Gaussians: GaussianClosed(1, s, 0, s).
+func TestSGMConsistency(t *testing.T) {
+	f, b, err := SGMQuad(0.01, 1, 8, testPrec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lf, _ := SGMMoment(0.01, 1, 8, testPrec)
+	lb, _ := SGMMoment(0.01, 1, -7, testPrec)
+	expectDigits(t, "forward = logI(8)/7", f, newF(testPrec).Quo(lf, fint(7, testPrec)), 70)
+	expectDigits(t, "backward = logI(-7)/7", b, newF(testPrec).Quo(lb, fint(7, testPrec)), 70)
+	// D(mu0||mu) >= 0 and D(mu||mu0) >= 0
+	if f.Sign() <= 0 || b.Sign() <= 0 {
+		t.Errorf("divergences must be positive: %v %v", f, b)
+	}
+	// log I(beta) at q = 1 for orders outside the divergence's range too
+	// (beta in (0,1) and beta < 0): (beta^2 - beta)/(2 s^2), Gaussian mgf.
+	for _, beta := range []float64{0.3, -0.5, -3.7, 7.25} {
+		l, err := SGMMoment(1, 0.7, beta, testPrec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		expectDigits(t, fmt.Sprintf("log I(%g) at q=1", beta), l, bigQ1LogI(beta, 0.7, testPrec+64), minDigits)
+	}
+	g, _ := GaussianClosed(1, 2, 0, 2, 10.7, testPrec)
+	s, _, err := SGMQuad(1, 2, 10.7, testPrec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	expectDigits(t, "SGM q=1 vs GaussianClosed", s, g, minDigits)
+}
+
+// Tiny q: log I(beta) ~ q^2 beta(beta-1)/2 (e^{1/sigma^2} - 1); the J-form
+// must keep full relative accuracy far below q^2.
+func TestSGMTinyQ(t *testing.T) {
+	for _, q := range []float64{1e-12, 1e-30, 1e-100, 1e-200, 1e-300} {
+		got, err := SGMMoment(q, 1, 3, testPrec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		expectDigits(t, fmt.Sprintf("q=%g alpha=3", q), got, exactSGMLogI(q, 1, 3, testPrec+64), minDigits)
+	}
+}
+
+// Orders in (0,1) give J < 0 (B <= 0); check against the binomial
+// expansion's sign and the convexity bound: log I(beta) <= 0 for beta in (0,1).
+func TestSGMMomentBetaInUnitInterval(t *testing.T) {
+	l, err := SGMMoment(0.1, 1, 0.5, testPrec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Sign() >= 0 {
+		t.Errorf("log I(0.5) = %v, want < 0 (Jensen)", l)
+	}
+	lf, _, err := SGMMomentFloat64(0.1, 1, 0.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRel(t, "log I(0.5) vs float64", f64(l), lf, 1e-9)
+}
+
+func TestSGMBadInput(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	type c struct{ q, s, a float64 }
+	bad := []c{{nan, 1, 2}, {-0.1, 1, 2}, {1.1, 1, 2}, {inf, 1, 2}, {0.1, 0, 2}, {0.1, -1, 2}, {0.1, nan, 2}, {0.1, inf, 2},
+		{0.1, 1, nan}, {0.1, 1, inf}, {0.1, 1, -inf}, {0.1, 1, 1}, {0.1, 1, 0.5}}
+	for _, x := range bad {
+		if _, _, err := SGMQuad(x.q, x.s, x.a, testPrec); !isInputErr(err) {
+			t.Errorf("SGMQuad(%v): err = %v, want *InputError", x, err)
+		}
+		if _, err := SGMQuadFloat64(x.q, x.s, x.a); !isInputErr(err) {
+			t.Errorf("SGMQuadFloat64(%v): err = %v, want *InputError", x, err)
+		}
+		if _, _, _, err := SGMMonteCarlo(x.q, x.s, x.a, 100, 1); !isInputErr(err) {
+			t.Errorf("SGMMonteCarlo(%v): err = %v, want *InputError", x, err)
+		}
+	}
+	for _, beta := range []float64{nan, inf, -inf} {
+		if _, err := SGMMoment(0.1, 1, beta, testPrec); !isInputErr(err) {
+			t.Errorf("SGMMoment(beta=%v): err = %v", beta, err)
+		}
+	}
+	for _, p := range []uint{0, 10, 52, maxPrec + 1} {
+		if _, err := SGMMoment(0.1, 1, 2, p); !isInputErr(err) {
+			t.Errorf("SGMMoment(prec=%d): err = %v", p, err)
+		}
+	}
+	// valid but out of range: a clear ErrUnsupported, no panic
+	if _, err := SGMMoment(0.5, 1e-3, 1e6, testPrec); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("huge exponent: err = %v, want ErrUnsupported", err)
+	}
+	for _, beta := range []float64{1 + 1e-12, 1e-12, -1e-12} {
+		if _, err := SGMMoment(0.5, 1, beta, testPrec); !errors.Is(err, ErrUnsupported) {
+			t.Errorf("beta = %v: err = %v, want ErrUnsupported", beta, err)
+		}
+	}
+	if _, _, _, err := SGMMonteCarlo(0.5, 1, 2, 1, 1); !isInputErr(err) {
+		t.Errorf("n = 1: err = %v", err)
+	}
+}
+
+func isInputErr(err error) bool {
+	var ie *InputError
+	return errors.As(err, &ie)
+}
+
+var _ = big.NewFloat
