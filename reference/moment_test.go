@@ -47,6 +47,23 @@ func TestSeriesMatchesIntegerSum(t *testing.T) {
 	if n != len(gridQ)*len(gridSigma) {
 		t.Fatal("grid not covered")
 	}
+	// The ends of the promised range: sigma 0.05 and 1e4, orders to 10,000.
+	for _, c := range [][3]float64{{0.5, 0.05, 1024}, {1e-12, 0.05, 3}, {0.01, 1e4, 10000}, {0.999, 1e4, 2}, {0.3, 0.05, 64}} {
+		t.Run(fmt.Sprintf("edge q=%g,sigma=%g,alpha=%g", c[0], c[1], c[2]), func(t *testing.T) {
+			const wp = 300
+			ex, err := logMomentInteger(c[0], c[1], int64(c[2]), wp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			se, err := logMomentSeries(c[0], c[1], c[2], wp+momentExtraBits(c[0], c[1], c[2]), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e := relErr(se, ex); e > 1e-70 {
+				t.Errorf("series %.40g, exact sum %.40g: rel diff %.3g > 1e-70", se, ex, e)
+			}
+		})
+	}
 }
 
 // The guarantee: a result at 256 bits is within 2^-255 of the same quantity
