@@ -62,6 +62,7 @@ func (c Context) Gaussian(sigma, alpha float64) (*big.Float, error) {
 // Special cases are:
 //
 //	GaussianDivergence(m1, s1, m2, s2, alpha=0) = 0
+//	GaussianDivergence(m, s, m, s, alpha) = 0
 //	GaussianDivergence(m1, s1, m2, s2, alpha>1) = +Inf where sa^2 <= 0
 //	GaussianDivergence(m1, s, m2, s, alpha=+Inf) = +Inf for m1 != m2, 0 for m1 == m2
 //	GaussianDivergence(m1, s1, m2, s2, alpha=+Inf) = +Inf for s1 > s2
@@ -85,7 +86,7 @@ func (c Context) GaussianDivergence(m1, s1, m2, s2, alpha float64) (*big.Float, 
 		return nil, err
 	}
 	p := c.prec()
-	if alpha == 0 {
+	if alpha == 0 || (m1 == m2 && s1 == s2) { // exact zeros, decided before the Ziv loop
 		return newF(p), nil
 	}
 	if math.IsInf(alpha, 1) {

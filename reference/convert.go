@@ -91,33 +91,66 @@ func (c Context) Epsilon(orders []float64, rdp []*big.Float, delta float64, conv
 		return nil, 0, inputErr(fn, "delta", delta, "must be in (0, 1)")
 	}
 	prec := c.prec()
-	order = orders[0]
-	v, err := ziv(prec, func(wp uint) (*big.Float, error) {
-		logDelta := logF(fl(delta, wp), wp)
-		var best *big.Float
-		for i, a := range orders {
-			var e *big.Float
-			switch {
-			case rdp[i].IsInf():
-				e = newF(wp).SetInf(false)
-			case math.IsInf(a, 1):
-				e = newF(wp).Set(rdp[i])
-			default:
-				e = epsAt(conv, a, rdp[i], logDelta, wp)
-			}
-			if best == nil || e.Cmp(best) < 0 {
-				best, order = e, a
-			}
+	// Orders +Inf and rdp +Inf give exact candidates (eps = rdp, or +Inf);
+	// the finite ones go through the Ziv loop, whose result is never an
+	// exact 0 (see agree), so the floor at 0 is applied afterwards.
+	var best *big.Float
+	for i, a := range orders {
+		var e *big.Float
+		switch {
+		case rdp[i].IsInf():
+			e = newF(prec).SetInf(false)
+		case math.IsInf(a, 1):
+			e = newF(prec).Set(rdp[i])
+		default:
+			continue
 		}
-		if conv == Improved && best.Sign() < 0 {
-			best.SetInt64(0)
+		if best == nil || e.Cmp(best) < 0 {
+			best, order = e, a
 		}
-		return best, nil
-	})
-	if err != nil {
-		return nil, 0, err
 	}
-	return v, order, nil
+	var finiteOrder float64
+	hasFinite := false
+	for i, a := range orders {
+		if !math.IsInf(a, 1) && !rdp[i].IsInf() {
+			hasFinite = true
+		}
+	}
+	if hasFinite {
+		v, err := ziv(prec, func(wp uint) (*big.Float, error) {
+			logDelta := logF(fl(delta, wp), wp)
+			var m *big.Float
+			for i, a := range orders {
+				if math.IsInf(a, 1) || rdp[i].IsInf() {
+					continue
+				}
+				e := epsAt(conv, a, rdp[i], logDelta, wp)
+				if m == nil || e.Cmp(m) < 0 {
+					m, finiteOrder = e, a
+				}
+			}
+			return m, nil
+		})
+		if err != nil {
+			return nil, 0, err
+		}
+		if best == nil || v.Cmp(best) < 0 || (v.Cmp(best) == 0 && firstIndex(orders, finiteOrder) < firstIndex(orders, order)) {
+			best, order = v, finiteOrder
+		}
+	}
+	if conv == Improved && best.Sign() < 0 {
+		best.SetInt64(0)
+	}
+	return best, order, nil
+}
+
+func firstIndex(orders []float64, a float64) int {
+	for i, o := range orders {
+		if o == a {
+			return i
+		}
+	}
+	return len(orders)
 }
 
 // Delta returns the smallest delta such that the mechanism with RDP curve
@@ -140,25 +173,49 @@ func (c Context) Delta(orders []float64, rdp []*big.Float, eps float64, conv Con
 		return nil, 0, inputErr(fn, "eps", eps, "must be finite and >= 0")
 	}
 	prec := c.prec()
-	order = orders[0]
-	v, err := ziv(prec, func(wp uint) (*big.Float, error) {
-		E := fl(eps, wp)
-		var best *big.Float // log delta
-		for i, a := range orders {
-			var l *big.Float
-			switch {
-			case rdp[i].IsInf():
-				l = newF(wp) // delta 1
-			case math.IsInf(a, 1):
-				if rdp[i].Cmp(E) <= 0 {
-					l = newF(wp).SetInf(true)
-				} else {
-					l = newF(wp)
+	// Exact candidates first: rdp +Inf gives delta 1; the order +Inf gives
+	// 0 if rdp <= eps, else 1. The finite orders go through the Ziv loop as
+	// exp(min log delta), capped at 1 (an exact value, decided in the loop
+	// only from a sign).
+	var best *big.Float
+	for i, a := range orders {
+		var d *big.Float
+		switch {
+		case rdp[i].IsInf():
+			d = intF(1, prec)
+		case math.IsInf(a, 1):
+			d = intF(1, prec)
+			if rdp[i].Cmp(fl(eps, 64)) <= 0 {
+				d = newF(prec)
+			}
+		default:
+			continue
+		}
+		if best == nil || d.Cmp(best) < 0 {
+			best, order = d, a
+		}
+	}
+	if best != nil && best.Sign() == 0 {
+		return best, order, nil
+	}
+	var finiteOrder float64
+	hasFinite := false
+	for i, a := range orders {
+		if !math.IsInf(a, 1) && !rdp[i].IsInf() {
+			hasFinite = true
+		}
+	}
+	if hasFinite {
+		v, err := ziv(prec, func(wp uint) (*big.Float, error) {
+			E := fl(eps, wp)
+			var m *big.Float // min log delta
+			for i, a := range orders {
+				if math.IsInf(a, 1) || rdp[i].IsInf() {
+					continue
 				}
-			default:
 				A := fl(a, wp)
 				am1 := newF(wp).Sub(A, intF(1, wp))
-				l = newF(wp).Sub(rdp[i], E)
+				l := newF(wp).Sub(rdp[i], E)
 				if conv == Improved {
 					l.Add(l, log1pF(newF(wp).Quo(intF(-1, wp), A), wp))
 					l.Mul(l, am1)
@@ -166,23 +223,23 @@ func (c Context) Delta(orders []float64, rdp []*big.Float, eps float64, conv Con
 				} else {
 					l.Mul(l, am1)
 				}
+				if m == nil || l.Cmp(m) < 0 {
+					m, finiteOrder = l, a
+				}
 			}
-			if best == nil || l.Cmp(best) < 0 {
-				best, order = l, a
+			if m.Sign() >= 0 {
+				return intF(1, wp), nil
 			}
+			return expF(m, wp), nil
+		})
+		if err != nil {
+			return nil, 0, err
 		}
-		if best.Sign() >= 0 {
-			return intF(1, wp), nil
+		if best == nil || v.Cmp(best) < 0 {
+			best, order = v, finiteOrder
 		}
-		if best.IsInf() {
-			return newF(wp), nil
-		}
-		return expF(best, wp), nil
-	})
-	if err != nil {
-		return nil, 0, err
 	}
-	return v, order, nil
+	return best, order, nil
 }
 
 // Epsilon is Context{}.Epsilon at DefaultPrec.

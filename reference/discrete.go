@@ -83,6 +83,29 @@ func (c Context) divergenceBig(fn string, P, Q []*big.Float, alpha float64) (*bi
 	case pOutsideQ && alpha >= 1:
 		return inf()
 	}
+	// Exact zeros (possible because entries are taken as given, so their
+	// sums may differ from 1 in the last bits) are decided exactly here; the
+	// Ziv loop never accepts a computed 0.
+	switch {
+	case alpha == 0:
+		s := newF(64)
+		for i := range P {
+			if P[i].Sign() > 0 {
+				s = exactSum(s, Q[i])
+			}
+		}
+		if s.Cmp(intF(1, 64)) == 0 {
+			return zero()
+		}
+	case math.IsInf(alpha, 1):
+		k := argmaxRatio(P, Q)
+		if P[k].Cmp(Q[k]) == 0 {
+			return zero()
+		}
+		return ziv(prec, func(wp uint) (*big.Float, error) {
+			return logF(newF(wp).Quo(P[k], Q[k]), wp), nil
+		})
+	}
 	return ziv(prec, func(wp uint) (*big.Float, error) {
 		switch {
 		case alpha == 0:
@@ -103,17 +126,6 @@ func (c Context) divergenceBig(fn string, P, Q []*big.Float, alpha float64) (*bi
 				}
 			}
 			return s, nil
-		case math.IsInf(alpha, 1):
-			var best *big.Float
-			for i := range P {
-				if P[i].Sign() > 0 {
-					r := newF(wp).Quo(P[i], Q[i])
-					if best == nil || r.Cmp(best) > 0 {
-						best = r
-					}
-				}
-			}
-			return logF(best, wp), nil
 		}
 		A := fl(alpha, wp)
 		omA := newF(wp).Sub(intF(1, wp), A)
@@ -129,6 +141,27 @@ func (c Context) divergenceBig(fn string, P, Q []*big.Float, alpha float64) (*bi
 		l := logF(s, wp)
 		return l.Quo(l, omA.Neg(omA)), nil
 	})
+}
+
+// argmaxRatio returns the index of the largest p_i/q_i over p_i > 0 (all
+// such q_i > 0), comparing p_i q_j with p_j q_i exactly.
+func argmaxRatio(P, Q []*big.Float) int {
+	k := -1
+	for i := range P {
+		if P[i].Sign() == 0 {
+			continue
+		}
+		if k < 0 {
+			k = i
+			continue
+		}
+		a := newF(P[i].MinPrec() + Q[k].MinPrec() + 1).Mul(P[i], Q[k])
+		b := newF(P[k].MinPrec() + Q[i].MinPrec() + 1).Mul(P[k], Q[i])
+		if a.Cmp(b) > 0 {
+			k = i
+		}
+	}
+	return k
 }
 
 // Divergence is Context{}.Divergence at DefaultPrec.

@@ -62,13 +62,17 @@ func ziv(prec uint, f func(wp uint) (*big.Float, error)) (*big.Float, error) {
 	return nil, fmt.Errorf("%w: no agreement to %d bits at working precision %d", ErrPrecision, prec, MaxWorkingPrec)
 }
 
-// agree reports whether |a-b| <= 2^-bits |b|.
+// agree reports whether |a-b| <= 2^-bits |b|. Two zeros never agree: a
+// computed 0 means that everything cancelled at that working precision (a
+// divergence of 5e-101 computed as log(1 + 1e-100) at 300 bits is 0 at both
+// precisions), so the loop must go higher. Exact zeros are the callers' job:
+// each function decides them in exact arithmetic before calling ziv.
 func agree(a, b *big.Float, bits uint) bool {
 	if a.IsInf() || b.IsInf() {
 		return a.IsInf() && b.IsInf() && a.Sign() == b.Sign()
 	}
-	if b.Sign() == 0 {
-		return a.Sign() == 0
+	if a.Sign() == 0 || b.Sign() == 0 {
+		return false
 	}
 	d := newF(b.Prec()+8).Sub(a, b)
 	if d.Sign() == 0 {

@@ -1,0 +1,50 @@
+package reference_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/rdpcheck/rdpcheck/reference"
+)
+
+// Regressions for "reference returns 0 for a positive divergence" (found by
+// the properties package, BugRefZero): quantities that cancel to exactly 0
+// at both Ziv precisions used to be accepted. Expected values from mpmath
+// 1.3.0 at 120 digits, printed to 20 (python3 -c with mp.dps=120):
+//
+//	GaussianDivergence(1e-50, 1, 0, 1, 1) = mpf(1e-50)**2/2
+//	Laplace(b=1e20, alpha=3) by the closed form
+//	Divergence([0, 2^-8, 1-2^-8] || [0, 0, 1], alpha=1e-90) = log(p2^a q2^(1-a))/(a-1)
+//
+// The tolerance 1e-15 covers mpmath's decimal 1e-90 against the float64 one.
+func TestZeroIsNotAgreement(t *testing.T) {
+	v, err := reference.GaussianDivergence(1e-50, 1, 0, 1, 1)
+	checkDigits(t, "GaussianDivergence KL, means 1e-50 apart", v, err, "5.0000000000000000762e-101", 1e-15)
+	v, err = reference.Context{Prec: 64}.Laplace(1e20, 3)
+	checkDigits(t, "Laplace(1e20, 3) at 64 bits", v, err, "1.5e-40", 1e-15)
+	v, err = reference.Divergence([]float64{0, 1.0 / 256, 255.0 / 256}, []float64{0, 0, 1}, 1e-90)
+	checkDigits(t, "Divergence at alpha 1e-90", v, err, "3.9138993211363290923e-93", 1e-15)
+}
+
+// Exact zeros still come out exact, without running the Ziv loop dry.
+func TestExactZeros(t *testing.T) {
+	inf := math.Inf(1)
+	cases := []struct {
+		name string
+		call func() (interface{ Sign() int }, error)
+	}{
+		{"GaussianDivergence equal", func() (interface{ Sign() int }, error) { return reference.GaussianDivergence(1, 2, 1, 2, 3) }},
+		{"D_0 with supp Q inside supp P", func() (interface{ Sign() int }, error) {
+			return reference.Divergence([]float64{0.5, 0.5}, []float64{0.25, 0.75}, 0)
+		}},
+		{"D_inf with max p/q exactly 1", func() (interface{ Sign() int }, error) {
+			return reference.Divergence([]float64{0.5, 0.5 - 0x1p-53}, []float64{0.5, 0.5}, inf)
+		}},
+	}
+	for _, c := range cases {
+		v, err := c.call()
+		if err != nil || v.Sign() != 0 {
+			t.Errorf("%s: %v, %v; want exactly 0", c.name, v, err)
+		}
+	}
+}
