@@ -155,8 +155,8 @@ func argmaxRatio(P, Q []*big.Float) int {
 			k = i
 			continue
 		}
-		a := newF(P[i].MinPrec() + Q[k].MinPrec() + 1).Mul(P[i], Q[k])
-		b := newF(P[k].MinPrec() + Q[i].MinPrec() + 1).Mul(P[k], Q[i])
+		a := newF(P[i].MinPrec()+Q[k].MinPrec()+1).Mul(P[i], Q[k])
+		b := newF(P[k].MinPrec()+Q[i].MinPrec()+1).Mul(P[k], Q[i])
 		if a.Cmp(b) > 0 {
 			k = i
 		}
