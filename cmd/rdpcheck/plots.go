@@ -104,7 +104,7 @@ func plotDPSGD(path string) error {
 	p.Add(best)
 	p.Legend.Add(fmt.Sprintf("minimum: eps = %.4f at order %g", eps, order), best)
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 1, 64, 0.1, 100 // after Add, which widens them
-	p.Legend.Top, p.Legend.Left = false, false // bottom right is empty
+	p.Legend.Top, p.Legend.Left = false, false           // bottom right is empty
 	p.Legend.XOffs, p.Legend.YOffs = -vg.Points(8), vg.Points(8)
 	p.Title.TextStyle.Font.Size = vg.Points(10)
 	return p.Save(8*vg.Inch, 5*vg.Inch, path)
