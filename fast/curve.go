@@ -2,189 +2,402 @@ package fast
 
 import "math"
 
-// Shared work for a curve (SGMCurve). Two devices make a fractional order
+// Shared work for a curve (SGMCurve). Four devices make a fractional order
 // cost a few flops per node instead of a transcendental function:
 //
-//  1. Moments. On the nodes where |u| <= tau/amax (amax the largest
-//     fractional order of the curve), h(u) = sum_{j=2..J} C(a,j) u^j for
-//     every order a of the curve, so their sum is sum_j C(a,j) Mom_j with
-//     Mom_j = sum_n P_n u_n^j, computed once. Reordering the sum is safe:
-//     sum_j |C(a,j)| |u|^j <= C(a,2) u^2/(1-rho) and h >= C(a,2) u^2
-//     (1-rho/(1-rho)), so the rounding error stays below 1.4 u sum h.
+//  1. Moments. A node with |u| <= tau/a is summed by the series
+//     h(u) = sum_{j=2..J} C(a,j) u^j; over a set of such nodes the sum is
+//     sum_j C(a,j) Mom_j with Mom_j = sum_n P_n u_n^j. Since u increases
+//     with z, the series nodes of an order a are a contiguous index range
+//     [l0, l1) around z = 1/2, growing as a decreases. Moments are
+//     tabulated once per curve, cumulatively outwards from the nodes with
+//     |u| <= tau/amax (the "tiny" nodes, series nodes of every order):
+//     cl[m] covers the tiny nodes and the m nearest nodes on the left,
+//     cr[m] the m nearest on the right, up to |u| <= tau/amin (amin, amax
+//     the smallest and largest fractional order of the curve). An order's
+//     series part is then sum_j C(a,j) (cl[t0-l0]_j + cr[l1-t1]_j),
+//     evaluated as C(a,2) (M_2 + r_2 (M_3 + r_3 (...))) with
+//     r_j = C(a,j+1)/C(a,j) = (a-j)/(j+1): J multiply-adds instead of J per
+//     node. Reordering the sum is safe: every node of the set has
+//     |u| <= tau/a, so sum_j |C(a,j)| |u|^j <= C(a,2) u^2/(1-rho) and
+//     h >= C(a,2) u^2 (1-rho/(1-rho)), and the rounding error of the moment
+//     sums and of the nested evaluation stays below 1.4 (number of nodes
+//     + 2J) u sum h, within the (128+n) u of the bound (n counts every
+//     node of the set, tabulated or not, and J). Series nodes beyond the
+//     tabulated maxSide per side are summed by Horner. A series node
+//     outside the order's windows only adds a term of the infinite
+//     trapezoid sum (every term is >= 0), so it can only lower the
+//     truncation error.
 //
 //  2. A recurrence in the order. Orders in arithmetic progression (the
 //     default 1.1, 1.2, ...) step E_n = expm1(beta t_n) by
 //     E(beta+d) = E(beta) e^(d t) + expm1(d t), whose two terms always have
-//     the same sign (no cancellation; <= 5u relative per step). The chain
-//     is restarted from expm1 every maxSteps orders, and E is corrected to
-//     first order for the difference between the order's beta and the
-//     chain's anchor + m d (that difference is a few ulps).
-const maxSteps = 8
+//     the same sign (no cancellation): with e^(dt) within 3u and expm1(dt)
+//     within 2u, a step adds at most 5u to the relative error of E. E is
+//     corrected to first order for the difference between the order's beta
+//     and the chain's anchor + m d (that difference is a few ulps). After m
+//     steps from an exact restart (expm1) E is within (5m+4)u relative, so
+//     the chain adds at most (5m+4)u W to the sum S of an order, with
+//     W = sum Pa |E| over its beta-form nodes, accumulated with the sum (E
+//     has the sign of t: negative left of z = 1/2, positive right). The
+//     order's bound carries (5m+4)u W/S (W/S <= 25, the worst cancellation
+//     of a beta-form term, so this is at most the former fixed bound
+//     25 (5m+4)u). The chain is restarted when (5m+4) W/S, estimated by the
+//     previous order's W/S, would exceed chainBudget = 25 (5*8+4), the
+//     worst case of a chain of 8 steps; an order whose own W/S puts it over
+//     the budget is summed again after a restart. So the chain term of the
+//     bound never exceeds chainBudget u, while chains are as long as the
+//     actual cancellation allows (a few restarts per curve instead of one
+//     every 8 orders). A single step is applied in the same pass as the
+//     order's sum (stepSumW).
+//
+//  3. Windows. The node windows of each order, needed first to size the
+//     grid, are kept for the order's evaluation; only a retry at a lower
+//     level recomputes them.
+//
+//  4. The level check lref <= log S + 3 is decided from the binary
+//     exponent of S when it can be (log S >= (e-1) log 2 for S = m 2^e),
+//     and log1p(S) is taken as log(1+S) when S >= 1 (the rounding of 1+S
+//     costs at most 1.5u relative there, carried as 2u).
+const (
+	// The chain goes on while its error term (5m+4) u W/S, with the W/S
+	// of the previous order, stays below the worst case 25 (5*8+4) u of
+	// a chain of 8 steps, and for at most maxSteps steps.
+	chainBudget = 25 * (5*8 + 4)
+	maxSteps    = 64
+	maxSide     = 256 // moment rows tabulated per side of the tiny nodes
+)
 
 // nodeX holds the per-node data of the recurrence.
 type nodeX struct {
 	Pa, Pu float64 // e^(lP+t) and e^(lP+t) u/(1+u): term = Pa E - beta Pu
+	t      float64 // log(1+u)
 	r, s   float64 // e^(d t), expm1(d t)
 	E      float64 // expm1(betaRec t)
 }
 
 type shared struct {
-	on     bool
-	x      []nodeX
-	t0, t1 int // tiny node range [t0, t1) as indices into grid.nodes
-	mom    [maxJ + 1]float64
-	amax   float64
+	on         bool
+	x          []nodeX // indexed as grid.nodes; unused on [t0, t1)
+	t0, t1     int     // tiny nodes [t0, t1): |u| <= tau/amax
+	amin, amax float64
+	stride     int       // seriesJ(amin)+1
+	cl, cr     []float64 // cumulative moments, rows of stride
+	nl, nr     int       // tabulated rows beyond row 0, left and right
 	// chain state
-	chain    bool
-	anchor   float64 // beta of the last exact restart
-	d        float64 // step of r, s (0: none computed)
-	m        int     // steps since anchor
-	betaRec  float64 // anchor + m d
-	stepsBuf int
+	chain   bool
+	anchor  float64 // beta of the last exact restart
+	d       float64 // step of r, s (0: none computed)
+	m       int     // steps since anchor
+	betaRec float64 // anchor + m d
+	wsPrev  float64 // W/S of the last order (see fracShared)
 }
 
+// seriesJ is the number of series coefficients for order a: the ratio of
+// consecutive terms is at most rho = max(tau/3, tau/a) when a|u| <= tau,
+// and the series stops when rho^(J-1) < 1e-18.
+func seriesJ(a float64) int {
+	if a >= 3 {
+		return seriesJ3
+	}
+	return seriesJrho(tau / a)
+}
+
+var seriesJ3 = seriesJrho(tau / 3)
+
+func seriesJrho(rho float64) int {
+	J := 2
+	for r := rho; r > 1e-18 && J < maxJ; r *= rho {
+		J++
+	}
+	return J
+}
+
+// seriesCoef sets coef[2..J] = C(a, j) and returns J. Each coefficient
+// carries at most 3j roundings (relative error <= 3j u); the terms j >= 3
+// are below rho^(j-2) of the j = 2 term, so this adds less than 4u to the
+// relative error of the series.
+func seriesCoef(a float64, coef *[maxJ + 1]float64) int {
+	J := seriesJ(a)
+	coef[2] = a * (a - 1) * 0.5
+	for j := 2; j < J; j++ {
+		coef[j+1] = coef[j] * (a - float64(j)) * invInt[j+1]
+	}
+	return J
+}
+
+// invInt[j] = 1/j rounded.
+var invInt = func() (t [maxJ + 1]float64) {
+	for j := 1; j <= maxJ; j++ {
+		t[j] = 1 / float64(j)
+	}
+	return
+}()
+
 // prepare computes the moments and per-node constants on the cached grid.
-func (sh *shared) prepare(p *params, g *grid, amax float64) {
+func (sh *shared) prepare(p *params, g *grid, amin, amax float64) {
 	n := len(g.nodes)
 	sh.on = n > 0
 	sh.chain = false
 	sh.d = 0
+	sh.wsPrev = 25
 	if !sh.on {
 		return
+	}
+	nodes := g.nodes
+	sh.amin, sh.amax = amin, amax
+	J := seriesJ(amin)
+	st := J + 1
+	sh.stride = st
+	lim := tau / amax
+	t0 := 0
+	for t0 < n && nodes[t0].u < -lim {
+		t0++
+	}
+	t1 := t0
+	for t1 < n && nodes[t1].u <= lim {
+		t1++
+	}
+	sh.t0, sh.t1 = t0, t1
+	limS := tau / amin
+	nl, nr := 0, 0
+	for nl < maxSide && t0-1-nl >= 0 && nodes[t0-1-nl].u >= -limS {
+		nl++
+	}
+	for nr < maxSide && t1+nr < n && nodes[t1+nr].u <= limS {
+		nr++
+	}
+	sh.nl, sh.nr = nl, nr
+	sh.cl = growF(sh.cl, (nl+1)*st)
+	sh.cr = growF(sh.cr, (nr+1)*st)
+	cl, cr := sh.cl, sh.cr
+	clear(cl[:st])
+	clear(cr[:st])
+	addMom := func(row []float64, nd *node) {
+		v := nd.P * nd.u * nd.u
+		for j := 2; j <= J; j++ {
+			row[j] += v
+			v *= nd.u
+		}
+	}
+	for i := t0; i < t1; i++ {
+		addMom(cl[:st], &nodes[i])
+	}
+	for m := 1; m <= nl; m++ {
+		row := cl[m*st : m*st+st]
+		copy(row, cl[(m-1)*st:m*st])
+		addMom(row, &nodes[t0-m])
+	}
+	for m := 1; m <= nr; m++ {
+		row := cr[m*st : m*st+st]
+		copy(row, cr[(m-1)*st:m*st])
+		addMom(row, &nodes[t1+m-1])
 	}
 	if cap(sh.x) < n {
 		sh.x = make([]nodeX, n)
 	}
 	sh.x = sh.x[:n]
-	sh.amax = amax
-	lim := tau / amax
-	sh.t0, sh.t1 = n, n
-	for i := range sh.mom {
-		sh.mom[i] = 0
-	}
-	for i := range g.nodes {
-		nd := &g.nodes[i]
-		if math.Abs(nd.u) <= lim {
-			if sh.t0 == n {
-				sh.t0 = i
+	for _, r := range [2][2]int{{0, t0}, {t1, n}} {
+		for i := r[0]; i < r[1]; i++ {
+			nd := &nodes[i]
+			x := &sh.x[i]
+			x.t = nd.t
+			r := 1.0
+			if !math.IsInf(nd.A, 1) {
+				r = nd.u / nd.A
 			}
-			sh.t1 = i + 1
-			// u^j P for j = 2..maxJ
-			v := nd.P * nd.u * nd.u
-			for j := 2; j <= maxJ; j++ {
-				sh.mom[j] += v
-				v *= nd.u
+			if nd.lP > -700 && !math.IsInf(nd.A, 1) {
+				x.Pa = nd.P * nd.A // = e^(lP+t) to a few ulps; P is normal
+			} else {
+				x.Pa = math.Exp(nd.lP + nd.t)
 			}
-			continue
+			x.Pu = x.Pa * r
 		}
-		x := &sh.x[i]
-		x.Pa = math.Exp(nd.lP + nd.t)
-		r := 1.0
-		if !math.IsInf(nd.A, 1) {
-			r = nd.u / nd.A
-		}
-		x.Pu = x.Pa * r
 	}
 }
 
-func (sh *shared) tiny(i int) bool { return i >= sh.t0 && i < sh.t1 }
+func growF(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	return s[:n]
+}
 
 // advance brings E to beta (= a-1), by the recurrence when beta is 1 to 3
 // steps of d past the chain, and by a restart otherwise.
-func (sh *shared) advance(g *grid, beta float64) {
+// With deferOne, a single step is left to the caller (pending true), which
+// must apply it (stepE, or stepSum over the nodes it sums) before using E.
+func (sh *shared) advance(beta float64, deferOne bool) (pending bool) {
+	xl, xr := sh.x[:sh.t0], sh.x[sh.t1:]
 	if sh.chain && sh.d > 0 {
 		k := math.Round((beta - sh.betaRec) / sh.d)
 		if k >= 1 && k <= 3 && sh.m+int(k) <= maxSteps &&
+			float64(5*(sh.m+int(k))+4)*sh.wsPrev*1.25 <= chainBudget &&
 			math.Abs(beta-sh.betaRec-k*sh.d) <= 1e-9*sh.d {
-			for ; k > 0; k-- {
-				for i := range sh.x {
-					if sh.tiny(i) {
-						continue
-					}
-					x := &sh.x[i]
-					x.E = x.E*x.r + x.s
-				}
+			if k == 1 && deferOne {
+				pending = true
 				sh.m++
+			} else {
+				for ; k > 0; k-- {
+					stepE(xl)
+					stepE(xr)
+					sh.m++
+				}
 			}
 			sh.betaRec = math.FMA(float64(sh.m), sh.d, sh.anchor)
-			return
+			return pending
 		}
 	}
 	if sh.chain && sh.d == 0 && beta > sh.anchor && beta-sh.anchor <= 1 {
 		// Second order of a chain: fix the step d from the first two.
 		d := beta - sh.anchor
-		for i := range sh.x {
-			if sh.tiny(i) {
-				continue
+		for _, xs := range [2][]nodeX{xl, xr} {
+			for i := range xs {
+				x := &xs[i]
+				dt := d * x.t
+				x.s = math.Expm1(dt)
+				if dt >= -0.5 {
+					// e^(dt) = 1 + expm1(dt), within u + 2u|s|/(1+s) <= 3u
+					// (s >= -0.4): a step E r + s (same signs) then adds at
+					// most 3u + 2u to the relative error of E, the 5u of 2.
+					x.r = 1 + x.s
+				} else {
+					x.r = math.Exp(dt)
+				}
+				x.E = x.E*x.r + x.s
 			}
-			x := &sh.x[i]
-			t := g.nodes[i].t
-			x.r = math.Exp(d * t)
-			x.s = math.Expm1(d * t)
-			x.E = x.E*x.r + x.s
 		}
 		sh.d = d
 		sh.m = 1
 		sh.betaRec = math.FMA(1, d, sh.anchor)
-		return
+		return false
 	}
-	for i := range sh.x {
-		if sh.tiny(i) {
-			continue
+	sh.restart(beta)
+	return false
+}
+
+// restart sets E = expm1(beta t) exactly and anchors the chain at beta.
+func (sh *shared) restart(beta float64) {
+	for _, xs := range [2][]nodeX{sh.x[:sh.t0], sh.x[sh.t1:]} {
+		for i := range xs {
+			xs[i].E = math.Expm1(beta * xs[i].t)
 		}
-		sh.x[i].E = math.Expm1(beta * g.nodes[i].t)
 	}
 	sh.chain = true
 	sh.anchor, sh.betaRec, sh.m = beta, beta, 0
-	if sh.d != 0 && sh.m == 0 {
-		// keep d: the next orders may continue the progression
+}
+
+// stepE advances E by one step of the chain.
+func stepE(xs []nodeX) {
+	for i := range xs {
+		x := &xs[i]
+		x.E = x.E*x.r + x.s
 	}
 }
 
+// stepSum is stepE followed by betaSum over xs (no node with beta t > 700).
+func stepSum(xs []nodeX, beta, dBeta float64) (S, W float64) {
+	for i := range xs {
+		x := &xs[i]
+		E := x.E*x.r + x.s
+		x.E = E
+		pe := x.Pa * (E + dBeta*x.t*(1+E))
+		S += pe - beta*x.Pu
+		W += pe
+	}
+	return S, W
+}
+
+// stepSumW applies the pending step to every node E is kept for and
+// returns the beta-form sums over the nodes [lo, hi) of one window, left
+// and right of the series nodes [l0, l1) (as betaSum, signs included).
+func (sh *shared) stepSumW(lo, hi, l0, l1 int, beta, dBeta float64) (S, W float64) {
+	x := sh.x
+	t0, t1, n := sh.t0, sh.t1, len(x)
+	// left: [0, t0) with the sum on [a, b); right: [t1, n) with [c, d)
+	a, b := min(max(lo, 0), t0), min(max(min(hi, l0), 0), t0)
+	b = max(a, b)
+	c, d := min(max(lo, l1, t1), n), min(max(hi, t1), n)
+	d = max(c, d)
+	stepE(x[:a])
+	sl, wl := stepSum(x[a:b], beta, dBeta)
+	stepE(x[b:t0])
+	stepE(x[t1:c])
+	sr, wr := stepSum(x[c:d], beta, dBeta)
+	stepE(x[d:])
+	return sl + sr, wr - wl
+}
+
 // fracShared is fracRDP on the cached grid with the moments and the chain;
-// ok is false if the order's windows leave the cached grid.
-func (p *params) fracShared(a, lref float64, g *grid, sh *shared, coef *[maxJ + 1]float64) (rdp, rel float64, ok bool) {
-	if !sh.on || a > sh.amax {
+// w0 (if not nil) holds the order's windows at level lref. ok is false if
+// the order's windows leave the cached grid.
+func (p *params) fracShared(a, lref float64, w0 *window, g *grid, sh *shared, coef *[maxJ + 1]float64) (rdp, rel float64, ok bool) {
+	if !sh.on || a > sh.amax || a < sh.amin {
 		return 0, 0, false
 	}
-	var c, lw [4]float64
-	nc := p.fracCentres(a, false, &c, &lw)
 	beta := a - 1
-	rho := math.Max(tau/3, tau/a)
-	J := 2
-	for r := rho; r > 1e-18 && J < maxJ; r *= rho {
-		J++
-	}
-	coef[2] = a * (a - 1) / 2
-	for j := 2; j < J; j++ {
-		coef[j+1] = coef[j] * (a - float64(j)) / float64(j+1)
-	}
+	J := seriesJ(a)
 	lim := tau / a
-	hiIdx := g.lo + len(g.nodes) - 1
-	sh.advance(g, beta)
+	nodes := g.nodes
+	n := len(nodes)
+	hiIdx := g.lo + n - 1
+	t0, t1 := sh.t0, sh.t1
+	// Series nodes [l0, t0) and [t1, l1): |u| <= lim (u increases with z).
+	l0 := t0 - searchFirst(t0, func(m int) bool { return nodes[t0-1-m].u < -lim })
+	l1 := t1 + searchFirst(n-t1, func(m int) bool { return nodes[t1+m].u > lim })
+	mL, mR := t0-l0, l1-t1
+	cL, cR := min(mL, sh.nl), min(mR, sh.nr)
+	st := sh.stride
+	rowL := sh.cl[cL*st : cL*st+st]
+	rowR := sh.cr[cR*st : cR*st+st]
+	// sum_j C(a,j) Mom_j nested as C(a,2) (Mom_2 + r_2 (Mom_3 + r_3 (...)))
+	// with r_j = C(a,j+1)/C(a,j) = (a-j)/(j+1): a Horner evaluation, its
+	// rounding error bounded as that of the dot product (see 1.).
+	v := rowL[J] + rowR[J]
+	for j := J - 1; j >= 2; j-- {
+		v = (rowL[j] + rowR[j]) + v*((a-float64(j))*invInt[j+1])
+	}
+	Sser := a * (a - 1) * 0.5 * v
+	if l0 < t0-cL || t1+cR < l1 {
+		seriesCoef(a, coef)
+		Sser += hornerSum(nodes[l0:t0-cL], coef, J) + hornerSum(nodes[t1+cR:l1], coef, J)
+	}
+	nSer := J + (t1 - t0) + mL + mR
+	pending := sh.advance(beta, w0 != nil && w0.n == 1)
+	flush := func() {
+		if pending {
+			stepE(sh.x[:t0])
+			stepE(sh.x[t1:])
+			pending = false
+		}
+	}
 	dBeta := beta - sh.betaRec
 	// Overflow guard: log of the largest node term of phi_s (1+u)^a is
-	// below this bound (two-Gaussian bound, see Method); below 600 the
-	// direct sum of P h(u) cannot overflow.
-	mxb := p.logh - p.lNorm + (a-1)*ln2 + logaddexp(a*p.l1q, a*p.lq+(a*a-a)*p.i2s2)
-	// Node ranges by u (u increases with z): [l0, l1) has |u| <= lim.
-	l0, l1 := sh.t0, sh.t1
-	for l0 > 0 && math.Abs(g.nodes[l0-1].u) <= lim {
-		l0--
-	}
-	for l1 < len(g.nodes) && math.Abs(g.nodes[l1].u) <= lim {
-		l1++
-	}
+	// below this bound (two-Gaussian bound, see Method; log(e^x+e^y) <=
+	// max(x,y) + log 2); below 600 the direct sum of P h(u) cannot overflow.
+	mxb := p.logh - p.lNorm + a*ln2 + max(a*p.l1q, a*p.lq+(a*a-a)*p.i2s2)
+	var c, lw [4]float64
+	nc := 0
 	for iter := 0; iter < 4; iter++ {
-		w := p.fracWindows(c[:nc], lw[:nc], lref)
+		var w window
+		if iter == 0 && w0 != nil {
+			w = *w0
+		} else {
+			if nc == 0 {
+				nc = p.fracCentres(a, false, &c, &lw)
+			}
+			w = p.fracWindows(c[:nc], lw[:nc], lref)
+		}
 		if w.n == 0 || w.lo[0] < g.lo || w.hi[w.n-1] > hiIdx {
+			flush()
 			return 0, 0, false
 		}
 		if mxb >= 600 {
+			flush()
 			Mx := math.Inf(-1)
 			for iv := 0; iv < w.n; iv++ {
 				for j := w.lo[iv]; j <= w.hi[iv]; j++ {
-					nd := &g.nodes[j-g.lo]
+					nd := &nodes[j-g.lo]
 					if v := nd.lP + a*nd.t; v > Mx {
 						Mx = v
 					}
@@ -194,69 +407,118 @@ func (p *params) fracShared(a, lref float64, g *grid, sh *shared, coef *[maxJ + 
 				return p.fracLarge(a, g, Mx)
 			}
 		}
-		var S float64
-		for j := J; j >= 2; j-- {
-			S += coef[j] * sh.mom[j]
+		S := Sser
+		var W float64 // sum of Pa |E| over the beta-form nodes
+		cnt := nSer
+		if pending {
+			lo, hi := w.lo[0]-g.lo, w.hi[0]-g.lo+1
+			if hi > lo && beta*sh.x[hi-1].t <= 700 {
+				cnt += hi - lo
+				s, ww := sh.stepSumW(lo, hi, l0, l1, beta, dBeta)
+				S += s
+				W += ww
+				pending = false
+				w.n = 0 // summed
+			} else {
+				flush()
+			}
 		}
-		n := J
 		for iv := 0; iv < w.n; iv++ {
 			lo, hi := w.lo[iv]-g.lo, w.hi[iv]-g.lo+1
-			n += hi - lo
-			// beta form, left and right of [l0, l1)
-			S += sh.betaSum(g, lo, min(hi, l0), beta, a, dBeta)
-			S += sh.betaSum(g, max(lo, l1), hi, beta, a, dBeta)
-			// series on [l0, t0) and [t1, l1)
-			for _, r := range [2][2]int{{max(lo, l0), min(hi, sh.t0)}, {max(lo, sh.t1), min(hi, l1)}} {
-				for i := r[0]; i < r[1]; i++ {
-					nd := &g.nodes[i]
-					v := coef[J]
-					for k := J - 1; k >= 2; k-- {
-						v = v*nd.u + coef[k]
-					}
-					S += nd.P * v * nd.u * nd.u
-				}
-			}
+			cnt += hi - lo
+			// beta form, left and right of the series nodes [l0, l1)
+			sl, wl := sh.betaSum(lo, min(hi, l0), beta, a, dBeta, nodes)
+			sr, wr := sh.betaSum(max(lo, l1), hi, beta, a, dBeta, nodes)
+			S += sl + sr
+			W += wr - wl // E < 0 on the left (u < 0), > 0 on the right
 		}
 		if S <= 0 {
 			return 0, 0, false
 		}
-		lS := math.Log(S)
-		if lref > lS+3 {
-			lref = lS
+		if sh.m > 0 && float64(5*sh.m+4)*W > chainBudget*S {
+			// The chain's error term exceeds its budget: restart here.
+			sh.restart(beta)
+			dBeta = 0
+			iter--
 			continue
 		}
-		// 128u per term as in fracRDP, plus 5u per chain step and the
-		// first-order drift correction, both amplified by the <= 25x
-		// cancellation of the beta form.
-		rel = float64(128+n)*unit + 25*float64(5*sh.m+4)*unit + 2e-18
+		// The level check lref <= log S + 3; log S >= (e-1) log 2 for
+		// S = m 2^e, m in [1/2, 1), which usually settles it.
+		if _, e := math.Frexp(S); float64(e-1)*ln2 < lref-3+1e-9 {
+			if lS := math.Log(S); lref > lS+3 {
+				lref = lS
+				continue
+			}
+		}
+		// 128u per term as in fracRDP, plus the error of the chain's E:
+		// relative (5m+4)u (5u per step, the restart and the drift
+		// correction), so at most (5m+4)u W in the sum.
+		rel = float64(128+cnt)*unit + float64(5*sh.m+4)*unit*(W/S)*1.01 + 2e-18
+		sh.wsPrev = W / S
+		if S >= 1 {
+			// log(1+S): the rounding of 1+S moves it by at most
+			// u/log 2 < 1.5u relative (S >= 1).
+			return math.Log(1+S) / beta, rel + 2*unit, true
+		}
 		return math.Log1p(S) / beta, rel, true
 	}
 	return 0, 0, false
 }
 
-// betaSum adds P h(u) over nodes [lo, hi) by the beta form with the chain's E.
-func (sh *shared) betaSum(g *grid, lo, hi int, beta, a, dBeta float64) float64 {
+// hornerSum adds P h(u) over nodes by the series with coef[2..J].
+func hornerSum(nodes []node, coef *[maxJ + 1]float64, J int) float64 {
 	var S float64
-	for i := lo; i < hi; i++ {
-		nd := &g.nodes[i]
-		if beta*nd.t > 700 {
-			S += math.Exp(nd.lP + a*nd.t)
-			continue
+	for i := range nodes {
+		nd := &nodes[i]
+		v := coef[J]
+		for k := J - 1; k >= 2; k-- {
+			v = v*nd.u + coef[k]
 		}
-		x := &sh.x[i]
-		E := x.E + dBeta*nd.t*(1+x.E)
-		S += x.Pa*E - beta*x.Pu
+		S += nd.P * v * nd.u * nd.u
 	}
 	return S
 }
 
-// logaddexp returns log(e^x + e^y).
-func logaddexp(x, y float64) float64 {
-	if x < y {
-		x, y = y, x
+// searchFirst returns the smallest m in [0, n] with f(m) true, f monotone
+// (false then true), n if none.
+func searchFirst(n int, f func(int) bool) int {
+	lo, hi := 0, n
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if !f(m) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
 	}
-	if math.IsInf(y, -1) {
-		return x
+	return lo
+}
+
+// betaSum adds P h(u) over nodes [lo, hi) by the beta form with the chain's
+// E; it returns the sum and the sum of Pa E over the nodes that use E.
+func (sh *shared) betaSum(lo, hi int, beta, a, dBeta float64, nodes []node) (S, W float64) {
+	if lo >= hi {
+		return 0, 0
 	}
-	return x + math.Log1p(math.Exp(y-x))
+	xs := sh.x[lo:hi]
+	if beta*xs[len(xs)-1].t <= 700 { // t increases with the index
+		for i := range xs {
+			x := &xs[i]
+			pe := x.Pa * (x.E + dBeta*x.t*(1+x.E))
+			S += pe - beta*x.Pu
+			W += pe
+		}
+		return S, W
+	}
+	for i := range xs {
+		x := &xs[i]
+		if beta*x.t > 700 {
+			S += math.Exp(nodes[lo+i].lP + a*x.t)
+			continue
+		}
+		pe := x.Pa * (x.E + dBeta*x.t*(1+x.E))
+		S += pe - beta*x.Pu
+		W += pe
+	}
+	return S, W
 }

@@ -16,15 +16,74 @@ import (
 //	I - 1 = sum_{k=2..n} T_k,  T_k = C(n,k) (1-q)^(n-k) q^k expm1((k^2-k)/(2 s^2)),
 //
 // a sum of non-negative terms: no cancellation, whatever q. Each term is
-// formed in log space, x_k = log C(n,k) + n log(1-q) + k (log q - log(1-q)) +
-// log expm1(c_k), with log C(n,k) carried by a compensated recurrence over a
-// table of log m, so its absolute error is at most 2k u log n plus a few
-// ulps of |log C|; exponents up to 5e9 (n = 10,000, s = 0.1) are harmless.
-// Terms with x_k < max - 40 - log n are dropped: together they are below
-// e^-40 < 4.3e-18 of the sum. The absolute error of log(I-1) is bounded per
-// evaluation by the worst error of a kept x_k plus (m+4)u for the
-// m-term sum, and since d log1p(e^x) / log1p(e^x) <= dx, that bound is also
-// the relative error bound of log I and of the RDP.
+// formed in log space, x_k = log C(n,k) + n log(1-q) + g_k with
+// g_k = k (log q - log(1-q)) + log expm1(c_k); exponents up to 5e9
+// (n = 10,000, s = 0.1) are harmless. Terms with x_k < max - 40 - log n are
+// dropped: together they are below e^-40 < 4.3e-18 of the sum. The
+// absolute error of log(I-1) is bounded per evaluation by the worst error
+// of a kept x_k plus (m+4)u for the m-term sum, and since
+// d log1p(e^x) / log1p(e^x) <= dx, that bound is also the relative error
+// bound of log I and of the RDP.
+//
+// log C(n,k). For n <= lfTabN = 4096 it is lf(n) - lf(k) - lf(n-k) from a
+// double-double table of lf(m) = log m!, built at start-up from logDD of
+// the primes (relative error ~1e-31), sums for composite m and prefix sums
+// (each a double-double addition of positive terms, relative 2^-104): an
+// entry is within 1e-21 absolute, and the difference, taken with two exact
+// twoSums, is within u |log C| + 1e-20. The "+8" ulps of the per-term
+// bound d_k cover the 1e-20. Above lfTabN log C is carried by a compensated
+// recurrence over a table of log m (absolute error at most 2k u log n plus
+// a few ulps of |log C|, added to d_k), with every term scanned.
+//
+// Skipping terms (n <= lfTabN). B(k) = log C(n,k) + k (log q - log(1-q))
+// is strictly concave in k (B(k+1) - B(k) = log((n-k)/(k+1)) + log q -
+// log(1-q) decreases), so its maximiser is floor((n+1) q) or one below;
+// with m0 = floor((n+1) q) as computed (relative error < 1e-12, so off by at
+// most one) it lies in [m0-2, m0+1], and over a <= k <= b B is largest at b
+// if b < m0-2, at a if a > m0+1, and otherwise at one of the candidates
+// m0-2..m0+1, a, b inside [a, b]. log expm1(c) increases with c, c_k with
+// k, and log expm1(c) <= min(c, c + log c) (expm1(c) < e^c and
+// expm1(c) <= c e^c). Hence every x_k of [a, b] is at most
+// max B + n log(1-q) + c_b + min(0, log c_b); binomUB adds a margin of
+// 0.5 + 8u times the magnitudes of the parts, above their rounding. An
+// interval whose bound is below M' - 40 - log n, M' the largest x_k found
+// so far (M' <= M), holds only terms the drop rule removes, and is never
+// evaluated. The search walks down from k = n (where the terms of the
+// larger orders peak) to the first term below the drop level (at most 64
+// terms), then bisects the rest, evaluating intervals of at most 8 terms.
+// The per-term bound d_k = u (4|x_k - n log(1-q)| + 7k (|log q| +
+// |log(1-q)|) + 10 c_k + 7 lemLow + 3|n log(1-q)| + 2|x_k| + 8) is, over
+// the kept terms (thresh <= x_k <= M, k <= kmax), at most its value with
+// |x_k - n log(1-q)| and |x_k| replaced by their larger values at M and
+// thresh, k by kmax (|.| is convex, c_k increases): that single bound dAgg
+// is used when dAgg scale <= 1e-13, and otherwise each term's d_k as
+// before, recomputing by xkAccurate the terms whose d_k scale > 1e-13
+// (scale = 1 for log(I-1) < 1, 1/log(I-1) above, an upper bound on the
+// relative weight e^x/((1+e^x) log1p(e^x)) of an error of x = log(I-1) in
+// log I: log1p(e^x) >= x and >= e^x/(1+e^x)).
+//
+// Small orders of one (q, s) (n <= binomTabN = 64, intSumLin): the terms
+// are summed in linear space, I - 1 = (1-q)^n sum_k C(n,k) G_k with
+// G_k = e^(g_k) = m_k 2^(e_k), shared by all orders: e_k = floor(g_k/log 2),
+// m_k = e^r, r = g_k - e_k log 2 by Cody-Waite's split of log 2 (exact
+// products for |e_k| < 2^21). C(n,k) is rounded once from its exact
+// integer. A term is C(n,k) m_k 2^(e_k - emax) (two products and an exact
+// scaling by a power of 2); terms with e_k - emax < -135 are below 2^-70
+// while the term at emax is >= 0.99, so the at most 63 dropped are below
+// 5.5e-20 of the sum. The relative error of G_k is at most
+// dg_k = u (4k (|log q|+|log(1-q)|) + 6 c_k + 2 lemLow + 6 + |g_k|) +
+// 4.3e-18 (each log within an ulp, c_k within 4u c_k, log expm1(c) within
+// 4u (c+1) + 2u + 2u|log expm1 c|) plus 4u for the reduction; the error of
+// log(I-1) is the term-weighted mean of dg_k (accumulated with the sum),
+// plus (n+3)u for C(n,k), the products and the sum, plus the roundings of
+// n log(1-q) + emax log 2. The linear sum has no recomputation of terms
+// whose parts cancel (tiny q, q near 1), so when its bound exceeds 1e-13
+// relative in log I the order is summed in log space instead. SGM uses the
+// same rule for these orders, so a curve and single calls agree.
+//
+// From log(I-1) = M + log S: log I = log1p(e^M S) for M <= 36 (e^M S has 2
+// roundings, carried as 2u), lm1 + e^-lm1 with lm1 = M + log S up to 40,
+// and lm1 above (the dropped e^-lm1 < 4.3e-18 is added to the bound).
 //
 // Fractional orders. I - 1 = integral of f(z) = phi_s(z) h(u(z)), where
 // h(u) = (1+u)^alpha - 1 - alpha u >= 0 (convexity; the alpha u term
@@ -61,6 +120,13 @@ import (
 // R_m^2 = 2 (log w_m - lref + 46), so the neglected mass is at most
 // 4 e^(lref-46); after the sum S is known the code checks
 // lref <= log S + 3 (so the tail is < 1e-18 S) and widens the windows if not.
+// Any lref is thus valid; fracLref gives a lower estimate of log(I-1) from
+// the integer order below (monotonicity), bounded below without a
+// transcendental function (see fracLrefCached). Larger weights and wider
+// windows only add nodes, so log C(alpha,2) in the weights is replaced by
+// the upper bound logUB (within 0.2), and the node indices floor(a/h),
+// ceil(b/h) of a window [a, b] are taken from a(1/h), b(1/h) moved outwards
+// by 4u of their size (they are within 3u of a/h, b/h).
 // When some node has phi_s (1+u)^alpha >= 4, I >= 4 and log I is summed
 // directly in log space (no subtraction needed, no overflow), with windows
 // from the two-Gaussian bound phi_s (1+u)^alpha <= 2^(alpha-1)
@@ -110,17 +176,19 @@ func logInt(n int) float64 {
 
 // params are the per-(q, sigma) constants shared by every order.
 type params struct {
-	q, s     float64
-	omq      float64 // 1-q, exact when q >= 1/2 (the only case it is used)
-	lq, l1q  float64 // log q, log(1-q)
-	i2s2     float64 // 1/(2 s^2)
-	is2      float64 // 1/s^2
-	lemLow   float64 // bound on |log expm1(c)| for small c
-	lNorm    float64 // log(s sqrt(2 pi))
-	h        float64 // trapezoid step
-	logh     float64
-	E        float64 // trapezoid error exponent
-	expm1is2 float64 // expm1(1/s^2)
+	q, s      float64
+	omq       float64 // 1-q, exact when q >= 1/2 (the only case it is used)
+	lq, l1q   float64 // log q, log(1-q)
+	i2s2      float64 // 1/(2 s^2)
+	is2       float64 // 1/s^2
+	lemLow    float64 // bound on |log expm1(c)| for small c
+	lNorm     float64 // log(s sqrt(2 pi))
+	h         float64 // trapezoid step
+	ih        float64 // 1/h
+	logh      float64
+	E         float64 // trapezoid error exponent
+	expm1is2  float64 // expm1(1/s^2)
+	lExpm1is2 float64 // log(expm1(1/s^2))
 }
 
 func newParams(q, s float64) params {
@@ -144,7 +212,9 @@ func newParams(q, s float64) params {
 		p.h = 2 * theta * math.Pi * math.Pi * s * s / (p.E + t2/2)
 	}
 	p.logh = math.Log(p.h)
+	p.ih = 1 / p.h
 	p.expm1is2 = math.Expm1(p.is2)
+	p.lExpm1is2 = math.Log(p.expm1is2)
 	return p
 }
 
@@ -162,9 +232,10 @@ func (p *params) gk(k int) float64 {
 	return fk*(p.lq-p.l1q) + lem(fk*(fk-1)*p.i2s2)
 }
 
-// intLogIm1 returns log(I-1) for the integer order n >= 2 and a bound on
-// its absolute error. g[k] (k < len(g)) must hold p.gk(k); buf is scratch.
-func (p *params) intLogIm1(n int, g, buf []float64) (lm1, errAbs float64) {
+// intLogIm1Scan returns log(I-1) for the integer order n >= 2 and a bound
+// on its absolute error by a scan of every term, with log C(n,k) carried by
+// the compensated recurrence; used above lfTabN. g memoises p.gk (gAt).
+func (p *params) intLogIm1Scan(n int, g, buf []float64) (lm1, errAbs float64) {
 	nl1q := float64(n) * p.l1q
 	fn := float64(n)
 	lC := math.Log(fn * (fn - 1) / 2) // exact product for n <= 2^26
@@ -172,13 +243,7 @@ func (p *params) intLogIm1(n int, g, buf []float64) (lm1, errAbs float64) {
 	M := math.Inf(-1)
 	useBuf := n < len(buf)
 	for k := 2; ; k++ {
-		var gv float64
-		if k < len(g) {
-			gv = g[k]
-		} else {
-			gv = p.gk(k)
-		}
-		x := (lC + lCc) + nl1q + gv
+		x := (lC + lCc) + nl1q + p.gAt(g, k)
 		if useBuf {
 			buf[k] = x
 		}
@@ -214,13 +279,7 @@ func (p *params) intLogIm1(n int, g, buf []float64) (lm1, errAbs float64) {
 		if useBuf {
 			x = buf[k]
 		} else {
-			var gv float64
-			if k < len(g) {
-				gv = g[k]
-			} else {
-				gv = p.gk(k)
-			}
-			x = (lCr + lCrc) + nl1q + gv
+			x = (lCr + lCrc) + nl1q + p.gAt(g, k)
 			if k < n {
 				d := logInt(n-k) - logInt(k+1)
 				t := lCr + d
@@ -486,8 +545,11 @@ func (p *params) fracWindows(c, lw []float64, lref float64) window {
 		}
 	}
 	for i := 0; i < k; i++ {
-		lo := int(math.Floor(ivs[i].a / p.h))
-		hi := int(math.Ceil(ivs[i].b / p.h))
+		// floor(a/h) and ceil(b/h), or one node wider: x*ih is within
+		// 3u|x/h| of x/h.
+		x, y := ivs[i].a*p.ih, ivs[i].b*p.ih
+		lo := int(math.Floor(x - 4*unit*math.Abs(x)))
+		hi := int(math.Ceil(y + 4*unit*math.Abs(y)))
 		if w.n > 0 && lo <= w.hi[w.n-1]+1 {
 			if hi > w.hi[w.n-1] {
 				w.hi[w.n-1] = hi
@@ -508,15 +570,24 @@ func (w *window) count() int {
 	return c
 }
 
-// fracCentres returns the centres and log weights of the Gaussian bounds of
-// the small-regime integrand phi_s h(u) (large=false) or of phi_s (1+u)^a.
+// logUB returns an upper bound on log x (x > 0 finite), within 0.2:
+// log(m 2^e) <= e log 2 + m - 1 for m in [1/2, 1).
+func logUB(x float64) float64 {
+	m, e := math.Frexp(x)
+	fe := float64(e)
+	return fe*ln2 + (m - 1) + 1e-15*(1+math.Abs(fe))
+}
+
+// fracCentres returns the centres and log weights (upper bounds) of the
+// Gaussian bounds of the small-regime integrand phi_s h(u) (large=false) or
+// of phi_s (1+u)^a.
 func (p *params) fracCentres(a float64, large bool, c, lw *[4]float64) int {
 	if large {
 		c[0], lw[0] = 0, (a-1)*ln2+a*p.l1q
 		c[1], lw[1] = a, (a-1)*ln2+a*p.lq+(a*a-a)*p.i2s2
 		return 2
 	}
-	lC2 := math.Log(a * (a - 1) / 2)
+	lC2 := logUB(a * (a - 1) / 2)
 	var lK float64
 	if a >= 2 {
 		lK = lC2 + (a-2)*ln2
@@ -541,32 +612,86 @@ func (p *params) fracLref(a float64, g, buf []float64) float64 {
 	return p.fracLrefCached(a, g, buf, nil)
 }
 
-// fracLrefCached is fracLref with log I(n) memoised in cache[n] (NaN: unset).
-func (p *params) fracLrefCached(a float64, g, buf []float64, cache []float64) float64 {
+// intCache memoises intValue for the small integer orders of one curve
+// (logI NaN: unset), with the G_k of the linear-space sums (intSumLin).
+type intCache struct {
+	v   [128]intVal
+	gp  [binomTabN + 1]gPow
+	gpN int  // gp[k] valid for k < gpN
+	lin bool // false once some G_k could not be reduced
+}
+
+func (c *intCache) reset() {
+	for i := range c.v {
+		c.v[i].logI = math.NaN()
+	}
+	c.gpN = 2
+	c.lin = true
+}
+
+// intValueCached is intValue memoised in cache (nil: none); orders up to
+// binomTabN are summed in linear space.
+func (p *params) intValueCached(n int, g, buf []float64, cache *intCache) intVal {
+	if cache == nil || n >= len(cache.v) {
+		return p.intValue(n, g, buf)
+	}
+	if c := &cache.v[n]; !math.IsNaN(c.logI) {
+		return *c
+	}
+	if n <= binomTabN && cache.lin {
+		for ; cache.gpN <= n && cache.lin; cache.gpN++ {
+			k := cache.gpN
+			cache.gp[k], cache.lin = p.gPowAt(g, k)
+			cache.gp[k].emax = cache.gp[k].e
+			if k > 2 {
+				cache.gp[k].emax = max(cache.gp[k].e, cache.gp[k-1].emax)
+			}
+		}
+	}
+	var v intVal
+	if n <= binomTabN && cache.lin {
+		v = p.intValueFrom(p.intSumLin(n, cache.gp[:]))
+		// The linear sum has no recomputation of the large terms whose
+		// parts cancel (tiny q, q near 1): when its bound is loose, sum
+		// in log space, which recomputes them (xkAccurate).
+		if !(v.errAbs*v.sig <= 1e-13*v.logI) {
+			v = p.intValue(n, g, buf)
+		}
+	} else {
+		v = p.intValue(n, g, buf)
+	}
+	cache.v[n] = v
+	return v
+}
+
+// fracLrefCached is fracLref with log I(n) memoised in cache. Any level
+// is valid (fracRDP and fracShared check it against the sum and retry);
+// a lower one only widens the windows. For lb = (a-1)/(n-1) log I(n) <= 36
+// it returns a lower bound on log(expm1(lb)) without a transcendental
+// function: log(expm1(lb)) = lb + log(1-e^-lb) >= lb - 0.1455 for lb >= 2,
+// and log(expm1(lb)) >= log(lb) >= e log 2 + 1 - 1/m for lb = m 2^e,
+// m in [1/2, 1) (log x >= 1 - 1/x).
+func (p *params) fracLrefCached(a float64, g, buf []float64, cache *intCache) float64 {
 	if a >= 2 {
 		n := int(a)
 		var logIn float64
-		switch {
-		case n == 2:
+		if n == 2 {
 			logIn = math.Log1p(p.q * p.q * p.expm1is2)
-		case n < len(cache) && !math.IsNaN(cache[n]):
-			logIn = cache[n]
-		default:
-			lm1, _ := p.intLogIm1(n, g, buf)
-			logIn = log1pexp(lm1)
-			if n < len(cache) {
-				cache[n] = logIn
-			}
+		} else {
+			logIn = p.intValueCached(n, g, buf, cache).logI
 		}
 		lb := (a - 1) / float64(n-1) * logIn
-		if lb > 36 {
+		switch {
+		case lb > 36:
 			return lb
-		}
-		if v := math.Log(math.Expm1(lb)); v > -1e300 {
-			return v
+		case lb >= 2:
+			return lb - 0.1455
+		case lb > 0:
+			m, e := math.Frexp(lb)
+			return float64(e)*ln2 + 1 - 1/m
 		}
 	}
-	return math.Log(a*(a-1)/2) + 2*p.lq + math.Log(p.expm1is2)
+	return math.Log(a*(a-1)/2) + 2*p.lq + p.lExpm1is2
 }
 
 // fracRDP returns the RDP at the fractional order a (1 < a <= maxFracOrder)
@@ -706,11 +831,12 @@ func (p *params) fracLarge(a float64, g *grid, Mx0 float64) (rdp, rel float64, o
 
 // workspace is the scratch memory of one curve evaluation.
 type workspace struct {
-	lcache [128]float64
+	icache intCache // for one (q, sigma); reset by SGM and SGMCurve
 	sh     shared
 	g      []float64
 	buf    []float64
 	grid   grid
+	wins   []window // per order of a curve
 	coef   [maxJ + 1]float64
 }
 
@@ -785,11 +911,12 @@ func SGM(q, sigma, alpha float64) (float64, error) {
 	defer wsPool.Put(ws)
 	ws.grid.nodes = ws.grid.nodes[:0]
 	ws.sh.on = false
+	ws.icache.reset()
 	var lref float64
 	if alpha != math.Trunc(alpha) && alpha <= maxFracOrder {
 		lref = p.fracLref(alpha, nil, ws.buf)
 	}
-	return p.one(alpha, lref, nil, ws), nil
+	return p.one(alpha, lref, nil, nil, ws), nil
 }
 
 func sgmSpecial(q, sigma, alpha float64) (float64, bool) {
@@ -811,13 +938,14 @@ func gaussianRDP(sigma, alpha float64) float64 {
 }
 
 // one evaluates a finite order with 0 < q < 1.
-func (p *params) one(alpha, lref float64, g []float64, ws *workspace) float64 {
+// w, if not nil, holds the windows of a fractional order at level lref.
+func (p *params) one(alpha, lref float64, w *window, g []float64, ws *workspace) float64 {
 	if alpha == math.Trunc(alpha) {
 		n := int(alpha)
 		return intRDP(p, n, alpha, g, ws)
 	}
 	if alpha <= maxFracOrder {
-		rdp, rel, ok := p.fracShared(alpha, lref, &ws.grid, &ws.sh, &ws.coef)
+		rdp, rel, ok := p.fracShared(alpha, lref, w, &ws.grid, &ws.sh, &ws.coef)
 		if !ok {
 			rdp, rel, ok = p.fracRDP(alpha, lref, &ws.grid, &ws.coef)
 		}
@@ -833,9 +961,8 @@ func (p *params) one(alpha, lref float64, g []float64, ws *workspace) float64 {
 // error d of log(I-1) = x moves log I = log1p(e^x) by at most
 // d e^x/(1+e^x), a relative d e^x/((1+e^x) log1p(e^x)) <= d.
 func intRDP(p *params, n int, alpha float64, g []float64, ws *workspace) float64 {
-	lm1, errAbs := p.intLogIm1(n, g, ws.buf)
-	logI := log1pexp(lm1)
-	sig := 1 / (1 + math.Exp(-lm1))
+	v := p.intValueCached(n, g, ws.buf, &ws.icache)
+	logI, sig, errAbs := v.logI, v.sig, v.errAbs
 	return roundUp(logI/(alpha-1), errAbs*sig/logI*(1+1e-3)+4*unit)
 }
 
@@ -877,34 +1004,34 @@ func SGMCurve(q, sigma float64, steps int, orders []float64, out []float64) erro
 	ws := wsPool.Get().(*workspace)
 	defer wsPool.Put(ws)
 
-	// Shared integer-order parts g_k up to the largest integer order.
-	maxInt := 0
+	// Shared integer-order parts: g_k memoised for k < 128 (gAt), the
+	// small orders and their G_k in icache.
 	var hullLo, hullHi = math.MaxInt, math.MinInt
 	var c, lw [4]float64
 	amax := 0.0
-	for _, a := range orders {
-		if !math.IsInf(a, 1) {
-			maxInt = max(maxInt, int(math.Ceil(a)))
-		}
-	}
-	gmax := min(maxInt+1, cap(ws.g))
+	gmax := min(128, cap(ws.g)) // g_k memoised for k < 128
 	ws.g = ws.g[:gmax]
-	for k := 2; k < gmax; k++ {
-		ws.g[k] = p.gk(k)
+	for k := range ws.g {
+		ws.g[k] = math.NaN() // filled on demand by gAt
 	}
-	for i := range ws.lcache {
-		ws.lcache[i] = math.NaN()
-	}
+	ws.icache.reset()
 	// out[i] holds the first window level of each fractional order until
-	// its value replaces it.
+	// its value replaces it; ws.wins[i] its windows at that level.
+	if cap(ws.wins) < len(orders) {
+		ws.wins = make([]window, len(orders))
+	}
+	ws.wins = ws.wins[:len(orders)]
+	amin := math.Inf(1)
 	for i, a := range orders {
 		if math.IsInf(a, 1) || a == math.Trunc(a) || a > maxFracOrder {
 			continue
 		}
 		amax = max(amax, a)
-		out[i] = p.fracLrefCached(a, ws.g, ws.buf, ws.lcache[:])
+		amin = min(amin, a)
+		out[i] = p.fracLrefCached(a, ws.g, ws.buf, &ws.icache)
 		nc := p.fracCentres(a, false, &c, &lw)
 		w := p.fracWindows(c[:nc], lw[:nc], out[i])
+		ws.wins[i] = w
 		if w.n > 0 {
 			hullLo = min(hullLo, w.lo[0])
 			hullHi = max(hullHi, w.hi[w.n-1])
@@ -914,14 +1041,14 @@ func SGMCurve(q, sigma float64, steps int, orders []float64, out []float64) erro
 	ws.sh.on = false
 	if hullLo <= hullHi {
 		ws.grid.fill(&p, hullLo, hullHi)
-		ws.sh.prepare(&p, &ws.grid, amax)
+		ws.sh.prepare(&p, &ws.grid, amin, amax)
 	}
 	for i, a := range orders {
 		var v float64
 		if math.IsInf(a, 1) {
 			v = math.Inf(1)
 		} else {
-			v = p.one(a, out[i], ws.g, ws)
+			v = p.one(a, out[i], &ws.wins[i], ws.g, ws)
 		}
 		out[i] = scaleUp(v, fs)
 	}
