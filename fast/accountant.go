@@ -119,12 +119,18 @@ func (a *Accountant) ComposeRandomizedResponse(p float64, count int) error {
 	return a.composeEach("ComposeRandomizedResponse", count, func(x float64) (float64, error) { return RandomizedResponse(p, x) })
 }
 
-// ComposeZCDP adds count rho-zCDP mechanisms: rdp(alpha) = rho alpha.
+// ComposeZCDP adds count rho-zCDP mechanisms: rdp(alpha) = rho alpha (0 at
+// every order, +Inf included, for rho = 0).
 func (a *Accountant) ComposeZCDP(rho float64, count int) error {
 	if math.IsNaN(rho) || rho < 0 || math.IsInf(rho, 1) {
 		return inputErr("ComposeZCDP", "rho", rho, "must be finite and >= 0")
 	}
-	return a.composeEach("ComposeZCDP", count, func(x float64) (float64, error) { return roundUp(rho*x, 2*unit), nil })
+	return a.composeEach("ComposeZCDP", count, func(x float64) (float64, error) {
+		if rho == 0 {
+			return 0, nil // not 0*Inf at the order +Inf
+		}
+		return roundUp(rho*x, 2*unit), nil
+	})
 }
 
 // ComposePureDP adds count pure eps-DP mechanisms through PureDPCurve.

@@ -21,7 +21,7 @@ func ZCDPEpsilon(rho, delta float64) (float64, error) {
 	if rho == 0 || math.IsInf(rho, 1) {
 		return rho, nil
 	}
-	return roundUp(rho+2*math.Sqrt(rho*-math.Log(delta)), 8*unit), nil
+	return roundUp(rho+2*math.Sqrt(rho*-logPos(delta)), 8*unit), nil
 }
 
 func checkRhoDelta(fn string, rho, delta float64) error {
@@ -60,7 +60,7 @@ func ZCDPEpsilonRDP(rho, delta float64) (eps, order float64, err error) {
 	if rho == 0 {
 		return 0, math.Inf(1), nil
 	}
-	ld := math.Log(delta)
+	ld := logPos(delta)
 	f := func(a float64) float64 { return epsAt(Improved, a, rho*a, ld) }
 	// bracket around the classic optimum
 	a0 := 1 + math.Sqrt(-ld/rho)
@@ -93,7 +93,8 @@ func ZCDPEpsilonRDP(rho, delta float64) (eps, order float64, err error) {
 //
 // Special cases are:
 //
-//	PureDPCurve(eps=0, ...) = 0 at every order
+//	PureDPCurve(eps=0, ...) = 0 at every order, +Inf included
+//	PureDPCurve(eps, ...) = eps at alpha = +Inf
 //	PureDPCurve(eps, ...) = error for eps < 0, NaN or +Inf, orders <= 1 or
 //	    NaN, len(out) != len(orders), empty orders
 //
@@ -111,6 +112,10 @@ func PureDPCurve(eps float64, orders, out []float64) error {
 		}
 	}
 	for i, a := range orders {
+		if eps == 0 {
+			out[i] = 0 // not min(0, +Inf*0) at alpha = +Inf
+			continue
+		}
 		out[i] = roundUp(math.Min(eps, a*eps*eps/2), 4*unit)
 	}
 	return nil
@@ -138,6 +143,6 @@ func AdvancedComposition(eps float64, k int, deltaPrime float64) (float64, error
 		return 0, inputErr("AdvancedComposition", "deltaPrime", deltaPrime, "must be in (0, 1)")
 	}
 	fk := float64(k)
-	v := math.Sqrt(2*fk*-math.Log(deltaPrime))*eps + fk*eps*math.Expm1(eps)
+	v := math.Sqrt(2*fk*-logPos(deltaPrime))*eps + fk*eps*math.Expm1(eps)
 	return roundUp(v, 16*unit), nil
 }

@@ -5,9 +5,9 @@ import (
 	"math"
 )
 
-// closedRel is the relative error bound (and rounding-up margin) of the
-// closed forms below: each is a handful of correctly rounded operations
-// arranged so that no step cancels by more than a factor of ~10.
+// closedRel is the rounding-up margin of Laplace: a handful of correctly
+// rounded operations arranged so that no step cancels by more than a
+// factor of ~10.
 const closedRel = 64 * unit
 
 // em returns expm1(y) - y without cancellation.
@@ -22,22 +22,6 @@ func em(y float64) float64 {
 		return s + t
 	}
 	return math.Expm1(y) - y
-}
-
-// log1pmx returns log1p(x) - x without cancellation.
-func log1pmx(x float64) float64 {
-	if math.Abs(x) < 0.25 {
-		// log1p(x) = 2 atanh(y), y = x/(2+x): log1p(x) - x = -x^2/(2+x) + 2(y^3/3 + y^5/5 + ...)
-		y := x / (2 + x)
-		y2 := y * y
-		s, t := 0.0, y*y2
-		for k := 3; k < 60 && math.Abs(t) > 1e-20*math.Abs(x*x); k += 2 {
-			s += t / float64(k)
-			t *= y2
-		}
-		return -x*x/(2+x) + 2*s
-	}
-	return math.Log1p(x) - x
 }
 
 func checkAlpha(fn string, alpha, min float64) error {
@@ -55,9 +39,13 @@ func checkAlpha(fn string, alpha, min float64) error {
 //
 //	Gaussian(sigma, alpha=0) = 0
 //	Gaussian(sigma, alpha=+Inf) = +Inf
+//	Gaussian(sigma, alpha) = +Inf where alpha/(2 sigma^2) overflows
 //	Gaussian(sigma, alpha) = error for sigma <= 0, sigma = +Inf, alpha < 0 or NaN
 //
-// Accuracy: rounded up, at most 3 ulps above the exact value.
+// Accuracy: rounded up, at most 4 ulps above the exact value (the product
+// and quotient are formed on scaled mantissas, so neither 2 sigma^2
+// overflowing nor underflowing loses the result; a subnormal result is at
+// most 4 subnormal ulps above).
 func Gaussian(sigma, alpha float64) (float64, error) {
 	if math.IsNaN(sigma) || sigma <= 0 || math.IsInf(sigma, 1) {
 		return 0, inputErr("Gaussian", "sigma", sigma, "must be finite and > 0")
@@ -65,31 +53,63 @@ func Gaussian(sigma, alpha float64) (float64, error) {
 	if err := checkAlpha("Gaussian", alpha, 0); err != nil {
 		return 0, err
 	}
-	if alpha == 0 {
-		return 0, nil
+	return gaussianRDPUp(sigma, alpha), nil
+}
+
+// gaussianRDPUp is alpha/(2 sigma^2) rounded up, for sigma > 0 finite and
+// alpha >= 0 (+Inf at alpha = +Inf).
+func gaussianRDPUp(sigma, alpha float64) float64 {
+	switch {
+	case alpha == 0:
+		return 0
+	case math.IsInf(alpha, 1):
+		return math.Inf(1)
 	}
-	return gaussianRDP(sigma, alpha), nil
+	s := toSev(evExact(sigma))
+	den := sevMul(s, s)
+	den.x++
+	return sevDiv(toSev(evExact(alpha)), den).float().up()
 }
 
 // GaussianDivergence returns D_alpha(N(m1, s1^2) || N(m2, s2^2)):
 //
 //	log(s2/s1) + log(s2^2/sa^2)/(2(alpha-1)) + alpha (m1-m2)^2/(2 sa^2),  sa^2 = alpha s2^2 + (1-alpha) s1^2
 //
-// (Gil, Alajaji, Linder 2013), evaluated as
-// (log1p((1-a)r)/(1-a) - log1p(r))/2 with r = (s1^2-s2^2)/s2^2 through
-// log1p(x)-x, which does not cancel when s1 is close to s2.
+// (Gil, Alajaji, Linder 2013). With r = s1^2/s2^2 - 1, c = 1-alpha and
+// lm(x) = log1p(x) - x, the variance part is N/(2c) with
+//
+//	N = log1p(c r) - c log1p(r) = lm(c r) - c lm(r) = alpha log1p(r) + log1p(-alpha w)
+//	  = alpha (log1p(r) - w) + lm(-alpha w),   w = r/(1+r),
+//
+// non-negative terms above order 1 (the lm form, with sa^2/s2^2 =
+// alpha - (alpha-1) s1^2/s2^2 in double-double so that it keeps its digits
+// near the order where it vanishes); below order 1 the form with the
+// smallest computed error bound is used (one is always within a factor of
+// about 3 of cancellation-free). The mean part alpha (m1-m2)^2/(2 sa^2) is
+// formed on scaled mantissas (no intermediate overflow or underflow).
 //
 // Special cases are:
 //
 //	GaussianDivergence(m1, s1, m2, s2, alpha=0) = 0
+//	GaussianDivergence(m, s, m, s, alpha) = 0
 //	GaussianDivergence(m1, s1, m2, s2, alpha=1) = KL = log(s2/s1) + (s1^2 + (m1-m2)^2)/(2 s2^2) - 1/2
 //	GaussianDivergence(m1, s1, m2, s2, alpha>1) = +Inf where sa^2 <= 0
-//	GaussianDivergence(m1, s, m2, s, alpha=+Inf) = +Inf for m1 != m2, 0 for m1 == m2
+//	GaussianDivergence(m1, s, m2, s, alpha=+Inf) = +Inf for m1 != m2
 //	GaussianDivergence(m1, s1, m2, s2, alpha=+Inf) = +Inf for s1 > s2, log(s2/s1) + (m1-m2)^2/(2(s2^2-s1^2)) for s1 < s2
+//	GaussianDivergence(...) = +Inf where the value overflows
 //	GaussianDivergence(...) = error for NaN or infinite means, s1 or s2 <= 0 or +Inf, alpha < 0 or NaN
 //
-// Accuracy: rounded up by 64 ulps; relative error below 1e-14 (the
-// terms are non-negative for alpha >= 1 after the rewriting).
+// Accuracy: the value carries a running bound on its absolute error and is
+// rounded up by it, so it is never below the exact value. The relative
+// error measured against the reference is below 7e-15 (the largest over
+// 100,000 random draws with means in [-5, 5], s1, s2 in [1e-3, 1e3] and
+// alpha over (0, 1000] and +Inf is 6.6e-15, at alpha near 0.4 with
+// unequal variances, where the best form still cancels by about 3). Where
+// sa^2 is within 2^-98 (alpha s2^2 + (alpha-1) s1^2) of 0 its sign cannot
+// be decided and the result is +Inf; so it is where the value overflows
+// (the KL divergence for s1/s2 beyond 1.3e154 included), and at orders
+// above 1 so large that the evaluation overflows the result is the value
+// at alpha = +Inf, an upper bound.
 func GaussianDivergence(m1, s1, m2, s2, alpha float64) (float64, error) {
 	const fn = "GaussianDivergence"
 	for _, v := range []struct {
@@ -111,42 +131,220 @@ func GaussianDivergence(m1, s1, m2, s2, alpha float64) (float64, error) {
 	if err := checkAlpha(fn, alpha, 0); err != nil {
 		return 0, err
 	}
-	if alpha == 0 {
+	if alpha == 0 || (m1 == m2 && s1 == s2) {
 		return 0, nil
 	}
-	dm := m1 - m2
-	dm2 := dm * dm
-	if math.IsInf(alpha, 1) {
+	return gaussDiv(m1, s1, m2, s2, alpha), nil
+}
+
+// gaussDiv is GaussianDivergence for valid arguments, alpha > 0, rounded up.
+func gaussDiv(m1, s1, m2, s2, a float64) float64 {
+	dm2 := meanSq(m1, m2)
+	S1, S2 := toSev(evExact(s1)), toSev(evExact(s2))
+	if math.IsInf(a, 1) {
 		switch {
 		case s1 > s2:
-			return math.Inf(1), nil
+			return math.Inf(1)
 		case s1 == s2:
-			if dm == 0 {
-				return 0, nil
+			if dm2.m.v == 0 {
+				return 0
 			}
-			return math.Inf(1), nil
+			return math.Inf(1)
 		}
-		d2 := (s2 - s1) * (s2 + s1)
-		return roundUp(math.Log(s2/s1)+dm2/(2*d2), closedRel), nil
+		// log(s2/s1) + dm^2 / (2 (s2-s1)(s2+s1))
+		v := evNeg(logRatio(s1, s2))
+		den := sevMul(toSev(evSub(evExact(s2), evExact(s1))), sumSev(s1, s2))
+		den.x++
+		return evAdd(v, sevDiv(dm2, den).float()).upNonNeg()
 	}
-	r := (s1 - s2) * (s1 + s2) / (s2 * s2)
-	if alpha == 1 {
-		// KL = -log1p(r)/2 + r/2 + dm^2/(2 s2^2) = -log1pmx(r)/2 + dm^2/(2 s2^2)
-		return roundUp(-log1pmx(r)/2+dm2/(2*s2*s2), closedRel), nil
+	// The variance part depends on s1/s2 only: scale both by the same power
+	// of 2 (exactly) so that the double-double products below see no
+	// subnormals.
+	t1, t2 := scaledPair(s1, s2)
+	g := newGaussRatios(t1, t2)
+	if a == 1 {
+		// KL = -lm(r)/2 + dm^2/(2 s2^2)
+		v := evNeg(g.lm(g.r, g.lr))
+		v.v /= 2
+		v.e /= 2
+		den := sevMul(S2, S2)
+		den.x++
+		return evAdd(v, sevDiv(dm2, den).float()).upNonNeg()
 	}
-	// sa^2 = s2^2 (1 + (1-a) r)
-	x := (1 - alpha) * r
-	if 1+x <= 0 || x <= -1 {
-		return math.Inf(1), nil
+	bh, bl := twoSum(a, -1)
+	ch, cl := twoSum(1, -a)
+	c := ev{ch, math.Abs(cl)}
+	A := evExact(a)
+	var N ev    // N/(2c) is the variance part
+	var sa2 sev // sa^2
+	if a < 1 {
+		// sa^2 = a s2^2 + c s1^2, positive terms
+		sa2 = sevAdd(sevMul(toSev(A), sevMul(S2, S2)), sevMul(toSev(c), sevMul(S1, S1)))
+		if s1 == s2 {
+			N = evExact(0)
+			sa2 = sevMul(S2, S2)
+		} else {
+			N = g.formsBelowOne(a, c)
+		}
+	} else {
+		sigma, ok := sigmaAboveOne(t1, t2, a, bh, bl)
+		if !ok {
+			return math.Inf(1) // sa^2 <= 0, or too close to 0 to tell
+		}
+		sa2 = sevMul(sevMul(S2, S2), toSev(sigma))
+		if s1 == s2 {
+			N = evExact(0)
+		} else {
+			// lm(c r) - c lm(r): both <= 0 (c < 0)
+			cr := evMul(c, g.r)
+			var lsig ev
+			if math.Abs(cr.v) <= 0.5 {
+				lsig = evLog1p(cr)
+			} else {
+				lsig = evLog(sigma)
+			}
+			N = evSub(g.lm(cr, lsig), evMul(c, g.lm(g.r, g.lr)))
+		}
 	}
-	sa2 := s2 * s2 * (1 + x)
-	// (log1p(x)/(1-a) - log1p(r))/2 = (log1pmx(x)/(1-a) - log1pmx(r))/2
-	v := (log1pmx(x)/(1-alpha) - log1pmx(r)) / 2
-	v += alpha * dm2 / (2 * sa2)
-	if v < 0 {
-		v = 0
+	V := evDiv(N, evMul2(c))
+	mean := sevDiv(sevMul(toSev(A), dm2), sevMul(toSev(evExact(2)), sa2)).float()
+	d := evAdd(V, mean)
+	if !d.ok() && a > 1 && s1 < s2 {
+		// overflow for alpha near MaxFloat64: D_alpha <= D_inf
+		return gaussDiv(m1, s1, m2, s2, math.Inf(1))
 	}
-	return roundUp(v, closedRel), nil
+	return d.upNonNeg()
+}
+
+// scaledPair returns s1 2^k, s2 2^k for a k that brings the larger to
+// [1/2, 1) when that is exact (always when scaling up; when scaling down,
+// if the smaller stays normal), else s1, s2.
+func scaledPair(s1, s2 float64) (float64, float64) {
+	_, k := math.Frexp(math.Max(s1, s2))
+	if k > 0 && math.Ldexp(math.Min(s1, s2), -k) < 0x1p-1022 {
+		return s1, s2
+	}
+	return math.Ldexp(s1, -k), math.Ldexp(s2, -k)
+}
+
+// meanSq returns (m1-m2)^2 as a scaled value (m1-m2 may overflow).
+func meanSq(m1, m2 float64) sev {
+	var d sev
+	if math.Abs(m1) <= math.MaxFloat64/4 && math.Abs(m2) <= math.MaxFloat64/4 {
+		d = toSev(evSub(evExact(m1), evExact(m2)))
+	} else {
+		h := evSub(evHalf(m1), evHalf(m2))
+		d = toSev(h)
+		d.x++
+	}
+	return sevMul(d, d)
+}
+
+// sumSev returns s1 + s2 (> 0) as a scaled value.
+func sumSev(s1, s2 float64) sev {
+	if s1 <= math.MaxFloat64/4 && s2 <= math.MaxFloat64/4 {
+		return toSev(evAdd(evExact(s1), evExact(s2)))
+	}
+	d := toSev(evAdd(evHalf(s1), evHalf(s2)))
+	d.x++
+	return d
+}
+
+// gaussRatios holds rho = s1/s2 and the quantities of the variance part:
+// r = rho^2 - 1, lr = log1p(r) = 2 log rho, w = r/(1+r) = 1 - 1/rho^2.
+// r is +Inf (not ok) for rho beyond 1e154, w -Inf for rho below 1e-154.
+type gaussRatios struct {
+	rho, irho ev // s1/s2, s2/s1
+	r, lr, w  ev
+}
+
+func newGaussRatios(s1, s2 float64) gaussRatios {
+	var g gaussRatios
+	d := evSub(evExact(s1), evExact(s2)) // exact when within a factor 2
+	g.rho = evDiv(evExact(s1), evExact(s2))
+	g.irho = evDiv(evExact(s2), evExact(s1))
+	// r = ((s1-s2)/s2) (s1/s2 + 1), w = ((s1-s2)/s1) (s2/s1 + 1)
+	g.r = evMul(evDiv(d, evExact(s2)), evAdd(g.rho, evExact(1)))
+	g.w = evMul(evDiv(d, evExact(s1)), evAdd(g.irho, evExact(1)))
+	l := logRatio(s1, s2)
+	g.lr = evMul2(l)
+	return g
+}
+
+// lm returns log1p(x) - x given x and lx = log1p(x): by series near 0,
+// else as lx - x (no cancellation worse than 3.5 outside [-0.7, 2]).
+func (g *gaussRatios) lm(x, lx ev) ev {
+	if x.v >= -0.7 && x.v <= 2 {
+		return evLog1pmx(x)
+	}
+	return evSub(lx, x)
+}
+
+// formsBelowOne returns N for alpha in (0, 1), c = 1-alpha, by whichever
+// of its four forms has the smallest error bound.
+func (g *gaussRatios) formsBelowOne(a float64, c ev) ev {
+	A := evExact(a)
+	best := ev{math.NaN(), math.Inf(1)}
+	take := func(f ev) {
+		if f.ok() && f.e < best.e {
+			best = f
+		}
+	}
+	if g.r.ok() {
+		cr := evMul(c, g.r)
+		// sigma = 1 + c r = a + c rho^2, positive terms
+		sigma := evAdd(A, evMul(c, evMul(g.rho, g.rho)))
+		var ls ev
+		if math.Abs(cr.v) <= 0.5 {
+			ls = evLog1p(cr)
+		} else {
+			ls = evLog(sigma)
+		}
+		take(evSub(g.lm(cr, ls), evMul(c, g.lm(g.r, g.lr)))) // lm(c r) - c lm(r)
+		take(evSub(ls, evMul(c, g.lr)))                      // log1p(c r) - c log1p(r)
+	}
+	if g.w.ok() {
+		aw := evMul(A, g.w)
+		naw := evNeg(aw)
+		// tau = 1 - a w = c + a/rho^2, positive terms
+		tau := evAdd(c, evMul(A, evMul(g.irho, g.irho)))
+		var lt ev // log1p(-a w)
+		if math.Abs(aw.v) <= 0.5 {
+			lt = evLog1p(naw)
+		} else {
+			lt = evLog(tau)
+		}
+		// log1p(r) - w = -lm(-w) (log1p(-w) = -log1p(r))
+		nw := evNeg(g.w)
+		lrmw := evNeg(g.lm(nw, evNeg(g.lr)))
+		take(evAdd(evMul(A, lrmw), g.lm(naw, lt))) // a (log1p(r) - w) + lm(-a w)
+		take(evAdd(evMul(A, g.lr), lt))            // a log1p(r) + log1p(-a w)
+	}
+	return best
+}
+
+// sigmaAboveOne returns sa^2/s2^2 = a - (a-1) rho^2 for a > 1 from
+// double-double products, and false when it is not positive within its
+// error bound (+Inf divergence, or too close to 0 to tell).
+func sigmaAboveOne(s1, s2, a, bh, bl float64) (ev, bool) {
+	rh := s1 / s2
+	switch {
+	case rh > 0x1p400:
+		return ev{}, false
+	case rh < 0x1p-400:
+		// (a-1) rho^2 < 4 (a-1) rh^2, far below a's ulp
+		return ev{a, 4 * bh * rh * rh}, true
+	}
+	rh, rl := ddDiv(s1, 0, s2, 0)
+	qh, ql := ddMul(rh, rl, rh, rl)
+	th, tl := ddMul(bh, bl, qh, ql)
+	sh, sl := ddAdd(a, 0, -th, -tl)
+	e := 0x1p-98 * (a + math.Abs(th))
+	sg := ev{sh, math.Abs(sl) + e}
+	if !(sg.v-sg.e > 0) {
+		return ev{}, false
+	}
+	return sg, true
 }
 
 // Laplace returns the RDP of the Laplace mechanism with l1-sensitivity 1
@@ -193,9 +391,12 @@ func Laplace(b, alpha float64) (float64, error) {
 //
 //	1/(alpha-1) log( p^alpha (1-p)^(1-alpha) + (1-p)^alpha p^(1-alpha) )
 //
-// (Mironov 2017, Prop 5), evaluated with r = log(p/(1-p)) as
-// log1p(p em((alpha-1)r) + (1-p) em(-(alpha-1)r) + (2p-1)(alpha-1)r)/(alpha-1),
-// a sum of non-negative terms for p >= 1/2 (p < 1/2 is mapped to 1-p).
+// (Mironov 2017, Prop 5). With P = max(p, 1-p), Q = 1-P and
+// r = log(P/Q), it is evaluated as
+// log1p(P em((alpha-1)r) + Q em(-(alpha-1)r) + (P-Q)(alpha-1)r)/(alpha-1),
+// a sum of non-negative terms (em(y) = expm1(y) - y). The exact p is kept:
+// for p < 1/2, Q = p and r = log1p(-p) - log(p) (or log1p((1-2p)/p) for p
+// near 1/2), so 1-p is never rounded into a different mechanism.
 //
 // Special cases are:
 //
@@ -205,7 +406,11 @@ func Laplace(b, alpha float64) (float64, error) {
 //	RandomizedResponse(p, alpha=+Inf) = |log(p/(1-p))|
 //	RandomizedResponse(p, alpha) = error for p outside [0,1] or NaN, alpha < 1 or NaN
 //
-// Accuracy: rounded up by 64 ulps; relative error below 1e-14.
+// Accuracy: the value carries a running bound on its absolute error and is
+// rounded up by it, so it is never below the exact value. The relative
+// error measured against the reference is below 4e-15 (the largest over
+// 43,000 random draws with p over (0, 1) and down to 1e-300 and orders up
+// to 1e4 and +Inf is 3.5e-15).
 func RandomizedResponse(p, alpha float64) (float64, error) {
 	if math.IsNaN(p) || p < 0 || p > 1 {
 		return 0, inputErr("RandomizedResponse", "p", p, "must be in [0, 1]")
@@ -213,203 +418,45 @@ func RandomizedResponse(p, alpha float64) (float64, error) {
 	if err := checkAlpha("RandomizedResponse", alpha, 1); err != nil {
 		return 0, err
 	}
-	if p < 0.5 {
-		p = 1 - p // exact for p in [1/4, 1/2); otherwise the RR of the rounded 1-p
-	}
-	if p == 0.5 {
+	switch p {
+	case 0.5:
 		return 0, nil
-	}
-	if p == 1 {
+	case 0, 1:
 		return math.Inf(1), nil
 	}
-	omp := 1 - p // exact for p >= 1/2
-	d := 2*p - 1 // exact
-	r := math.Log1p(d / omp)
+	var P, Q, d, r ev // P = max(p, 1-p), Q = 1-P, d = P-Q, r = log(P/Q)
+	if p > 0.5 {
+		P, Q, d = evExact(p), evExact(1-p), evExact(2*p-1) // exact (Sterbenz)
+	} else {
+		P, Q, d = evSub(evExact(1), evExact(p)), evExact(p), evSub(evExact(1), evExact(2*p))
+	}
+	switch {
+	case p >= 1.0/3 && p <= 2.0/3:
+		r = evLog1p(evDiv(d, Q)) // P/Q = 1 + d/Q, d/Q <= 1
+	case p > 0.5:
+		r = evSub(evLog(evExact(p)), evLog(Q))
+	default:
+		r = evSub(evLog1p(evExact(-p)), evLog(evExact(p)))
+	}
 	switch {
 	case math.IsInf(alpha, 1):
-		return roundUp(r, closedRel), nil
+		return r.upNonNeg(), nil
 	case alpha == 1:
-		return roundUp(d*r, closedRel), nil
+		return evMul(d, r).upNonNeg(), nil
 	}
-	am1 := alpha - 1
-	y := am1 * r
-	if y > 30 {
-		// log(p e^y + (1-p) e^-y) = y + log(p + (1-p) e^(-2y))
-		return roundUp((y+math.Log(p+omp*math.Exp(-2*y)))/am1, closedRel), nil
+	bh, bl := twoSum(alpha, -1)
+	b := ev{bh, math.Abs(bl)}
+	y := evMul(b, r)
+	var v ev
+	if y.v > 30 {
+		// log(P e^y + Q e^-y) = y + log(P + Q e^(-2y)), the log in [log P, 0]
+		t := evMul(Q, evExp(evNeg(evMul2(y))))
+		v = evAdd(y, evLog(evAdd(P, t)))
+	} else {
+		s := evAdd(evAdd(evMul(P, evEm(y)), evMul(Q, evEm(evNeg(y)))), evMul(d, y))
+		v = evLog1p(s)
 	}
-	s := p*em(y) + omp*em(-y) + d*y
-	return roundUp(math.Log1p(s)/am1, closedRel), nil
-}
-
-// Divergence returns the Rényi divergence D_alpha(P || Q) of two discrete
-// distributions given as probability vectors, for alpha in [0, +Inf]:
-//
-//	alpha in (0,1) and (1,inf): 1/(alpha-1) log sum_i p_i^alpha q_i^(1-alpha)
-//	alpha = 0:   -log sum_{i: p_i > 0} q_i
-//	alpha = 1:   sum_i p_i log(p_i/q_i)   (Kullback-Leibler)
-//	alpha = Inf: log max_{i: p_i > 0} p_i/q_i
-//
-// Zeros follow the definitions: terms with p_i = 0 vanish; for alpha >= 1 a
-// p_i > 0 with q_i = 0 gives +Inf; for alpha < 1 such terms vanish, and
-// disjoint supports give +Inf. The entries are taken as given (no
-// renormalisation); each vector must have non-negative finite entries whose
-// sum is within len*2^-52 of 1.
-//
-// Special cases are:
-//
-//	Divergence(P, P, alpha) = 0
-//	Divergence(P, Q, alpha) = error for empty or mismatched vectors, negative,
-//	    NaN or Inf entries, sums away from 1, alpha < 0 or NaN
-//
-// Accuracy: the sum is formed as sum_i q_i h(p_i/q_i - 1) plus the
-// compensated defect alpha(sum p - 1) + (1-alpha)(sum q - 1), with
-// h(u) = (1+u)^alpha - 1 - alpha u evaluated as in SGM, so P close to Q keeps
-// its digits; relative error below about 1e-13 (len(P) u + 128 u), rounded up
-// by that bound. A result that would be negative through rounding is 0.
-func Divergence(p, q []float64, alpha float64) (float64, error) {
-	const fn = "Divergence"
-	if len(p) == 0 || len(p) != len(q) {
-		return 0, &InputError{Func: fn, Arg: "p, q", Value: math.NaN(),
-			Msg: fmt.Sprintf("must be non-empty and of equal length (have %d and %d)", len(p), len(q))}
-	}
-	if err := checkAlpha(fn, alpha, 0); err != nil {
-		return 0, err
-	}
-	for _, v := range []struct {
-		n string
-		x []float64
-	}{{"p", p}, {"q", q}} {
-		var s, c float64
-		for i, x := range v.x {
-			if math.IsNaN(x) || x < 0 || math.IsInf(x, 0) {
-				return 0, inputErr(fn, fmt.Sprintf("%s[%d]", v.n, i), x, "must be finite and >= 0")
-			}
-			s, c = twoSumAcc(s, c, x)
-		}
-		if math.Abs((s-1)+c) > float64(len(v.x))*0x1p-52 {
-			return 0, inputErr(fn, v.n, s+c, "entries must sum to 1")
-		}
-	}
-	n := float64(len(p))
-	switch {
-	case alpha == 0:
-		var s, c float64
-		for i := range p {
-			if p[i] > 0 {
-				s, c = twoSumAcc(s, c, q[i])
-			}
-		}
-		if s+c == 0 {
-			return math.Inf(1), nil
-		}
-		return roundUp(math.Max(0, -math.Log1p((s-1)+c)), (n+8)*unit), nil
-	case math.IsInf(alpha, 1):
-		m := 0.0
-		for i := range p {
-			if p[i] > 0 {
-				if q[i] == 0 {
-					return math.Inf(1), nil
-				}
-				m = math.Max(m, p[i]/q[i])
-			}
-		}
-		return roundUp(math.Max(0, math.Log(m)), 4*unit), nil
-	}
-	// T = sum_i q_i h(u_i) + defect, I = 1 + T.
-	var sp, cp, sq, cq, T float64
-	supp := false
-	for i := range p {
-		pi, qi := p[i], q[i]
-		if pi == 0 {
-			if alpha > 1 || qi == 0 {
-				continue
-			}
-			// (1+u)^a = 0 at u = -1: h(-1) = a - 1 for a < 1
-			sq, cq = twoSumAcc(sq, cq, qi)
-			T += qi * (alpha - 1)
-			continue
-		}
-		if qi == 0 {
-			if alpha >= 1 {
-				return math.Inf(1), nil
-			}
-			sp, cp = twoSumAcc(sp, cp, pi)
-			T += 0 // p^a q^(1-a) = 0; the defect below accounts for -a p
-			T -= alpha * pi
-			continue
-		}
-		supp = true
-		sp, cp = twoSumAcc(sp, cp, pi)
-		sq, cq = twoSumAcc(sq, cq, qi)
-		if alpha == 1 {
-			continue
-		}
-		u := (pi - qi) / qi
-		T += qi * hAlpha(alpha, u)
-	}
-	if !supp {
-		return math.Inf(1), nil
-	}
-	dp := (sp - 1) + cp
-	dq := (sq - 1) + cq
-	if alpha == 1 {
-		// KL = sum p log(p/q) = sum q [(1+u)log(1+u) - u] + (sum p - sum q)
-		var kl float64
-		for i := range p {
-			if p[i] == 0 {
-				continue
-			}
-			u := (p[i] - q[i]) / q[i]
-			kl += q[i] * xlogxm(u)
-		}
-		kl += dp - dq
-		return roundUp(math.Max(0, kl), (n+128)*unit), nil
-	}
-	T += alpha*dp + (1-alpha)*dq
-	v := math.Log1p(T) / (alpha - 1)
-	if v < 0 || math.IsNaN(v) {
-		v = 0
-	}
-	return roundUp(v, (n+128)*unit), nil
-}
-
-// xlogxm returns (1+u) log1p(u) - u >= 0 without cancellation.
-func xlogxm(u float64) float64 {
-	if math.Abs(u) < 0.25 {
-		// = u^2/2 - u^3/6 + u^4/12 - ... = sum_{k>=2} (-1)^k u^k/(k(k-1))
-		s, t := 0.0, u*u
-		for k := 2; k < 60 && math.Abs(t) > 1e-20*u*u; k++ {
-			s += t / float64(k*(k-1))
-			t *= -u
-		}
-		return s
-	}
-	return (1+u)*math.Log1p(u) - u
-}
-
-// hAlpha returns h(u) = (1+u)^a - 1 - a u for u > -1, without cancellation
-// worse than ~25x (series for a|u| <= 0.1, else the beta form).
-func hAlpha(a, u float64) float64 {
-	if math.Abs(u)*math.Max(a, 1) <= tau && math.Abs(u) <= tau {
-		var v, t float64
-		c := a * (a - 1) / 2
-		t = c * u * u
-		for j := 2; j < 60; j++ {
-			v += t
-			if math.Abs(t) <= 1e-20*math.Abs(v) {
-				break
-			}
-			c *= (a - float64(j)) / float64(j+1)
-			t = c * math.Pow(u, float64(j+1))
-		}
-		return v
-	}
-	t := math.Log1p(u)
-	b := a - 1
-	if b*t > 700 {
-		return math.Exp(a * t)
-	}
-	return (1+u)*math.Expm1(b*t) - b*u
+	return evDiv(v, b).upNonNeg(), nil
 }
 
 // twoSumAcc adds x to the compensated sum (s, c) (Neumaier).

@@ -47,9 +47,14 @@ func checkCurve(fn string, orders, rdp []float64, conv Conversion) error {
 }
 
 // epsAt returns an upper bound on the conversion's eps at one order.
-// The float64 evaluation has at most 6 roundings over terms of magnitude
-// at most mag, so adding 8 u mag (and one ulp) makes it an upper bound on
-// the exact value for these inputs.
+// With each library log within 2 ulps (4u relative), log(1-1/alpha) within
+// 6u of itself (log1mInv) and a-1 exact (a <= 2^53), the float64
+// evaluation is within 2u rdp + 8u|l1| + 4u|t| + 4u(|log delta| +
+// log alpha)/(alpha-1) of the exact value for these inputs (classic:
+// u rdp + 7u|t|); since log alpha/(alpha-1) <= |t| + |log delta|/(alpha-1),
+// both are below 8u mag, mag = rdp + |l1| + |t| + |log delta|/(alpha-1).
+// Adding 9u mag (one u for a-1 rounded above 2^53) and one ulp makes it an
+// upper bound.
 func epsAt(conv Conversion, a, rdp, logDelta float64) float64 {
 	if math.IsInf(rdp, 1) {
 		return rdp
@@ -64,12 +69,25 @@ func epsAt(conv Conversion, a, rdp, logDelta float64) float64 {
 		e = rdp + t
 		mag = rdp + t
 	} else {
-		l1 := math.Log1p(-1 / a)
+		l1 := log1mInv(a)
 		t := -(logDelta + math.Log(a)) / am1
 		e = rdp + l1 + t
 		mag = rdp + math.Abs(l1) + math.Abs(t) + math.Abs(logDelta)/am1
 	}
-	return math.Nextafter(e+8*unit*mag, math.Inf(1))
+	return math.Nextafter(e+9*unit*mag, math.Inf(1))
+}
+
+// log1mInv returns log1p(-1/a) = log((a-1)/a) for a > 1, within 6u of
+// itself. Below 2 it is formed as log((a-1)/a) with a-1 exact (Sterbenz):
+// the rounded 1/a would lose u/(a-1) absolute, unbounded relative to the
+// result near a = 1; the quotient rounds once (u absolute after the log,
+// below 1.5u|result| as |result| >= log 2) and the log adds 2 ulps. From 2
+// on, log1p(-1/a): the rounding of 1/a moves it by u/(a-1) <= 2u|result|.
+func log1mInv(a float64) float64 {
+	if a < 2 {
+		return math.Log((a - 1) / a)
+	}
+	return math.Log1p(-1 / a)
 }
 
 // Epsilon converts an RDP curve (rdp[i] at orders[i]) to eps for the given
@@ -87,8 +105,8 @@ func epsAt(conv Conversion, a, rdp, logDelta float64) float64 {
 //	    rdp < 0 or NaN, delta outside (0,1), unknown conv
 //
 // Accuracy: the result is an upper bound on the exact conversion of the
-// given float64 values, above it by at most 8 ulps of the largest term
-// (relative 1e-15 except where the terms cancel).
+// given float64 values, above it by at most 18 u times the largest term
+// (relative 2e-15 except where the terms cancel).
 func Epsilon(orders, rdp []float64, delta float64, conv Conversion) (eps, order float64, err error) {
 	if err := checkCurve("Epsilon", orders, rdp, conv); err != nil {
 		return 0, 0, err
@@ -96,7 +114,7 @@ func Epsilon(orders, rdp []float64, delta float64, conv Conversion) (eps, order 
 	if math.IsNaN(delta) || delta <= 0 || delta >= 1 {
 		return 0, 0, inputErr("Epsilon", "delta", delta, "must be in (0, 1)")
 	}
-	ld := math.Log(delta)
+	ld := logPos(delta)
 	eps, order = math.Inf(1), orders[0]
 	for i, a := range orders {
 		if e := epsAt(conv, a, rdp[i], ld); e < eps {
@@ -121,11 +139,17 @@ func Epsilon(orders, rdp []float64, delta float64, conv Conversion) (eps, order 
 //
 //	Delta(orders, rdp, eps, conv) = 1 when no order gives less
 //	Delta at alpha = +Inf is 0 if rdp(+Inf) <= eps, else 1
+//	Delta(...) = 2^-1074 (the smallest positive float64) where the exact
+//	    delta is positive but below it
 //	Delta(...) = error for empty or mismatched lists, orders <= 1 or NaN,
 //	    rdp < 0 or NaN, eps < 0, NaN or +Inf, unknown conv
 //
 // Accuracy: an upper bound on the exact conversion of the given values,
-// above it by at most a relative 8u (|alpha-1| |rdp-eps| + 2) + 2u.
+// above it by a relative error of at most about 20u mag + 8u, where mag is
+// the magnitude of the terms of log delta at the order used: |alpha-1|
+// |rdp-eps| (classic), |alpha-1| (|rdp-eps| + |log1p(-1/alpha)| + rdp +
+// eps) + log alpha (improved). (log delta is computed within 10u mag and
+// raised by 10u mag + 2u; exp adds 2 ulps.)
 func Delta(orders, rdp []float64, eps float64, conv Conversion) (delta, order float64, err error) {
 	if err := checkCurve("Delta", orders, rdp, conv); err != nil {
 		return 0, 0, err
@@ -154,12 +178,14 @@ func Delta(orders, rdp []float64, eps float64, conv Conversion) (delta, order fl
 				ld = am1 * d
 				mag = math.Abs(ld)
 			} else {
-				l1 := math.Log1p(-1 / a)
+				l1 := log1mInv(a)
 				la := math.Log(a)
 				ld = am1*(d+l1) - la
 				mag = am1*(math.Abs(d)+math.Abs(l1)+math.Abs(r)+eps) + la
 			}
-			ld += 8*unit*mag + 2*unit
+			// within am1 (4u|d| + 9u|l1|) + 5u log a (improved; classic
+			// 2u|ld|), the library logs at 2 ulps
+			ld += 10*unit*mag + 2*unit
 		}
 		if ld < best {
 			best, order = ld, a
@@ -168,9 +194,12 @@ func Delta(orders, rdp []float64, eps float64, conv Conversion) (delta, order fl
 	if best == 0 {
 		return 1, order, nil
 	}
-	delta = math.Exp(best)
-	if delta > 0 {
-		delta = math.Nextafter(delta*(1+2*unit), math.Inf(1))
+	if math.IsInf(best, -1) {
+		return 0, order, nil // rdp(+Inf) <= eps: delta = 0 exactly
 	}
+	// exp is within 2 ulps, and within half a subnormal ulp more where the
+	// result is subnormal; a delta below 2^-1074 is rounded up to it, not
+	// to 0
+	delta = math.Nextafter(math.Exp(best)*(1+4*unit), math.Inf(1))
 	return math.Min(delta, 1), order, nil
 }
