@@ -164,6 +164,8 @@ func firstIndex(orders []float64, a float64) int {
 //
 //	an order +Inf contributes delta = 0 if rdp <= eps, else 1
 //	Delta = error as for Epsilon, and for eps < 0, NaN or +Inf
+//	Delta = error wrapping ErrTooLarge when delta is positive but below
+//	    big.Float's range (below e^-1.48e9)
 func (c Context) Delta(orders []float64, rdp []*big.Float, eps float64, conv Conversion) (delta *big.Float, order float64, err error) {
 	const fn = "Delta"
 	if err := checkCurve(fn, orders, rdp, conv); err != nil {
@@ -229,6 +231,11 @@ func (c Context) Delta(orders []float64, rdp []*big.Float, eps float64, conv Con
 			}
 			if m.Sign() >= 0 {
 				return intF(1, wp), nil
+			}
+			if mf, _ := m.Float64(); mf < -1.48e9 {
+				// e^m is positive but below big.Float's exponent range:
+				// no value of this package can hold it.
+				return nil, fmt.Errorf("reference.Delta: delta = exp(%.6g) is below big.Float's range: %w", mf, ErrTooLarge)
 			}
 			return expF(m, wp), nil
 		})

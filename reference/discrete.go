@@ -127,19 +127,46 @@ func (c Context) divergenceBig(fn string, P, Q []*big.Float, alpha float64) (*bi
 			}
 			return s, nil
 		}
-		A := fl(alpha, wp)
-		omA := newF(wp).Sub(intF(1, wp), A)
-		s := newF(wp)
+		// With d_i = log(p_i/q_i) and x_i = log p_i + (alpha-1) d_i (the
+		// log of p_i^alpha q_i^(1-alpha)), for any k
+		//   D = d_k + (log p_k + log sum_i e^(x_i - x_k)) / (alpha-1).
+		// Taking k with the largest x_i keeps every exponential <= 1 and
+		// never forms alpha d_i itself, which for alpha = 1e300 is far
+		// outside big.Float's exponent range (every term used to underflow).
+		am1 := newF(wp).Sub(fl(alpha, wp), intF(1, wp))
+		var idx []int
+		var lp, d, x []*big.Float
 		for i := range P {
 			if P[i].Sign() == 0 || Q[i].Sign() == 0 {
 				continue // vanishes (alpha < 1), or excluded above (alpha > 1)
 			}
-			x := newF(wp).Mul(A, logF(P[i], wp))
-			x.Add(x, newF(wp).Mul(omA, logF(Q[i], wp)))
-			s.Add(s, expF(x, wp))
+			l := logF(P[i], wp)
+			di := newF(wp).Sub(l, logF(Q[i], wp))
+			idx = append(idx, i)
+			lp, d = append(lp, l), append(d, di)
+			x = append(x, newF(wp).Add(l, newF(wp).Mul(am1, di)))
 		}
-		l := logF(s, wp)
-		return l.Quo(l, omA.Neg(omA)), nil
+		k := 0
+		for j := range x {
+			if x[j].Cmp(x[k]) > 0 {
+				k = j
+			}
+		}
+		s := newF(wp)
+		for j := range x {
+			if j == k {
+				s.Add(s, intF(1, wp))
+				continue
+			}
+			e := newF(wp).Sub(d[j], d[k]) // x_j - x_k, formed from differences
+			e.Mul(e, am1)
+			e.Add(e, newF(wp).Sub(lp[j], lp[k]))
+			s.Add(s, expF(e, wp))
+		}
+		r := logF(s, wp)
+		r.Add(r, lp[k])
+		r.Quo(r, am1)
+		return r.Add(r, d[k]), nil
 	})
 }
 

@@ -1,7 +1,9 @@
 package reference_test
 
 import (
+	"errors"
 	"math"
+	"math/big"
 	"testing"
 
 	"github.com/rdpcheck/rdpcheck/reference"
@@ -46,5 +48,28 @@ func TestExactZeros(t *testing.T) {
 		if err != nil || v.Sign() != 0 {
 			t.Errorf("%s: %v, %v; want exactly 0", c.name, v, err)
 		}
+	}
+}
+
+// Regression (found by the fast fixes' fuzzing): orders as large as 1e300
+// used to underflow every term and then panic in log(0). For such orders
+// D_alpha is D_inf to far more digits than 256 bits hold: log max p/q.
+// Expected: mpmath 1.3.0, log(mpf(0.75)/mpf(0.25)) = log 3, and
+// log(0.9/0.1) = log 9 for randomized response with p = 0.9.
+func TestHugeOrder(t *testing.T) {
+	v, err := reference.Divergence([]float64{0.75, 0.25}, []float64{0.25, 0.75}, 1e300)
+	checkDigits(t, "Divergence at alpha 1e300", v, err, "1.0986122886681096913952452369225257046475", 1e-40)
+	v, err = reference.RandomizedResponse(0.9, 1e300)
+	// log(mpf(0.9)/(1 - mpf(0.9))) with 0.9 the float64 nearest 0.9
+	checkDigits(t, "RandomizedResponse at alpha 1e300", v, err, "2.1972245773362196295067181683243069621053", 1e-40)
+}
+
+// Regression (fuzz seed FuzzConversion/0d5c2cfe9df74836): a delta of
+// e^-1.2e13 underflowed to 0, and two zeros never agree, so the Ziv loop ran
+// to its cap. It is now a typed error.
+func TestDeltaBelowRange(t *testing.T) {
+	_, _, err := reference.Delta([]float64{6.9e10}, []*big.Float{big.NewFloat(2.3e-77)}, 171, reference.Classic)
+	if !errors.Is(err, reference.ErrTooLarge) {
+		t.Errorf("Delta below big.Float's range: %v, want ErrTooLarge", err)
 	}
 }
