@@ -1,159 +1,354 @@
 package main
 
-// The reference-derived vector files. Output is deterministic: no clocks,
-// fixed order, Go's shortest round-trip float formatting.
+// Assembling the vector files: builders lay out groups and tests and register
+// a job per expected value; after the engine has run, finalize writes the
+// values in, numbers the tests, keeps the notes of the flags used, encodes
+// canonically and lints. Output is deterministic: no clocks, no maps in
+// iteration order, Go's shortest round-trip float formatting.
 
 import (
-	"bytes"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"math"
-	"runtime"
-	"strconv"
-	"sync"
-	"sync/atomic"
+	"os"
+	"path/filepath"
+	"sort"
 
-	"github.com/rdpcheck/rdpcheck/reference"
+	"github.com/rdpcheck/rdpcheck/vectors/schema"
 )
 
-const generatorVersion = "rdpcheck gen-vectors 0.1"
+const generatorVersion = "rdpcheck gen-vectors 1.0"
 
-// sgmGrid is the first, small grid of vectors/sgm_rdp.json: typical DP-SGD
-// rates and noise, plus q = 1 (the Gaussian line) and q near 1.
-var sgmGrid = struct {
-	q, sigma, alpha []float64
-}{
-	q:     []float64{1e-6, 1e-3, 0.01, 0.1, 0.5, 0.99, 1},
-	sigma: []float64{0.5, 1, 2, 10},
-	alpha: []float64{1.5, 2, 3, 10.7, 32, 256},
+// options selects what generate writes.
+type options struct {
+	// tfDir holds the peers' data (../shared/tfprivacy); empty skips
+	// vectors/tfprivacy.
+	tfDir string
+	// only, if non-nil, limits generation to these file names.
+	only map[string]bool
+	// sampleEvery > 1 computes only every sampleEvery-th (q, sigma) pair
+	// and takes the values of tests reading other pairs from the files in
+	// committed: the quick check, which still regenerates every input,
+	// flag and structure and recomputes a sample of the values.
+	sampleEvery int
+	committed   string
 }
 
-type vectorFile struct {
-	Algorithm              string            `json:"algorithm"`
-	GeneratorVersion       string            `json:"generatorVersion"`
-	ReferencePrecisionBits int               `json:"referencePrecisionBits"`
-	Header                 []string          `json:"header"`
-	Notes                  map[string]string `json:"notes"`
-	NumberOfTests          int               `json:"numberOfTests"`
-	TestGroups             []testGroup       `json:"testGroups"`
-}
-
-type testGroup struct {
-	Type      string    `json:"type"`
-	Comment   string    `json:"comment"`
-	Tolerance float64   `json:"relativeTolerance"`
-	Tests     []sgmTest `json:"tests"`
-}
-
-type sgmTest struct {
-	TcID       int      `json:"tcId"`
-	Comment    string   `json:"comment"`
-	Flags      []string `json:"flags"`
-	Q          float64  `json:"q"`
-	QHex       string   `json:"qHex"`
-	Sigma      float64  `json:"sigma"`
-	SigmaHex   string   `json:"sigmaHex"`
-	Alpha      float64  `json:"alpha"`
-	AlphaHex   string   `json:"alphaHex"`
-	RDP        string   `json:"rdp"`
-	RDPFloat64 float64  `json:"rdpFloat64"`
-	Result     string   `json:"result"`
-}
-
-func hex(x float64) string { return strconv.FormatFloat(x, 'x', -1, 64) }
-
-// generate returns the vector files by name (relative to vectors/).
-func generate(progress io.Writer) (map[string][]byte, error) {
-	type point struct{ q, sigma, alpha float64 }
-	var pts []point
-	for _, q := range sgmGrid.q {
-		for _, s := range sgmGrid.sigma {
-			for _, a := range sgmGrid.alpha {
-				pts = append(pts, point{q, s, a})
-			}
+// generate returns the vector files by path relative to vectors/.
+func generate(opt options, progress io.Writer) (map[string][]byte, error) {
+	e := newEngine(progress)
+	e.sampleEvery = opt.sampleEvery
+	var builders []*fileBuilder
+	add := func(name string, build func(e *engine) (*fileBuilder, error)) error {
+		if opt.only != nil && !opt.only[name] {
+			return nil
 		}
-	}
-	tests := make([]sgmTest, len(pts))
-	var done atomic.Int64
-	errs := make([]error, len(pts))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for i := range next {
-				p := pts[i]
-				v, err := reference.SGM(p.q, p.sigma, p.alpha)
-				if err != nil {
-					errs[i] = fmt.Errorf("SGM(%g, %g, %g): %w", p.q, p.sigma, p.alpha, err)
-					continue
-				}
-				f, _ := v.Float64()
-				flags := []string{}
-				if p.alpha != math.Trunc(p.alpha) {
-					flags = append(flags, "FractionalOrder")
-				}
-				if p.q == 1 {
-					flags = append(flags, "GaussianLine")
-				}
-				tests[i] = sgmTest{
-					Comment: fmt.Sprintf("q=%g sigma=%g alpha=%g", p.q, p.sigma, p.alpha),
-					Flags:   flags,
-					Q:       p.q, QHex: hex(p.q),
-					Sigma: p.sigma, SigmaHex: hex(p.sigma),
-					Alpha: p.alpha, AlphaHex: hex(p.alpha),
-					RDP: decimal(v), RDPFloat64: f,
-					Result: "valid",
-				}
-				if n := done.Add(1); n%25 == 0 || int(n) == len(pts) {
-					fmt.Fprintf(progress, "sgm_rdp: %d/%d\n", n, len(pts))
-				}
-			}
-		})
-	}
-	for i := range pts {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	for _, err := range errs {
+		b, err := build(e)
 		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		b.name = name
+		builders = append(builders, b)
+		return nil
+	}
+	var tf *tfData
+	if opt.tfDir != "" {
+		var err error
+		if tf, err = readTF(opt.tfDir); err != nil {
 			return nil, err
 		}
 	}
-	for i := range tests {
-		tests[i].TcID = i + 1
+	steps := []struct {
+		name  string
+		build func(e *engine) (*fileBuilder, error)
+	}{
+		{"sgm_rdp.json", buildSGM},
+		{"closed_forms.json", buildClosed},
+		{"divergence.json", buildDivergence},
+		{"conversions.json", buildConversions},
+		{"dpsgd.json", buildDPSGD},
+		{"invalid_inputs.json", buildInvalid},
 	}
-	f := vectorFile{
-		Algorithm:              "SGM-RDP",
-		GeneratorVersion:       generatorVersion,
-		ReferencePrecisionBits: reference.DefaultPrec,
-		Header: []string{
-			"Rényi DP eps(alpha) of one step of the Poisson-sampled Gaussian mechanism:",
-			"sampling rate q, noise multiplier sigma, l2-sensitivity 1, add/remove-one neighbours;",
-			"the larger of D_alpha(mu||mu0) and D_alpha(mu0||mu), mu0 = N(0, sigma^2), mu = (1-q) mu0 + q N(1, sigma^2).",
-			"Inputs are the float64 values given (decimal shortest round-trip and hex); rdp is the exact value",
-			"for those binary inputs, rounded to 50 significant digits (reference package at 256 bits, Ziv-checked:",
-			"relative error below 2^-255), and rdpFloat64 the nearest float64.",
-		},
-		Notes: map[string]string{
-			"FractionalOrder": "alpha is not an integer: no finite binomial sum; peers use a series that may stop early or bound from above.",
-			"GaussianLine":    "q = 1: the Gaussian mechanism, alpha/(2 sigma^2) exactly.",
-		},
-		NumberOfTests: len(tests),
-		TestGroups: []testGroup{{
-			Type:      "SgmRdp",
-			Comment:   "grid q x sigma x alpha; a float64 implementation should reach the relative tolerance",
-			Tolerance: 1e-12,
-			Tests:     tests,
-		}},
+	if tf != nil {
+		steps = append(steps, []struct {
+			name  string
+			build func(e *engine) (*fileBuilder, error)
+		}{
+			{filepath.Join("tfprivacy", "sgm_rdp.json"), tf.buildSGM},
+			{filepath.Join("tfprivacy", "dpsgd_epsilon.json"), tf.buildDPSGD},
+			{filepath.Join("tfprivacy", "expectations.json"), tf.buildExpectations},
+		}...)
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", " ")
-	if err := enc.Encode(f); err != nil {
+	for _, s := range steps {
+		if err := add(filepath.ToSlash(s.name), s.build); err != nil {
+			return nil, err
+		}
+	}
+	if err := e.run(); err != nil {
 		return nil, err
 	}
-	return map[string][]byte{"sgm_rdp.json": buf.Bytes()}, nil
+	files := map[string][]byte{}
+	for _, b := range builders {
+		var committed *schema.File
+		if opt.sampleEvery > 1 {
+			data, err := os.ReadFile(filepath.Join(opt.committed, filepath.FromSlash(b.name)))
+			if err != nil {
+				return nil, fmt.Errorf("%s: the quick check copies unsampled values from the committed file: %w", b.name, err)
+			}
+			if committed, err = schema.Parse(data); err != nil {
+				return nil, fmt.Errorf("%s: committed file: %w", b.name, err)
+			}
+		}
+		data, err := b.finalize(committed)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", b.name, err)
+		}
+		files[b.name] = data
+	}
+	if tf != nil && (opt.only == nil || opt.only[findingsName]) {
+		files[findingsName] = tf.findings()
+	}
+	return files, nil
+}
+
+// fileBuilder collects one file's groups and tests before the values exist.
+type fileBuilder struct {
+	name  string
+	file  *schema.File
+	items []item
+	// finish, if set, runs after the values are in and before encoding.
+	finish func() error
+}
+
+type item struct {
+	t    *schema.Test
+	fn   string
+	j    *job
+	then func(t *schema.Test, o out) error
+}
+
+func newFile(algorithm string, header []string, provenance ...string) *fileBuilder {
+	return &fileBuilder{file: &schema.File{
+		Schema:                 schema.Name,
+		Algorithm:              algorithm,
+		GeneratorVersion:       generatorVersion,
+		ReferencePrecisionBits: refPrec,
+		CheckPrecisionBits:     checkPrec,
+		Header:                 header,
+		Provenance:             append(append([]string{}, commonProvenance...), provenance...),
+	}}
+}
+
+var commonProvenance = []string{
+	"Inputs are float64 values, taken exactly: an expected value is exact for the binary number written, not for a decimal it might have been meant as.",
+	fmt.Sprintf("Expected values: github.com/rdpcheck/rdpcheck/reference at %d bits, whose Ziv loop returns a value only when two evaluations at different working precisions agree; its relative error is below 2^-%d. Written rounded to %d significant digits; expectedFloat64 is the float64 nearest the %d-bit value.", refPrec, refPrec-1, schema.ExactDigits, refPrec),
+	fmt.Sprintf("Checked: every value was computed a second time with the reference at %d bits (other working precisions, series cut-offs and quadrature node counts). The generator writes a value only when the two agree to 2^-%d relative (about 60 digits) and give the same %d digits and nearest float64, and refuses to write the file otherwise.", checkPrec, confirmBits, schema.ExactDigits),
+	fmt.Sprintf("SGM values were also checked by an independent method: one point in %d (in sorted order) and every point with q <= 1e-20 against package oracles (tanh-sinh quadrature of the moment in big.Float, sharing no code with the reference), to 2^-%d relative; and where q <= 1e-20 and the neglected terms are below e^-40, against the two-term expansion of the moment in q, to 1e-13.", oracleEvery, oracleBits),
+	"result invalid: the reference rejects the input (an InputError) at both precisions.",
+}
+
+// group appends a group.
+func (b *fileBuilder) group(name, fn, comment string, tol float64) *schema.Group {
+	g := &schema.Group{Name: name, Function: fn, Comment: comment, RelativeTolerance: tol, Tests: []*schema.Test{}}
+	b.file.TestGroups = append(b.file.TestGroups, g)
+	return g
+}
+
+// test appends t to g; its expected value (or rejection) comes from j.
+func (b *fileBuilder) test(g *schema.Group, t *schema.Test, j *job, then func(t *schema.Test, o out) error) {
+	if t.Flags == nil {
+		t.Flags = []string{}
+	}
+	if t.Result == "" {
+		t.Result = schema.Valid
+	}
+	g.Tests = append(g.Tests, t)
+	b.items = append(b.items, item{t: t, fn: g.Function, j: j, then: then})
+}
+
+// finalize writes the values in, numbers, encodes and lints. Values of
+// copied jobs (not run when sampling) are taken from committed, by tcId.
+func (b *fileBuilder) finalize(committed *schema.File) ([]byte, error) {
+	n := 0
+	for _, g := range b.file.TestGroups {
+		for _, t := range g.Tests {
+			n++
+			t.TcID = n
+		}
+	}
+	var old map[int]*schema.Test
+	if committed != nil {
+		old = map[int]*schema.Test{}
+		for _, g := range committed.TestGroups {
+			for _, t := range g.Tests {
+				old[t.TcID] = t
+			}
+		}
+	}
+	var errs []error
+	for _, it := range b.items {
+		t, j := it.t, it.j
+		if j.copied {
+			o, err := copyValue(t, old[t.TcID])
+			if err != nil {
+				errs = append(errs, fmt.Errorf("tcId %d (%s): %v", t.TcID, t.Comment, err))
+				continue
+			}
+			if it.then != nil {
+				if err := it.then(t, o); err != nil {
+					errs = append(errs, fmt.Errorf("%s: %v", j.what, err))
+				}
+			}
+			continue
+		}
+		if t.Result == schema.Invalid {
+			if !isInputError(j.err[0]) {
+				errs = append(errs, fmt.Errorf("%s: listed as invalid, but the reference returned %v", j.what, describe(j)))
+			}
+		} else {
+			if j.err[0] != nil {
+				errs = append(errs, fmt.Errorf("%s: %v", j.what, j.err[0]))
+				continue
+			}
+			o := j.res[0]
+			t.Expected = schema.Exact(o.v)
+			t.ExpectedFloat64 = schema.Float64Of(o.v)
+			if it.fn == schema.Epsilon || it.fn == schema.Delta || it.fn == schema.DPSGDEpsilon {
+				t.ExpectedOrder = schema.Dec(o.order)
+			}
+		}
+		if it.then != nil {
+			if err := it.then(t, j.res[0]); err != nil {
+				errs = append(errs, fmt.Errorf("%s: %v", j.what, err))
+			}
+		}
+	}
+	if b.finish != nil {
+		if err := b.finish(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(sortErrs(errs)...)
+	}
+	used := map[string]bool{}
+	for _, g := range b.file.TestGroups {
+		for _, t := range g.Tests {
+			t.Flags = dedupe(t.Flags)
+			for _, f := range t.Flags {
+				used[f] = true
+			}
+		}
+	}
+	b.file.NumberOfTests = n
+	b.file.Notes = map[string]string{}
+	for f := range used {
+		note, ok := flagNotes[f]
+		if !ok {
+			return nil, fmt.Errorf("flag %s has no note", f)
+		}
+		b.file.Notes[f] = note
+	}
+	data, err := schema.Encode(b.file)
+	if err != nil {
+		return nil, err
+	}
+	if lint := schema.Lint(data); len(lint) > 0 {
+		return nil, fmt.Errorf("generated file fails lint: %w", errors.Join(sortErrs(lint)...))
+	}
+	return data, nil
+}
+
+// dedupe sorts flags and drops repeats.
+func dedupe(flags []string) []string {
+	sort.Strings(flags)
+	out := flags[:0]
+	for i, f := range flags {
+		if i == 0 || f != flags[i-1] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// copyValue takes a copied test's value from the committed test with the
+// same tcId, which must be the same test (same comment and result).
+func copyValue(t, old *schema.Test) (out, error) {
+	if old == nil {
+		return out{}, errors.New("not in the committed file")
+	}
+	if old.Comment != t.Comment || old.Result != t.Result {
+		return out{}, fmt.Errorf("the committed file has another test there (%q)", old.Comment)
+	}
+	t.Expected, t.ExpectedFloat64, t.ExpectedOrder = old.Expected, old.ExpectedFloat64, old.ExpectedOrder
+	if t.Result == schema.Invalid {
+		return out{}, nil
+	}
+	v, err := schema.ParseExact(old.Expected)
+	if err != nil {
+		return out{}, err
+	}
+	o := out{v: v}
+	if old.ExpectedOrder != "" {
+		if o.order, err = schema.ParseFloat(old.ExpectedOrder); err != nil {
+			return out{}, err
+		}
+	}
+	return o, nil
+}
+
+func describe(j *job) string {
+	if j.err[0] != nil {
+		return j.err[0].Error()
+	}
+	if j.res[0].v == nil {
+		return "no value"
+	}
+	return schema.Exact(j.res[0].v)
+}
+
+// flagNotes explains every flag any file may use.
+var flagNotes = map[string]string{
+	// Inputs.
+	"FractionalOrder":  "alpha is not an integer: there is no finite binomial sum; implementations use a series (which may stop early, or bound from above) or quadrature.",
+	"GaussianLine":     "q = 1: no sampling, the Gaussian mechanism, alpha / (2 sigma^2) exactly.",
+	"ZeroRate":         "q = 0: nothing is released about the individual; the RDP is exactly 0.",
+	"InfiniteOrder":    "alpha = +inf: the max-divergence, +inf for the Gaussian mechanism at any q > 0.",
+	"SubnormalInput":   "an input is a subnormal float64; the value scales with it and must not flush to zero.",
+	"TinyRate":         "q below 1e-9: I(alpha) - 1 is of order q^2; forming 1 + q (...) in float64 before taking the logarithm loses every digit.",
+	"RateNearOne":      "q within 1e-6 of 1: 1 - q is formed exactly from the float64 q; log(1 - q) must not be taken as log1p of a rounded value.",
+	"OrderNearOne":     "alpha within 1e-3 of 1: 1/(alpha - 1) is large and the divergence approaches the KL divergence; the logarithm of a moment near 1 must not cancel.",
+	"LargeOrder":       "alpha above 1000: binomial coefficients overflow float64 unless summed in log space.",
+	"CancellingInputs": "two inputs nearly equal (P close to Q, sd1 close to sd2): the divergence is tiny and a direct formula cancels.",
+	"ZeroProbability":  "a distribution has an entry 0: terms with p_i = 0 vanish; p_i > 0 with q_i = 0 makes the divergence +inf for alpha >= 1.",
+	"DisjointSupport":  "P and Q have disjoint supports: the divergence is +inf at every alpha > 0.",
+	"KullbackLeibler":  "alpha = 1: the divergence is the Kullback-Leibler divergence, the limit alpha -> 1.",
+	"OrderZero":        "alpha = 0: the divergence is -log Q(supp P) (0 for the mechanisms' closed forms).",
+	"OrderBelowOne":    "0 < alpha < 1: defined for divergences, though RDP accounting uses alpha > 1; where such a test is acceptable, rejecting the input is also defensible.",
+	"ZeroNoise":        "sigma = 0 (or b = 0, or p in {0, 1}): no noise; the divergence is +inf. An implementation may return +inf or reject the input.",
+	"ZeroOrderClosed":  "alpha = 0 in a closed form whose domain an implementation may start at 1: the value is 0, and rejecting the input is also defensible.",
+	"PureDPOrder":      "the orders include +inf: that order converts as pure DP (eps = rdp there, delta = 0 if rdp <= eps).",
+	"InfiniteRDP":      "some RDP values are +inf: those orders give eps = +inf and must not win the minimum.",
+	"FlooredAtZero":    "the improved conversion's minimum is negative here; eps is floored at 0.",
+	"DeltaCappedAtOne": "no order gives delta below 1: delta is capped at 1.",
+	"ManyOrders":       "the curve has many orders (dp_accounting's 156 defaults or more); the minimum is over all of them.",
+	"HugeEpsilon":      "the answer is very large; relative, not absolute, accuracy is what is asked.",
+	"TinyDelta":        "delta below 1e-100 or an answer below 1e-100: work in log space.",
+	// Invalid inputs.
+	"NaNInput":        "an input is NaN: reject it.",
+	"InfiniteInput":   "an input is +-inf where the function needs a finite value: reject it.",
+	"OutOfRange":      "an input is outside the function's domain (q outside [0, 1], sigma < 0, alpha <= 1, delta outside (0, 1), a negative probability, ...): reject it.",
+	"BadDistribution": "the probability vectors are empty, of different lengths, or do not sum to 1 within len * 2^-52: reject them.",
+	"BadCurve":        "the RDP curve is empty, has orders and values of different lengths, an order <= 1 or a negative RDP: reject it.",
+	"BadSteps":        "steps <= 0: reject it.",
+	// Peers (vectors/tfprivacy).
+	"PeerNegative":                     "the peer printed a negative RDP; the truth is positive. A negative RDP makes the reported epsilon too small (unsafe).",
+	"PeerNonConvergence":               "the peer printed inf where the truth is finite (its series did not converge within its term limit).",
+	"PeerNaN":                          "the peer printed nan.",
+	"PeerError":                        "the peer raised an exception.",
+	"PeerUnderestimate":                "the peer's value is below the truth by more than 1e-6 relative: it under-reports the privacy loss (unsafe).",
+	"PeerOverestimate":                 "the peer's value is above the truth by more than 1e-6 relative: safe, but a looser guarantee than the truth gives.",
+	"PeerLossOfPrecision":              "the peer's relative error is above 1e-12 (what float64 accounting reaches; package fast is within it) but at most 1e-6: digits lost to rounding or truncation, harmless at reporting precision.",
+	"PeerOrderDiffers":                 "the peer chose another order than the reference; its epsilon differs from the truth by more than float64 noise.",
+	"PeerAssertionOutsideOwnTolerance": "the value the peer's own unit test asserts differs from the truth by more than the test's own tolerance: the test pins a wrong value or asks for more digits than float64 accounting has.",
 }

@@ -1,0 +1,302 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/rdpcheck/rdpcheck/vectors"
+	"github.com/rdpcheck/rdpcheck/vectors/schema"
+)
+
+func runScoreCLI(t *testing.T, args ...string) (code int, out, errOut string) {
+	t.Helper()
+	var o, e bytes.Buffer
+	code = run(append([]string{"score"}, args...), &o, &e)
+	return code, o.String(), e.String()
+}
+
+// perfect returns the answers of a safe, correctly rounded implementation:
+// the smallest float64 not below each test's expected value (a rejection for
+// invalid tests), keyed by tcId, and the file.
+func perfect(t *testing.T, name string) (*schema.File, map[int]string) {
+	t.Helper()
+	f, err := vectors.Load(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ans := map[int]string{}
+	for _, g := range f.TestGroups {
+		for _, tc := range g.Tests {
+			if tc.Result == schema.Invalid {
+				ans[tc.TcID] = `"error": "rejected"`
+			} else {
+				v, _ := schema.ParseFloat(tc.ExpectedFloat64)
+				if want, _ := tc.ExpectedValue(); schema.Below(v, want) {
+					v = math.Nextafter(v, math.Inf(1))
+				}
+				ans[tc.TcID] = fmt.Sprintf(`"value": %q`, schema.Dec(v))
+			}
+		}
+	}
+	return f, ans
+}
+
+func writeAnswers(t *testing.T, f *schema.File, ans map[int]string) string {
+	t.Helper()
+	var b strings.Builder
+	for _, g := range f.TestGroups {
+		for _, tc := range g.Tests {
+			if a, ok := ans[tc.TcID]; ok {
+				fmt.Fprintf(&b, "{\"tcId\": %d, %s}\n", tc.TcID, a)
+			}
+		}
+	}
+	path := filepath.Join(t.TempDir(), "answers.jsonl")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// row returns the report's table row of a group, split into fields.
+func row(t *testing.T, out, group string) []string {
+	t.Helper()
+	for _, l := range strings.Split(out, "\n") {
+		f := strings.Fields(l)
+		if len(f) > 0 && f[0] == group {
+			return f
+		}
+	}
+	t.Fatalf("no row for group %s in:\n%s", group, out)
+	return nil
+}
+
+// Columns of a row: group answered max RMS tolerance below negative NaN inf
+// rejected-valid accepted-invalid status worst...
+const (
+	colAnswered = 1
+	colMax      = 2
+	colBelow    = 5
+	colNegative = 6
+	colNaN      = 7
+	colInf      = 8
+	colRejected = 9
+	colAccepted = 10
+	colStatus   = 11
+	colWorst    = 12
+)
+
+func TestScorePerfectAnswers(t *testing.T) {
+	for _, name := range []string{"closed_forms.json", "divergence.json", "invalid_inputs.json"} {
+		f, ans := perfect(t, name)
+		code, out, errOut := runScoreCLI(t, "-vectors", name, writeAnswers(t, f, ans))
+		if code != 0 {
+			t.Fatalf("%s: exit %d\n%s%s", name, code, out, errOut)
+		}
+		if !strings.Contains(out, fmt.Sprintf("%d of %d tests answered, 0 of %d groups fail", f.NumberOfTests, f.NumberOfTests, len(f.TestGroups))) {
+			t.Errorf("%s: summary line:\n%s", name, out)
+		}
+	}
+}
+
+// Answers made wrong on purpose, one kind per group of closed_forms.json.
+func TestScoreWrongAnswers(t *testing.T) {
+	f, ans := perfect(t, "closed_forms.json")
+	byGroup := map[string][]*schema.Test{}
+	for _, g := range f.TestGroups {
+		byGroup[g.Name] = g.Tests
+	}
+	finite := func(group string, i int) *schema.Test {
+		n := 0
+		for _, tc := range byGroup[group] {
+			if v, _ := schema.ParseFloat(tc.ExpectedFloat64); v > 0 && !math.IsInf(v, 0) {
+				if n == i {
+					return tc
+				}
+				n++
+			}
+		}
+		t.Fatalf("group %s has no finite test %d", group, i)
+		return nil
+	}
+	value := func(tc *schema.Test, scale float64) string {
+		v, _ := schema.ParseFloat(tc.ExpectedFloat64)
+		return fmt.Sprintf(`"value": %v`, v*scale)
+	}
+	// The 1e-6 error is a relative 1e-6 of the float64 value; 1.0e-06 is
+	// what the report prints for it.
+	// gaussian: 1e-6 too high (beyond tolerance), and 1e-15 below (within
+	// tolerance but below the truth).
+	hi, lo := finite("gaussian", 3), finite("gaussian", 5)
+	ans[hi.TcID] = value(hi, 1+1e-6)
+	ans[lo.TcID] = value(lo, 1-3e-15)
+	// laplace: negative, NaN (Python's bare NaN) and +inf for a finite truth.
+	neg, nanT, infT := finite("laplace", 0), finite("laplace", 1), finite("laplace", 2)
+	ans[neg.TcID] = value(neg, -1)
+	ans[nanT.TcID] = `"value": NaN`
+	ans[infT.TcID] = `"value": Infinity`
+	// randomized-response: a valid input rejected.
+	rej := finite("randomized-response", 0)
+	ans[rej.TcID] = `"error": "ValueError"`
+	// gaussian-divergence: left unanswered.
+	for _, tc := range byGroup["gaussian-divergence"] {
+		delete(ans, tc.TcID)
+	}
+	path := writeAnswers(t, f, ans)
+	code, out, _ := runScoreCLI(t, "-vectors", "closed_forms.json", "-worst", "2", path)
+	if code != 1 {
+		t.Errorf("exit %d, want 1\n%s", code, out)
+	}
+	g := row(t, out, "gaussian")
+	if g[colStatus] != "FAIL" || g[colBelow] != "1" || g[colWorst] != fmt.Sprint(hi.TcID) || g[colMax] != "1.0e-06" {
+		t.Errorf("gaussian row %v: want FAIL, 1 below the truth, worst tcId %d, max 1.0e-06", g, hi.TcID)
+	}
+	l := row(t, out, "laplace")
+	if l[colStatus] != "FAIL" || l[colNegative] != "1" || l[colNaN] != "1" || l[colInf] != "1" || l[colMax] != "inf" {
+		t.Errorf("laplace row %v: want FAIL with one negative, one NaN, one inf", l)
+	}
+	r := row(t, out, "randomized-response")
+	if r[colStatus] != "FAIL" || r[colRejected] != "1" {
+		t.Errorf("randomized-response row %v: want FAIL with one valid input rejected", r)
+	}
+	d := row(t, out, "gaussian-divergence")
+	if d[colAnswered] != fmt.Sprintf("0/%d", len(byGroup["gaussian-divergence"])) || d[colStatus] != "-" {
+		t.Errorf("gaussian-divergence row %v: want nothing answered, no status", d)
+	}
+	if !strings.Contains(out, fmt.Sprintf("tcId %d (%s): rejected", rej.TcID, rej.Comment)) {
+		t.Errorf("the failing groups' worst cases are not listed:\n%s", out)
+	}
+
+	// -complete fails the unanswered group; -group grades one group;
+	// -tolerance 1e-5 lets the 1e-6 error pass.
+	if code, out, _ := runScoreCLI(t, "-vectors", "closed_forms.json", "-complete", "-group", "gaussian-divergence", path); code != 1 || row(t, out, "gaussian-divergence")[colStatus] != "FAIL" {
+		t.Errorf("-complete: exit %d\n%s", code, out)
+	}
+	// ("gaussian" also selects gaussian-divergence, which is unanswered.)
+	if code, out, _ := runScoreCLI(t, "-vectors", "closed_forms.json", "-group", "gaussian", "-tolerance", "1e-5", path); code != 0 || row(t, out, "gaussian")[colStatus] != "ok" {
+		t.Errorf("-tolerance 1e-5 -group gaussian: exit %d\n%s", code, out)
+	}
+}
+
+func TestScoreInvalidAccepted(t *testing.T) {
+	f, ans := perfect(t, "invalid_inputs.json")
+	first := f.TestGroups[0].Tests[0]
+	ans[first.TcID] = `"value": 0.5`
+	code, out, _ := runScoreCLI(t, "-vectors", "invalid_inputs.json", writeAnswers(t, f, ans))
+	r := row(t, out, f.TestGroups[0].Name)
+	if code != 1 || r[colAccepted] != "1" || r[colStatus] != "FAIL" {
+		t.Errorf("exit %d, row %v: want an accepted invalid input to fail", code, r)
+	}
+}
+
+func TestScoreCSVAndErrors(t *testing.T) {
+	f, _ := perfect(t, "divergence.json")
+	var b strings.Builder
+	b.WriteString("tcId,value\n# a comment\n")
+	for _, g := range f.TestGroups {
+		for _, tc := range g.Tests {
+			v, _ := schema.ParseFloat(tc.ExpectedFloat64)
+			fmt.Fprintf(&b, "%d,%s\n", tc.TcID, strings.ReplaceAll(fmt.Sprint(v), "+Inf", "inf"))
+		}
+	}
+	dir := t.TempDir()
+	csv := filepath.Join(dir, "a.csv")
+	os.WriteFile(csv, []byte(b.String()), 0o644)
+	if code, out, errOut := runScoreCLI(t, "-vectors", "divergence.json", csv); code != 0 {
+		t.Errorf("CSV answers: exit %d\n%s%s", code, out, errOut)
+	}
+	// Hex values and error words in CSV.
+	hexCSV := filepath.Join(dir, "hex.csv")
+	os.WriteFile(hexCSV, []byte("1,0x1p-01\n2,error: no\n"), 0o644)
+	if code, out, errOut := runScoreCLI(t, "-vectors", "divergence.json", hexCSV); code == 2 || !strings.Contains(out, "2 of") {
+		t.Errorf("hex CSV: exit %d\n%s%s", code, out, errOut)
+	}
+	for _, c := range []struct{ name, content, want string }{
+		{"unknown.jsonl", `{"tcId": 999999, "value": 1}`, "does not have"},
+		{"dup.jsonl", "{\"tcId\": 1, \"value\": 1}\n{\"tcId\": 1, \"value\": 2}\n", "answered twice"},
+		{"novalue.jsonl", `{"tcId": 1}`, `need "value" or "error"`},
+		{"bad.csv", "1,0.5\nx,1\n", "not an integer"},
+	} {
+		p := filepath.Join(dir, c.name)
+		os.WriteFile(p, []byte(c.content), 0o644)
+		code, _, errOut := runScoreCLI(t, "-vectors", "divergence.json", p)
+		if code != 1 || !strings.Contains(errOut, c.want) {
+			t.Errorf("%s: exit %d, stderr %q; want 1 and %q", c.name, code, errOut, c.want)
+		}
+	}
+	if code, _, errOut := runScoreCLI(t, "-vectors", "nosuch.json", csv); code != 1 || !strings.Contains(errOut, "no vector file") {
+		t.Errorf("unknown vector file: exit %d, %s", code, errOut)
+	}
+	if code, _, _ := runScoreCLI(t, "-vectors", "divergence.json"); code != 2 {
+		t.Errorf("no answers file: exit %d, want 2", code)
+	}
+	// Standard input.
+	stdin = strings.NewReader("1,0x1p-01\n")
+	defer func() { stdin = os.Stdin }()
+	if code, out, _ := runScoreCLI(t, "-vectors", "divergence.json", "-format", "csv", "-"); code == 2 || !strings.Contains(out, "1 of") {
+		t.Errorf("stdin: exit %d\n%s", code, out)
+	}
+}
+
+// The TF Privacy 2019 accountant's printed values, scored: the group fails,
+// and the report counts exactly the negative values the file flags.
+func TestScorePeerValues(t *testing.T) {
+	f, err := vectors.Load("tfprivacy/sgm_rdp.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, g := range f.TestGroups {
+		if g.Peer != "tfprivacy_2019" {
+			continue
+		}
+		neg := 0
+		for _, tc := range g.Tests {
+			if tc.HasFlag("PeerNegative") {
+				neg++
+			}
+			fmt.Fprintf(&b, "%d,%s\n", tc.TcID, tc.PeerValue)
+		}
+		p := filepath.Join(t.TempDir(), "tf2019.csv")
+		os.WriteFile(p, []byte(b.String()), 0o644)
+		code, out, errOut := runScoreCLI(t, "-vectors", "tfprivacy/sgm_rdp.json", "-group", g.Name, p)
+		r := row(t, out, g.Name)
+		if code != 1 || r[colStatus] != "FAIL" || r[colNegative] != fmt.Sprint(neg) || neg == 0 {
+			t.Errorf("exit %d, row %v: want FAIL with %d negative values\n%s", code, r, neg, errOut)
+		}
+	}
+}
+
+// examples/run_vectors.py end to end, where python3 exists (CI's Go tests
+// do not need it).
+func TestPythonExample(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not found")
+	}
+	answers := filepath.Join(t.TempDir(), "naive.jsonl")
+	cmd := exec.Command(py, "../../examples/run_vectors.py", "../../vectors/closed_forms.json", "../../examples/naive_rdp.py", "-o", answers)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("run_vectors.py: %v\n%s", err, out)
+	}
+	code, out, errOut := runScoreCLI(t, "-vectors", "closed_forms.json", answers)
+	if code == 2 {
+		t.Fatalf("score: exit 2: %s", errOut)
+	}
+	// The naive Gaussian is alpha / (2 sigma^2) in float64, within a few
+	// ulps; its other functions are not all good enough, and RandomizedResponse
+	// is not implemented (unanswered).
+	if r := row(t, out, "gaussian"); r[colStatus] != "ok" {
+		t.Errorf("naive Gaussian: %v\n%s", r, out)
+	}
+	if r := row(t, out, "randomized-response"); !regexp.MustCompile(`^0/`).MatchString(r[colAnswered]) {
+		t.Errorf("randomized-response answered by a module that lacks it: %v", r)
+	}
+}

@@ -1,0 +1,229 @@
+package schema
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+)
+
+var validator = sync.OnceValues(func() (*Validator, error) { return NewValidator(JSON) })
+
+// inputs lists the inputs each function takes (scalars, lists, others).
+var inputs = map[string]struct{ scalars, lists []string }{
+	SGM:                {[]string{"q", "sigma", "alpha"}, nil},
+	SGMCurve:           {[]string{"q", "sigma", "alpha"}, nil},
+	Gaussian:           {[]string{"sigma", "alpha"}, nil},
+	Laplace:            {[]string{"b", "alpha"}, nil},
+	RandomizedResponse: {[]string{"p", "alpha"}, nil},
+	GaussianDivergence: {[]string{"mean1", "sd1", "mean2", "sd2", "alpha"}, nil},
+	Divergence:         {[]string{"alpha"}, []string{"distP", "distQ"}},
+	Epsilon:            {[]string{"delta"}, []string{"orders", "rdp"}},
+	Delta:              {[]string{"eps"}, []string{"orders", "rdp"}},
+	DPSGDEpsilon:       {[]string{"q", "sigma", "delta"}, []string{"orders"}},
+}
+
+// Lint checks one encoded vector file: valid against the schema, canonical
+// (Encode of the parsed file gives the same bytes), tcIds 1..numberOfTests
+// in order, group names unique, every flag explained in notes and every note
+// used, each input's decimal and hex forms the same float64 and both in
+// canonical form, list lengths consistent, expected values with 50 digits
+// and expectedFloat64 the float64 nearest them, expectedOrder one of the
+// orders. It returns every problem found.
+func Lint(data []byte) []error {
+	v, err := validator()
+	if err != nil {
+		return []error{err}
+	}
+	if errs := v.Validate(data); len(errs) > 0 {
+		return errs
+	}
+	f, err := Parse(data)
+	if err != nil {
+		return []error{err}
+	}
+	var errs []error
+	fail := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	if enc, err := Encode(f); err != nil {
+		fail("encode: %v", err)
+	} else if !bytes.Equal(enc, data) {
+		fail("not in canonical form (re-encoding changes bytes at offset %d)", firstDiff(enc, data))
+	}
+	n := 0
+	names := map[string]bool{}
+	used := map[string]bool{}
+	for _, g := range f.TestGroups {
+		if names[g.Name] {
+			fail("group %q: name used twice", g.Name)
+		}
+		names[g.Name] = true
+		if g.Orders != nil {
+			lintList(fail, fmt.Sprintf("group %q: orders", g.Name), g.Orders, g.OrdersHex)
+		}
+		spec := inputs[g.Function]
+		for _, t := range g.Tests {
+			n++
+			where := fmt.Sprintf("group %q tcId %d", g.Name, t.TcID)
+			if t.TcID != n {
+				fail("%s: tcId out of sequence, want %d", where, n)
+			}
+			for _, fl := range t.Flags {
+				used[fl] = true
+				if _, ok := f.Notes[fl]; !ok {
+					fail("%s: flag %q not explained in notes", where, fl)
+				}
+			}
+			if t.Result == Acceptable && len(t.Flags) == 0 {
+				fail("%s: an acceptable test needs a flag saying why either answer is defensible", where)
+			}
+			lintInputs(fail, where, g, t, spec.scalars, spec.lists)
+			lintExpected(fail, where, g, t)
+		}
+	}
+	if n != f.NumberOfTests {
+		fail("numberOfTests is %d, the groups hold %d", f.NumberOfTests, n)
+	}
+	for fl := range f.Notes {
+		if !used[fl] {
+			fail("note %q explains a flag no test uses", fl)
+		}
+	}
+	return errs
+}
+
+func firstDiff(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}
+
+type failFunc func(format string, args ...any)
+
+// lintPair checks that a decimal and a hex input are the same float64 and
+// both written canonically.
+func lintPair(fail failFunc, where, dec, hex string) {
+	x, err := ParseFloat(dec)
+	if err != nil {
+		fail("%s: decimal %q: %v", where, dec, err)
+		return
+	}
+	y, err := ParseFloat(hex)
+	if err != nil {
+		fail("%s: hex %q: %v", where, hex, err)
+		return
+	}
+	same := math.Float64bits(x) == math.Float64bits(y) || (math.IsNaN(x) && math.IsNaN(y))
+	if !same {
+		fail("%s: decimal %s and hex %s differ", where, dec, hex)
+	}
+	if Dec(x) != dec {
+		fail("%s: decimal %q is not the shortest round-trip form %q", where, dec, Dec(x))
+	}
+	if Hex(y) != hex {
+		fail("%s: hex %q is not canonical (%q)", where, hex, Hex(y))
+	}
+}
+
+func lintList(fail failFunc, where string, dec, hex []string) {
+	if len(dec) != len(hex) {
+		fail("%s: %d decimals, %d hex", where, len(dec), len(hex))
+		return
+	}
+	for i := range dec {
+		lintPair(fail, fmt.Sprintf("%s[%d]", where, i), dec[i], hex[i])
+	}
+}
+
+func lintInputs(fail failFunc, where string, g *Group, t *Test, scalars, lists []string) {
+	want := map[string]bool{}
+	for _, s := range scalars {
+		want[s] = true
+	}
+	for _, name := range scalarNames {
+		dec, hex := t.scalar(name)
+		switch {
+		case *dec == "" && *hex == "":
+			if want[name] {
+				fail("%s: input %s missing", where, name)
+			}
+		case !want[name]:
+			fail("%s: input %s is not an argument of %s", where, name, g.Function)
+		case *dec == "" || *hex == "":
+			fail("%s: input %s needs both its decimal and hex forms", where, name)
+		default:
+			lintPair(fail, where+": "+name, *dec, *hex)
+		}
+	}
+	wantList := map[string]bool{}
+	for _, l := range lists {
+		wantList[l] = true
+	}
+	for _, l := range []struct {
+		name     string
+		dec, hex []string
+	}{{"distP", t.DistP, t.DistPHex}, {"distQ", t.DistQ, t.DistQHex}, {"orders", t.Orders, t.OrdersHex}, {"rdp", t.RDP, t.RDPHex}} {
+		if l.dec == nil && l.hex == nil {
+			if wantList[l.name] && !(l.name == "orders" && g.Function == DPSGDEpsilon && g.Orders != nil) {
+				fail("%s: input %s missing", where, l.name)
+			}
+			continue
+		}
+		if !wantList[l.name] {
+			fail("%s: input %s is not an argument of %s", where, l.name, g.Function)
+		}
+		lintList(fail, where+": "+l.name, l.dec, l.hex)
+	}
+	hasSteps := g.Function == SGMCurve || g.Function == DPSGDEpsilon
+	if (t.Steps != nil) != hasSteps {
+		fail("%s: steps must be given exactly for SGMCurve and DPSGDEpsilon", where)
+	}
+	hasConv := g.Function == Epsilon || g.Function == Delta || g.Function == DPSGDEpsilon
+	if (t.Conversion != "") != hasConv {
+		fail("%s: conversion must be given exactly for Epsilon, Delta and DPSGDEpsilon", where)
+	}
+	if t.Result != Invalid && (g.Function == Epsilon || g.Function == Delta) && len(t.Orders) != len(t.RDP) {
+		fail("%s: %d orders but %d rdp values", where, len(t.Orders), len(t.RDP))
+	}
+}
+
+func lintExpected(fail failFunc, where string, g *Group, t *Test) {
+	if t.Result == Invalid {
+		return
+	}
+	v, err := ParseExact(t.Expected)
+	if err != nil {
+		fail("%s: expected %q: %v", where, t.Expected, err)
+		return
+	}
+	if t.Expected != "0" && !strings.HasSuffix(t.Expected, "inf") {
+		mant, _, _ := strings.Cut(strings.TrimPrefix(t.Expected, "-"), "e")
+		if d := len(strings.ReplaceAll(mant, ".", "")); d < 40 {
+			fail("%s: expected has %d significant digits, want at least 40", where, d)
+		}
+	}
+	if f := Float64Of(v); f != t.ExpectedFloat64 {
+		fail("%s: expectedFloat64 %s, but the float64 nearest expected is %s", where, t.ExpectedFloat64, f)
+	}
+	if t.ExpectedOrder != "" {
+		o, err := ParseFloat(t.ExpectedOrder)
+		if err != nil {
+			fail("%s: expectedOrder: %v", where, err)
+			return
+		}
+		orders, _ := ParseList(g.InputOrders(t))
+		found := false
+		for _, a := range orders {
+			found = found || a == o
+		}
+		if !found {
+			fail("%s: expectedOrder %s is not one of the orders", where, t.ExpectedOrder)
+		}
+	}
+	if t.PeerRelativeError != "" && g.Peer == "" {
+		fail("%s: peer fields in a group with no peer", where)
+	}
+}

@@ -1,0 +1,408 @@
+// Package schema defines rdpcheck's test-vector format: the JSON Schema
+// (vectors.schema.json, embedded as JSON), the Go types of a vector file, its
+// canonical encoding, and Lint, which checks a file against the schema and
+// against the rules a schema cannot state (unique tcIds, counts, every flag
+// explained, decimal and hex inputs equal, expected values well formed).
+//
+// It is separate from package vectors, which embeds the generated files, so
+// that cmd/gen-vectors can build and regenerate them when they are missing.
+//
+// # Format
+//
+// The format follows Project Wycheproof: a file has a header, numberOfTests,
+// notes explaining every flag, and testGroups; a group names the function its
+// tests call and the relative tolerance a float64 implementation should
+// reach; a test has tcId, comment, flags, its inputs, the expected value and
+// result (valid, invalid or acceptable).
+//
+// Every float64 input is written twice, as its shortest round-trip decimal
+// and as a hex float (field name + "Hex"), so that no language's decimal
+// parser can lose a bit; non-finite values are the strings inf, -inf, nan.
+// The expected value is the exact value for those binary inputs, rounded to
+// 50 significant digits ("0" and "inf" are exact), and expectedFloat64 is the
+// float64 nearest it.
+package schema
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+)
+
+// JSON is the JSON Schema (draft 2020-12) of a vector file.
+//
+//go:embed vectors.schema.json
+var JSON []byte
+
+// Name is the schema's file name, the value of every file's "schema" field.
+const Name = "vectors.schema.json"
+
+// The results a test may expect.
+const (
+	Valid      = "valid"      // return the expected value
+	Invalid    = "invalid"    // reject the input
+	Acceptable = "acceptable" // either the expected value or a rejection is defensible
+)
+
+// The functions a group's tests call, with their inputs (see the schema).
+const (
+	SGM                = "SGM"                // q, sigma, alpha
+	SGMCurve           = "SGMCurve"           // q, sigma, steps, alpha: steps * SGM
+	Gaussian           = "Gaussian"           // sigma, alpha
+	Laplace            = "Laplace"            // b, alpha
+	RandomizedResponse = "RandomizedResponse" // p, alpha
+	GaussianDivergence = "GaussianDivergence" // mean1, sd1, mean2, sd2, alpha
+	Divergence         = "Divergence"         // distP, distQ, alpha
+	Epsilon            = "Epsilon"            // orders, rdp, delta, conversion
+	Delta              = "Delta"              // orders, rdp, eps, conversion
+	DPSGDEpsilon       = "DPSGDEpsilon"       // q, sigma, steps, delta, orders, conversion
+)
+
+// File is one vector file.
+type File struct {
+	Schema                 string            `json:"schema"`
+	Algorithm              string            `json:"algorithm"`
+	GeneratorVersion       string            `json:"generatorVersion"`
+	ReferencePrecisionBits int               `json:"referencePrecisionBits"`
+	CheckPrecisionBits     int               `json:"checkPrecisionBits"`
+	Header                 []string          `json:"header"`
+	Provenance             []string          `json:"provenance"`
+	Notes                  map[string]string `json:"notes"`
+	NumberOfTests          int               `json:"numberOfTests"`
+	TestGroups             []*Group          `json:"testGroups"`
+}
+
+// Group is a group of tests of one function with one tolerance.
+type Group struct {
+	Name              string  `json:"name"`
+	Function          string  `json:"function"`
+	Comment           string  `json:"comment"`
+	RelativeTolerance float64 `json:"relativeTolerance"`
+	// Peer names the peer version whose printed values the tests carry.
+	Peer string `json:"peer,omitempty"`
+	// Orders, if set, are used by every test that has none of its own.
+	Orders    []string `json:"orders,omitempty"`
+	OrdersHex []string `json:"ordersHex,omitempty"`
+	Tests     []*Test  `json:"tests"`
+}
+
+// Test is one test case. Which inputs are set depends on the group's
+// function. Inputs are strings: a decimal and a hex form of each float64.
+type Test struct {
+	TcID    int      `json:"tcId"`
+	Comment string   `json:"comment"`
+	Flags   []string `json:"flags"`
+
+	Q        string `json:"q,omitempty"`
+	QHex     string `json:"qHex,omitempty"`
+	Sigma    string `json:"sigma,omitempty"`
+	SigmaHex string `json:"sigmaHex,omitempty"`
+	Alpha    string `json:"alpha,omitempty"`
+	AlphaHex string `json:"alphaHex,omitempty"`
+	B        string `json:"b,omitempty"`
+	BHex     string `json:"bHex,omitempty"`
+	P        string `json:"p,omitempty"`
+	PHex     string `json:"pHex,omitempty"`
+	Mean1    string `json:"mean1,omitempty"`
+	Mean1Hex string `json:"mean1Hex,omitempty"`
+	SD1      string `json:"sd1,omitempty"`
+	SD1Hex   string `json:"sd1Hex,omitempty"`
+	Mean2    string `json:"mean2,omitempty"`
+	Mean2Hex string `json:"mean2Hex,omitempty"`
+	SD2      string `json:"sd2,omitempty"`
+	SD2Hex   string `json:"sd2Hex,omitempty"`
+	// List inputs use omitzero, not omitempty: an empty list (an invalid
+	// input) is written as [], an absent one not at all.
+	DistP    []string `json:"distP,omitzero"`
+	DistPHex []string `json:"distPHex,omitzero"`
+	DistQ    []string `json:"distQ,omitzero"`
+	DistQHex []string `json:"distQHex,omitzero"`
+	// Steps is a pointer so that an invalid steps = 0 is still written.
+	Steps      *int     `json:"steps,omitempty"`
+	Delta      string   `json:"delta,omitempty"`
+	DeltaHex   string   `json:"deltaHex,omitempty"`
+	Eps        string   `json:"eps,omitempty"`
+	EpsHex     string   `json:"epsHex,omitempty"`
+	Orders     []string `json:"orders,omitzero"`
+	OrdersHex  []string `json:"ordersHex,omitzero"`
+	RDP        []string `json:"rdp,omitzero"`
+	RDPHex     []string `json:"rdpHex,omitzero"`
+	Conversion string   `json:"conversion,omitempty"`
+
+	Expected        string `json:"expected,omitempty"`
+	ExpectedFloat64 string `json:"expectedFloat64,omitempty"`
+	ExpectedOrder   string `json:"expectedOrder,omitempty"`
+
+	PeerValue         string `json:"peerValue,omitempty"`
+	PeerOrder         string `json:"peerOrder,omitempty"`
+	PeerRelativeError string `json:"peerRelativeError,omitempty"`
+	PeerTolerance     string `json:"peerTolerance,omitempty"`
+
+	Result string `json:"result"`
+}
+
+// Dec is x as its shortest round-trip decimal; inf, -inf, nan otherwise.
+func Dec(x float64) string {
+	switch {
+	case math.IsNaN(x):
+		return "nan"
+	case math.IsInf(x, 1):
+		return "inf"
+	case math.IsInf(x, -1):
+		return "-inf"
+	}
+	return strconv.FormatFloat(x, 'g', -1, 64)
+}
+
+// Hex is x as a hex float (0x1.8p+00); inf, -inf, nan otherwise.
+func Hex(x float64) string {
+	switch {
+	case math.IsNaN(x):
+		return "nan"
+	case math.IsInf(x, 1):
+		return "inf"
+	case math.IsInf(x, -1):
+		return "-inf"
+	}
+	return strconv.FormatFloat(x, 'x', -1, 64)
+}
+
+// ParseFloat reads a decimal or hex input (or inf, -inf, nan).
+func ParseFloat(s string) (float64, error) {
+	switch s {
+	case "inf":
+		return math.Inf(1), nil
+	case "-inf":
+		return math.Inf(-1), nil
+	case "nan":
+		return math.NaN(), nil
+	}
+	return strconv.ParseFloat(s, 64)
+}
+
+// ParseList reads a list of inputs.
+func ParseList(ss []string) ([]float64, error) {
+	out := make([]float64, len(ss))
+	for i, s := range ss {
+		x, err := ParseFloat(s)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = x
+	}
+	return out, nil
+}
+
+// ExactDigits is how many significant digits expected values are written with.
+const ExactDigits = 50
+
+// exactPrec is the precision expected values are read at: more than the
+// 50 digits (166 bits) they carry, so reading them loses nothing that matters.
+const exactPrec = 256
+
+// Exact formats an exact value: 50 significant digits in e-notation, "0"
+// for zero and "inf" for +Inf.
+func Exact(v *big.Float) string {
+	switch {
+	case v.IsInf():
+		if v.Sign() < 0 {
+			return "-inf"
+		}
+		return "inf"
+	case v.Sign() == 0:
+		return "0"
+	}
+	return v.Text('e', ExactDigits-1)
+}
+
+// ParseExact reads an expected value.
+func ParseExact(s string) (*big.Float, error) {
+	switch s {
+	case "inf":
+		return new(big.Float).SetInf(false), nil
+	case "-inf":
+		return new(big.Float).SetInf(true), nil
+	}
+	v, _, err := big.ParseFloat(s, 10, exactPrec, big.ToNearestEven)
+	return v, err
+}
+
+// Float64Of is the float64 nearest v, written as Dec writes it. An exact
+// zero has no sign: it is written "0".
+func Float64Of(v *big.Float) string {
+	if v.Sign() == 0 {
+		return "0"
+	}
+	f, _ := v.Float64()
+	return Dec(f)
+}
+
+// MinNormal is 2^-1022, the smallest normal float64. Errors are measured
+// relative to max(|want|, MinNormal): below it float64 has only absolute
+// precision, and a value that underflows (a delta of 1e-2600) is answered
+// correctly by 0.
+const MinNormal = 0x1p-1022
+
+// RelativeError is the error of got against the exact value want:
+// |got - want| / max(|want|, MinNormal); where want is exactly 0 (an
+// identity such as D(P || P) = 0, where a relative error means nothing) it
+// is |got|; for want = +Inf, 0 if got is +Inf and +Inf otherwise; NaN
+// answers, and infinite answers to finite values, have error +Inf.
+func RelativeError(got float64, want *big.Float) float64 {
+	switch {
+	case math.IsNaN(got):
+		return math.Inf(1)
+	case want.IsInf():
+		if math.IsInf(got, want.Sign()) {
+			return 0
+		}
+		return math.Inf(1)
+	case math.IsInf(got, 0):
+		return math.Inf(1)
+	case want.Sign() == 0:
+		return math.Abs(got)
+	}
+	d := new(big.Float).SetPrec(exactPrec).SetFloat64(got)
+	d.Sub(d, want)
+	den := new(big.Float).SetPrec(exactPrec).Abs(want)
+	if den.Cmp(big.NewFloat(MinNormal)) < 0 {
+		den.SetFloat64(MinNormal)
+	}
+	d.Quo(d, den)
+	r, _ := d.Float64()
+	return math.Abs(r)
+}
+
+// Below reports whether got is below the exact value want by more than the
+// rounding of want to 50 digits could explain: an answer below the truth is
+// unsafe for a privacy accountant. NaN is not below.
+func Below(got float64, want *big.Float) bool {
+	if math.IsNaN(got) {
+		return false
+	}
+	if want.IsInf() {
+		return want.Sign() > 0 && !math.IsInf(got, 1)
+	}
+	g := new(big.Float).SetPrec(exactPrec).SetFloat64(got)
+	if g.Cmp(want) >= 0 {
+		return false
+	}
+	// want is rounded to 50 digits, relative 5e-50: a got equal to the truth
+	// may sit that far below it.
+	slack := new(big.Float).SetPrec(exactPrec).Abs(want)
+	slack.Mul(slack, big.NewFloat(1e-48))
+	d := new(big.Float).SetPrec(exactPrec).Sub(want, g)
+	return d.Cmp(slack) > 0
+}
+
+// Parse decodes a vector file, refusing unknown fields.
+func Parse(data []byte) (*File, error) {
+	var f File
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, errors.New("trailing data after the file's object")
+	}
+	return &f, nil
+}
+
+// InputOrders returns the orders of a test: its own, or its group's.
+func (g *Group) InputOrders(t *Test) []string {
+	if t.Orders != nil {
+		return t.Orders
+	}
+	return g.Orders
+}
+
+// Float returns a scalar input by its JSON name (q, sigma, alpha, b, p,
+// mean1, sd1, mean2, sd2, delta, eps).
+func (t *Test) Float(name string) (float64, error) {
+	dec, hex := t.scalar(name)
+	if dec == nil {
+		return 0, fmt.Errorf("no input %q", name)
+	}
+	if *dec == "" {
+		return 0, fmt.Errorf("tcId %d: input %q missing", t.TcID, name)
+	}
+	x, err := ParseFloat(*hex)
+	if err != nil {
+		return 0, fmt.Errorf("tcId %d: %sHex: %v", t.TcID, name, err)
+	}
+	return x, nil
+}
+
+// scalar returns pointers to a scalar input's decimal and hex fields.
+func (t *Test) scalar(name string) (dec, hex *string) {
+	switch name {
+	case "q":
+		return &t.Q, &t.QHex
+	case "sigma":
+		return &t.Sigma, &t.SigmaHex
+	case "alpha":
+		return &t.Alpha, &t.AlphaHex
+	case "b":
+		return &t.B, &t.BHex
+	case "p":
+		return &t.P, &t.PHex
+	case "mean1":
+		return &t.Mean1, &t.Mean1Hex
+	case "sd1":
+		return &t.SD1, &t.SD1Hex
+	case "mean2":
+		return &t.Mean2, &t.Mean2Hex
+	case "sd2":
+		return &t.SD2, &t.SD2Hex
+	case "delta":
+		return &t.Delta, &t.DeltaHex
+	case "eps":
+		return &t.Eps, &t.EpsHex
+	}
+	return nil, nil
+}
+
+// scalarNames lists the scalar inputs, for the lint.
+var scalarNames = []string{"q", "sigma", "alpha", "b", "p", "mean1", "sd1", "mean2", "sd2", "delta", "eps"}
+
+// SetFloat sets a scalar input (both forms) by its JSON name.
+func (t *Test) SetFloat(name string, x float64) {
+	dec, hex := t.scalar(name)
+	if dec == nil {
+		panic("schema: no input " + name)
+	}
+	*dec, *hex = Dec(x), Hex(x)
+}
+
+// Lists formats a list input in both forms.
+func Lists(xs []float64) (dec, hex []string) {
+	dec, hex = make([]string, len(xs)), make([]string, len(xs))
+	for i, x := range xs {
+		dec[i], hex[i] = Dec(x), Hex(x)
+	}
+	return dec, hex
+}
+
+// ExpectedValue returns the test's expected value (nil for invalid tests).
+func (t *Test) ExpectedValue() (*big.Float, error) {
+	if t.Expected == "" {
+		return nil, nil
+	}
+	return ParseExact(t.Expected)
+}
+
+// HasFlag reports whether the test carries flag f.
+func (t *Test) HasFlag(f string) bool {
+	for _, g := range t.Flags {
+		if g == f {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,198 @@
+package schema
+
+import (
+	"bytes"
+	"math"
+	"math/big"
+	"strings"
+	"testing"
+)
+
+// sample is a small valid file: one SGM group with a valid and an invalid
+// test. Its expected value is SGM(q=1, sigma=1, alpha=2) = 1 exactly.
+func sample() *File {
+	valid := &Test{TcID: 1, Comment: "q=1 sigma=1 alpha=2", Flags: []string{"GaussianLine"}, Result: Valid,
+		Expected: Exact(big.NewFloat(1)), ExpectedFloat64: "1"}
+	valid.SetFloat("q", 1)
+	valid.SetFloat("sigma", 1)
+	valid.SetFloat("alpha", 2)
+	bad := &Test{TcID: 2, Comment: "q=NaN", Flags: []string{"NaNInput"}, Result: Invalid}
+	bad.SetFloat("q", math.NaN())
+	bad.SetFloat("sigma", 1)
+	bad.SetFloat("alpha", 2)
+	return &File{
+		Schema: Name, Algorithm: "SGM-RDP", GeneratorVersion: "rdpcheck gen-vectors 1.0",
+		ReferencePrecisionBits: 256, CheckPrecisionBits: 320,
+		Header: []string{"test file"}, Provenance: []string{"by hand"},
+		Notes:         map[string]string{"GaussianLine": "q = 1", "NaNInput": "reject NaN"},
+		NumberOfTests: 2,
+		TestGroups: []*Group{{Name: "g", Function: SGM, Comment: "c", RelativeTolerance: 1e-12,
+			Tests: []*Test{valid, bad}}},
+	}
+}
+
+func encode(t *testing.T, f *File) []byte {
+	t.Helper()
+	data, err := Encode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func TestValidatorCompiles(t *testing.T) {
+	if _, err := NewValidator(JSON); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewValidator([]byte(`{"type": "object", "uniqueItems": true}`)); err == nil || !strings.Contains(err.Error(), "not implemented") {
+		t.Errorf("a keyword the validator does not implement was accepted: %v", err)
+	}
+	if _, err := NewValidator([]byte(`{"$ref": "#/$defs/missing"}`)); err == nil {
+		t.Error("a dangling $ref was accepted")
+	}
+}
+
+func TestLintSample(t *testing.T) {
+	data := encode(t, sample())
+	if errs := Lint(data); len(errs) > 0 {
+		t.Fatalf("the sample fails lint: %v", errs)
+	}
+	f, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again := encode(t, f); !bytes.Equal(again, data) {
+		t.Error("Parse then Encode changes the bytes")
+	}
+	q, err := f.TestGroups[0].Tests[1].Float("q")
+	if err != nil || !math.IsNaN(q) {
+		t.Errorf("Float(q) = %v, %v; want NaN", q, err)
+	}
+}
+
+// Each mutation breaks one rule; Lint must say so.
+func TestLintCatches(t *testing.T) {
+	cases := []struct {
+		name   string
+		mutate func(f *File)
+		raw    func(b []byte) []byte
+		want   string
+	}{
+		{name: "tcId out of sequence", mutate: func(f *File) { f.TestGroups[0].Tests[1].TcID = 7 }, want: "out of sequence"},
+		{name: "count", mutate: func(f *File) { f.NumberOfTests = 3 }, want: "numberOfTests"},
+		{name: "unexplained flag", mutate: func(f *File) { f.TestGroups[0].Tests[0].Flags = append(f.TestGroups[0].Tests[0].Flags, "Mystery") }, want: "not explained"},
+		{name: "unused note", mutate: func(f *File) { f.Notes["Unused"] = "x" }, want: "no test uses"},
+		{name: "hex and decimal differ", mutate: func(f *File) { f.TestGroups[0].Tests[0].SigmaHex = Hex(1.5) }, want: "differ"},
+		{name: "decimal not shortest", mutate: func(f *File) { f.TestGroups[0].Tests[0].Sigma = "1.0" }, want: "shortest"},
+		{name: "few digits", mutate: func(f *File) { f.TestGroups[0].Tests[0].Expected = "1.000000000000000000000000000000e+00" }, want: "does not match"},
+		{name: "wrong float64", mutate: func(f *File) { f.TestGroups[0].Tests[0].ExpectedFloat64 = "1.0000000000000002" }, want: "nearest"},
+		{name: "invalid test with a value", mutate: func(f *File) { f.TestGroups[0].Tests[1].Expected = "0" }, want: "not allowed"},
+		{name: "valid test without a value", mutate: func(f *File) { f.TestGroups[0].Tests[0].Expected = "" }, want: "missing required"},
+		{name: "missing input", mutate: func(f *File) { f.TestGroups[0].Tests[0].Alpha, f.TestGroups[0].Tests[0].AlphaHex = "", "" }, want: "alpha"},
+		{name: "input of another function", mutate: func(f *File) { f.TestGroups[0].Tests[0].SetFloat("b", 1) }, want: "not an argument"},
+		{name: "unknown function", mutate: func(f *File) { f.TestGroups[0].Function = "Sgm" }, want: "not one of"},
+		{name: "bad result", mutate: func(f *File) { f.TestGroups[0].Tests[0].Result = "ok" }, want: "not one of"},
+		{name: "acceptable without a flag", mutate: func(f *File) {
+			f.TestGroups[0].Tests[0].Result, f.TestGroups[0].Tests[0].Flags = Acceptable, nil
+			delete(f.Notes, "GaussianLine")
+		}, want: "needs a flag"},
+		{name: "duplicate group name", mutate: func(f *File) {
+			g := *f.TestGroups[0]
+			g.Tests = nil
+			f.TestGroups = append(f.TestGroups, &g)
+		}, want: "used twice"},
+		{name: "unknown property", raw: func(b []byte) []byte {
+			return bytes.Replace(b, []byte(`"tcId":1,`), []byte(`"tcId":1,"extra":1,`), 1)
+		}, want: "unknown property"},
+		{name: "not canonical", raw: func(b []byte) []byte { return bytes.Replace(b, []byte(`"tcId":1,`), []byte(`"tcId": 1,`), 1) }, want: "canonical"},
+	}
+	for _, c := range cases {
+		f := sample()
+		if c.mutate != nil {
+			c.mutate(f)
+		}
+		data := encode(t, f)
+		if c.raw != nil {
+			data = c.raw(data)
+		}
+		errs := Lint(data)
+		found := false
+		for _, e := range errs {
+			found = found || strings.Contains(e.Error(), c.want)
+		}
+		if !found {
+			t.Errorf("%s: Lint = %v, want an error containing %q", c.name, errs, c.want)
+		}
+	}
+}
+
+func TestRelativeErrorAndBelow(t *testing.T) {
+	third := new(big.Float).SetPrec(256).Quo(big.NewFloat(1), big.NewFloat(3))
+	inf := new(big.Float).SetInf(false)
+	zero := new(big.Float)
+	tinyExact := new(big.Float).SetMantExp(big.NewFloat(1), -5000)
+	cases := []struct {
+		got   float64
+		want  *big.Float
+		rel   float64 // upper bound on the relative error (0: exactly 0)
+		below bool
+	}{
+		{1.0 / 3, third, 1.2e-16, true}, // 1/3 rounds down in float64
+		{math.Nextafter(1.0/3, 1), third, 2e-16, false},
+		{math.Inf(1), inf, 0, false},
+		{1e300, inf, math.Inf(1), true},
+		{0, zero, 0, false},
+		{1e-20, zero, 1e-20, false},
+		{1e-320, tinyExact, 1e-320 / MinNormal, false},
+		{math.NaN(), third, math.Inf(1), false},
+	}
+	for _, c := range cases {
+		r := RelativeError(c.got, c.want)
+		if !(r <= c.rel*(1+1e-15)) || (c.rel == 0 && r != 0) {
+			t.Errorf("RelativeError(%v, %s) = %v, want <= %v", c.got, Exact(c.want), r, c.rel)
+		}
+		if b := Below(c.got, c.want); b != c.below {
+			t.Errorf("Below(%v, %s) = %v, want %v", c.got, Exact(c.want), b, c.below)
+		}
+	}
+	// An exact value that underflows float64 is answered by 0 without error.
+	tiny, _ := ParseExact("5.8945523410370473585531751616651834203531159562578e-2599")
+	if r := RelativeError(0, tiny); r != 0 {
+		t.Errorf("RelativeError(0, 5.9e-2599) = %v, want 0", r)
+	}
+	// A float64 equal to the truth is not below the 50-digit rounding of it.
+	x := 0.1
+	exact, _ := ParseExact(Exact(new(big.Float).SetPrec(256).SetFloat64(x)))
+	if Below(x, exact) {
+		t.Errorf("Below(0.1, its own 50-digit rounding) = true")
+	}
+}
+
+func TestFormats(t *testing.T) {
+	for _, c := range []struct {
+		x        float64
+		dec, hex string
+	}{
+		{0.5, "0.5", "0x1p-01"},
+		{1e-6, "1e-06", "0x1.0c6f7a0b5ed8dp-20"},
+		{5e-324, "5e-324", "0x1p-1074"},
+		{math.Copysign(0, -1), "-0", "-0x0p+00"},
+		{math.Inf(1), "inf", "inf"},
+		{math.Inf(-1), "-inf", "-inf"},
+	} {
+		if Dec(c.x) != c.dec || Hex(c.x) != c.hex {
+			t.Errorf("%v: Dec %q Hex %q, want %q %q", c.x, Dec(c.x), Hex(c.x), c.dec, c.hex)
+		}
+		for _, s := range []string{c.dec, c.hex} {
+			if y, err := ParseFloat(s); err != nil || math.Float64bits(y) != math.Float64bits(c.x) {
+				t.Errorf("ParseFloat(%q) = %v, %v; want %v", s, y, err, c.x)
+			}
+		}
+	}
+	if Dec(math.NaN()) != "nan" || Hex(math.NaN()) != "nan" {
+		t.Error("NaN is not written nan")
+	}
+	if s := Exact(big.NewFloat(0.5)); s != "5.0000000000000000000000000000000000000000000000000e-01" {
+		t.Errorf("Exact(0.5) = %s", s)
+	}
+}

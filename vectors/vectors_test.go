@@ -1,0 +1,281 @@
+package vectors_test
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"math/big"
+	"strings"
+	"testing"
+
+	"github.com/rdpcheck/rdpcheck/fast"
+	"github.com/rdpcheck/rdpcheck/vectors"
+	"github.com/rdpcheck/rdpcheck/vectors/schema"
+)
+
+// wantFiles are the files the generator writes; a file lost from the embed
+// pattern or the generator fails here.
+var wantFiles = []string{
+	"closed_forms.json", "conversions.json", "divergence.json", "dpsgd.json", "invalid_inputs.json", "sgm_rdp.json",
+	"tfprivacy/dpsgd_epsilon.json", "tfprivacy/expectations.json", "tfprivacy/sgm_rdp.json",
+}
+
+func TestNames(t *testing.T) {
+	got := vectors.Names()
+	if fmt.Sprint(got) != fmt.Sprint(wantFiles) {
+		t.Errorf("Names() = %v, want %v", got, wantFiles)
+	}
+	for _, extra := range []string{"tfprivacy/FINDINGS.md", "README.md", "schema/vectors.schema.json"} {
+		if _, err := fs.Stat(vectors.FS, extra); err != nil {
+			t.Errorf("FS lacks %s: %v", extra, err)
+		}
+	}
+}
+
+// TestLint checks every file against the schema and the rules it cannot
+// state: canonical encoding, tcIds, counts, flags explained, decimal and
+// hex inputs equal, expected values well formed.
+func TestLint(t *testing.T) {
+	for _, name := range vectors.Names() {
+		data, err := fs.ReadFile(vectors.FS, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, err := range schema.Lint(data) {
+			if i == 20 {
+				t.Errorf("%s: ...", name)
+				break
+			}
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// runFast calls package fast's function for a test.
+func runFast(g *schema.Group, tc *schema.Test) (float64, error) {
+	f := func(name string) float64 {
+		x, err := tc.Float(name)
+		if err != nil {
+			panic(err)
+		}
+		return x
+	}
+	list := func(ss []string) []float64 {
+		x, err := schema.ParseList(ss)
+		if err != nil {
+			panic(err)
+		}
+		return x
+	}
+	conv := func() fast.Conversion {
+		if tc.Conversion == "classic" {
+			return fast.Classic
+		}
+		return fast.Improved
+	}
+	switch g.Function {
+	case schema.SGM:
+		return fast.SGM(f("q"), f("sigma"), f("alpha"))
+	case schema.SGMCurve:
+		out := make([]float64, 1)
+		err := fast.SGMCurve(f("q"), f("sigma"), *tc.Steps, []float64{f("alpha")}, out)
+		return out[0], err
+	case schema.Gaussian:
+		return fast.Gaussian(f("sigma"), f("alpha"))
+	case schema.Laplace:
+		return fast.Laplace(f("b"), f("alpha"))
+	case schema.RandomizedResponse:
+		return fast.RandomizedResponse(f("p"), f("alpha"))
+	case schema.GaussianDivergence:
+		return fast.GaussianDivergence(f("mean1"), f("sd1"), f("mean2"), f("sd2"), f("alpha"))
+	case schema.Divergence:
+		return fast.Divergence(list(tc.DistP), list(tc.DistQ), f("alpha"))
+	case schema.Epsilon:
+		v, _, err := fast.Epsilon(list(tc.Orders), list(tc.RDP), f("delta"), conv())
+		return v, err
+	case schema.Delta:
+		v, _, err := fast.Delta(list(tc.Orders), list(tc.RDP), f("eps"), conv())
+		return v, err
+	case schema.DPSGDEpsilon:
+		orders := list(g.InputOrders(tc))
+		curve := make([]float64, len(orders))
+		if err := fast.SGMCurve(f("q"), f("sigma"), *tc.Steps, orders, curve); err != nil {
+			return 0, err
+		}
+		v, _, err := fast.Epsilon(orders, curve, f("delta"), conv())
+		return v, err
+	}
+	return 0, fmt.Errorf("unknown function %q", g.Function)
+}
+
+// knownFast lists where package fast (at 6c9d4cb) misses a group's
+// tolerance or falls below the truth, as these vectors found (reported, not
+// fixed here: fast is another issue's). A failing test must match an entry.
+// An entry that no longer matches a failing test is logged so that it can be
+// removed once the fix is committed; it is not an error, because fixes to
+// fast land independently of these files.
+var knownFast = []struct {
+	what  string
+	match func(g *schema.Group, tc *schema.Test, f func(string) float64) bool
+}{
+	{"fast.Epsilon with a subnormal delta (5e-324) is 3-5% below the truth (unsafe)",
+		func(g *schema.Group, tc *schema.Test, f func(string) float64) bool {
+			return g.Function == schema.Epsilon && f("delta") < schema.MinNormal
+		}},
+	{"fast.RandomizedResponse(p=1e-6, alpha) is 2.1e-12 below the truth (promised: above it, within 1e-14)",
+		func(g *schema.Group, tc *schema.Test, f func(string) float64) bool {
+			return g.Function == schema.RandomizedResponse && f("p") == 1e-6
+		}},
+	{"fast.GaussianDivergence(-3, 0.1, 2, 10, alpha) is 1.1e-13 below the truth (promised: above it, within 1e-14)",
+		func(g *schema.Group, tc *schema.Test, f func(string) float64) bool {
+			return g.Function == schema.GaussianDivergence && f("sd1") == 0.1 && f("sd2") == 10
+		}},
+	{"fast.Divergence at alpha = 1e-9 has relative error up to 2.7e-7, below the truth for some inputs (promised: about 1e-13)",
+		func(g *schema.Group, tc *schema.Test, f func(string) float64) bool {
+			return g.Function == schema.Divergence && f("alpha") == 1e-9
+		}},
+	{"fast.Divergence at alpha = 1 (KL) with p_i = 0 < q_i gives log 2 - 0.5 for log 2: 72% below the truth (unsafe)",
+		func(g *schema.Group, tc *schema.Test, f func(string) float64) bool {
+			if g.Function != schema.Divergence || f("alpha") != 1 {
+				return false
+			}
+			for i := range tc.DistP {
+				if tc.DistP[i] == "0" && tc.DistQ[i] != "0" {
+					return true
+				}
+			}
+			return false
+		}},
+	{"fast.SGM at q = 1e-150 (below fast's promised q >= 1e-12) is 1.1-1.4e-12 above the truth",
+		func(g *schema.Group, tc *schema.Test, f func(string) float64) bool {
+			return g.Function == schema.SGM && f("q") == 1e-150
+		}},
+	{"fast.SGM at sigma = 1000, alpha 1024 and 10000 (inside fast's promised range) is 1.6e-12 above the truth (promised: within 1e-12)",
+		func(g *schema.Group, tc *schema.Test, f func(string) float64) bool {
+			return g.Function == schema.SGM && f("sigma") == 1000 && f("alpha") >= 1024
+		}},
+}
+
+// TestFast runs package fast on every vector: valid tests within the
+// group's tolerance and never below the truth (where the truth is a normal
+// float64: fast cannot round up a value float64 does not reach, and
+// answers 0 for a delta of 1e-2600), invalid tests rejected with
+// fast.ErrInput, acceptable tests either. Failures listed in knownFast are
+// logged, not failed.
+func TestFast(t *testing.T) {
+	seen := make([]int, len(knownFast))
+	known := func(g *schema.Group, tc *schema.Test) int {
+		f := func(name string) float64 {
+			x, err := tc.Float(name)
+			if err != nil {
+				return math.NaN()
+			}
+			return x
+		}
+		for i, k := range knownFast {
+			if k.match(g, tc, f) {
+				return i
+			}
+		}
+		return -1
+	}
+	for _, name := range vectors.Names() {
+		f, err := vectors.Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range f.TestGroups {
+			worst, worstID := 0.0, 0
+			for _, tc := range g.Tests {
+				got, err := runFast(g, tc)
+				where := fmt.Sprintf("%s %s tcId %d (%s)", name, g.Name, tc.TcID, tc.Comment)
+				if tc.Result == schema.Invalid {
+					if !errors.Is(err, fast.ErrInput) {
+						t.Errorf("%s: fast returned %v, %v; want an error wrapping fast.ErrInput", where, got, err)
+					}
+					continue
+				}
+				if err != nil {
+					if tc.Result != schema.Acceptable {
+						t.Errorf("%s: %v", where, err)
+					}
+					continue
+				}
+				want, err := tc.ExpectedValue()
+				if err != nil {
+					t.Fatalf("%s: %v", where, err)
+				}
+				r := schema.RelativeError(got, want)
+				var problems []string
+				if !(r <= g.RelativeTolerance) {
+					problems = append(problems, fmt.Sprintf("relative error %.3g, tolerance %g", r, g.RelativeTolerance))
+				}
+				normal := new(big.Float).Abs(want).Cmp(big.NewFloat(schema.MinNormal)) >= 0
+				if normal && schema.Below(got, want) {
+					problems = append(problems, "below the truth")
+				}
+				if len(problems) > 0 {
+					if k := known(g, tc); k >= 0 {
+						seen[k]++
+						t.Logf("%s: fast %v, want %s (%s): known: %s", where, got, tc.Expected, strings.Join(problems, "; "), knownFast[k].what)
+						continue
+					}
+					t.Errorf("%s: fast %v, want %s (%s)", where, got, tc.Expected, strings.Join(problems, "; "))
+				}
+				if r > worst || worstID == 0 {
+					worst, worstID = r, tc.TcID
+				}
+			}
+			t.Logf("%s %s: %d tests, worst relative error %.3g (tcId %d) apart from known failures, tolerance %g", name, g.Name, len(g.Tests), worst, worstID, g.RelativeTolerance)
+		}
+	}
+	for i, k := range knownFast {
+		if seen[i] == 0 {
+			t.Logf("known failure no longer seen, remove it from knownFast: %s", k.what)
+		} else {
+			t.Logf("known failure, %d tests: %s", seen[i], k.what)
+		}
+	}
+}
+
+// TestExpectedFloat64 checks that expectedFloat64 is the float64 nearest
+// the exact value, independently of the lint's formatting path.
+func TestExpectedFloat64(t *testing.T) {
+	for _, name := range vectors.Names() {
+		f, err := vectors.Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range f.TestGroups {
+			for _, tc := range g.Tests {
+				if tc.Result == schema.Invalid {
+					continue
+				}
+				want, _ := tc.ExpectedValue()
+				got, err := schema.ParseFloat(tc.ExpectedFloat64)
+				if err != nil {
+					t.Fatalf("%s tcId %d: %v", name, tc.TcID, err)
+				}
+				if want.IsInf() {
+					if !math.IsInf(got, 1) {
+						t.Errorf("%s tcId %d: expectedFloat64 %v for inf", name, tc.TcID, got)
+					}
+					continue
+				}
+				// |got - want| must be at most half an ulp of got.
+				d := new(big.Float).SetPrec(512).SetFloat64(got)
+				d.Sub(d, want).Abs(d)
+				ulp := math.Nextafter(math.Abs(got), math.Inf(1)) - math.Abs(got)
+				if math.IsInf(ulp, 0) {
+					continue
+				}
+				half := new(big.Float).SetPrec(512).SetFloat64(ulp)
+				half.SetMantExp(half, -1)
+				if d.Cmp(half) > 0 {
+					t.Errorf("%s tcId %d: expectedFloat64 %s is not the float64 nearest %s", name, tc.TcID, tc.ExpectedFloat64, tc.Expected)
+				}
+			}
+		}
+	}
+}
