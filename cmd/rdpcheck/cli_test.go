@@ -133,7 +133,7 @@ func TestPlots(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, name := range []string{"dpsgd_curve.png", "composition.png"} {
+	for _, name := range []string{"dpsgd_curve.png", "composition.png", "heatmap_tfprivacy_2019.png", "heatmap_tfprivacy_2021.png", "heatmap_dp_accounting_0_6_0.png"} {
 		if fi, err := os.Stat(filepath.Join(dir, name)); err != nil || fi.Size() < 10000 {
 			t.Errorf("%s: %v", name, err)
 		}

@@ -1,0 +1,198 @@
+package main
+
+// Heat maps of the TF Privacy lineage's error against the reference, from
+// the committed vectors (vectors/tfprivacy/sgm_rdp.json).
+
+import (
+	"encoding/json"
+	"fmt"
+	"image/color"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+
+	"github.com/rdpcheck/rdpcheck/vectors"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/palette"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+)
+
+// peerFile is the part of a tfprivacy vector file the heat map reads.
+type peerFile struct {
+	TestGroups []struct {
+		Peer  string `json:"peer"`
+		Tests []struct {
+			Q, Sigma, Alpha   string
+			PeerRelativeError string `json:"peerRelativeError"`
+			Flags             []string
+		} `json:"tests"`
+	} `json:"testGroups"`
+}
+
+// errorBins are the heat map's categories, by |relative error|; the last
+// also holds negative, infinite and NaN values and raised errors.
+var errorBins = []struct {
+	upper float64
+	label string
+	color color.Color
+}{
+	{1e-12, "<= 1e-12 (float64 noise)", color.RGBA{0xe8, 0xf0, 0xe8, 0xff}},
+	{1e-9, "(1e-12, 1e-9]", color.RGBA{0xb7, 0xd7, 0xe8, 0xff}},
+	{1e-6, "(1e-9, 1e-6]", color.RGBA{0x6f, 0xa8, 0xdc, 0xff}},
+	{1e-3, "(1e-6, 1e-3]", color.RGBA{0xf6, 0xb2, 0x6b, 0xff}},
+	{1, "(1e-3, 1]", color.RGBA{0xe0, 0x6c, 0x2e, 0xff}},
+	{math.Inf(1), "> 1, negative, inf or NaN", color.RGBA{0x9e, 0x1b, 0x1b, 0xff}},
+}
+
+func binOf(relErr string, flags []string) int {
+	for _, f := range flags {
+		switch f {
+		case "PeerNegative", "PeerNonConvergence", "PeerNaN", "PeerError":
+			return len(errorBins) - 1
+		}
+	}
+	r, err := strconv.ParseFloat(relErr, 64)
+	if err != nil || math.IsNaN(r) || math.IsInf(r, 0) {
+		return len(errorBins) - 1
+	}
+	for i, b := range errorBins {
+		if math.Abs(r) <= b.upper {
+			return i
+		}
+	}
+	return len(errorBins) - 1
+}
+
+// grid is the worst bin over sigma at each (alpha, q).
+type grid struct {
+	qs, alphas []float64
+	worst      [][]int // [alpha][q]
+}
+
+func (g grid) Dims() (c, r int)   { return len(g.alphas), len(g.qs) }
+func (g grid) Z(c, r int) float64 { return float64(g.worst[c][r]) }
+func (g grid) X(c int) float64    { return float64(c) }
+func (g grid) Y(r int) float64    { return float64(r) }
+
+type binPalette struct{}
+
+func (binPalette) Colors() []color.Color {
+	out := make([]color.Color, len(errorBins))
+	for i, b := range errorBins {
+		out[i] = b.color
+	}
+	return out
+}
+
+// swatch is a legend entry: a filled square.
+type swatch struct{ c color.Color }
+
+func (s swatch) Thumbnail(c *draw.Canvas) {
+	c.FillPolygon(s.c, c.ClipPolygonXY([]vg.Point{c.Min, {X: c.Max.X, Y: c.Min.Y}, c.Max, {X: c.Min.X, Y: c.Max.Y}}))
+}
+
+// plotHeatmaps writes one heat map per peer version into dir and returns
+// the file names.
+func plotHeatmaps(dir string) ([]string, error) {
+	data, err := fs.ReadFile(vectors.FS, "tfprivacy/sgm_rdp.json")
+	if err != nil {
+		return nil, err
+	}
+	var f peerFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, g := range f.TestGroups {
+		var qs, alphas []float64
+		type key struct{ q, a float64 }
+		worst := map[key]int{}
+		for _, t := range g.Tests {
+			q, err1 := strconv.ParseFloat(t.Q, 64)
+			a, err2 := strconv.ParseFloat(t.Alpha, 64)
+			if err1 != nil || err2 != nil {
+				return nil, fmt.Errorf("%s: bad input %q %q", g.Peer, t.Q, t.Alpha)
+			}
+			if math.IsInf(a, 1) {
+				continue // every peer is exact at alpha = inf
+			}
+			if !slices.Contains(qs, q) {
+				qs = append(qs, q)
+			}
+			if !slices.Contains(alphas, a) {
+				alphas = append(alphas, a)
+			}
+			k := key{q, a}
+			worst[k] = max(worst[k], binOf(t.PeerRelativeError, t.Flags))
+		}
+		slices.Sort(qs)
+		slices.Sort(alphas)
+		gr := grid{qs: qs, alphas: alphas, worst: make([][]int, len(alphas))}
+		for i, a := range alphas {
+			gr.worst[i] = make([]int, len(qs))
+			for j, q := range qs {
+				gr.worst[i][j] = worst[key{q, a}]
+			}
+		}
+		p := plot.New()
+		p.Title.Text = fmt.Sprintf("%s: worst |relative error| of RDP over sigma in {0.3 .. 50}, against the reference", g.Peer)
+		p.Title.TextStyle.Font.Size = vg.Points(10)
+		p.X.Label.Text = "order alpha"
+		p.Y.Label.Text = "sampling rate q"
+		hm := plotter.NewHeatMap(gr, binPalette{})
+		hm.Min, hm.Max = 0, float64(len(errorBins)-1)
+		p.Add(hm)
+		var xt, yt []plot.Tick
+		for i, a := range alphas {
+			label := ""
+			if i%2 == 0 || i == len(alphas)-1 {
+				label = strconv.FormatFloat(a, 'g', -1, 64)
+			}
+			xt = append(xt, plot.Tick{Value: float64(i), Label: label})
+		}
+		for j, q := range qs {
+			yt = append(yt, plot.Tick{Value: float64(j), Label: strconv.FormatFloat(q, 'g', -1, 64)})
+		}
+		p.X.Tick.Marker, p.Y.Tick.Marker = plot.ConstantTicks(xt), plot.ConstantTicks(yt)
+		p.X.Padding, p.Y.Padding = 0, 0
+		name := "heatmap_" + g.Peer + ".png"
+		if err := saveWithSideLegend(p, filepath.Join(dir, name)); err != nil {
+			return nil, err
+		}
+		names = append(names, name)
+	}
+	return names, nil
+}
+
+var _ = palette.Palette(binPalette{})
+
+// saveWithSideLegend draws p on the left and the bins' legend in a strip on
+// the right (a legend inside would hide cells).
+func saveWithSideLegend(p *plot.Plot, path string) error {
+	const w, h, strip = 12 * vg.Inch, 5 * vg.Inch, 2.6 * vg.Inch
+	img := vgimg.New(w, h)
+	dc := draw.New(img)
+	p.Draw(draw.Crop(dc, 0, -strip, 0, 0))
+	l := plot.NewLegend()
+	for _, b := range errorBins {
+		l.Add(b.label, swatch{b.color})
+	}
+	l.Top, l.Left = true, true
+	l.YOffs = -vg.Points(30)
+	l.Draw(draw.Crop(dc, w-strip+vg.Points(8), 0, 0, 0))
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
