@@ -91,15 +91,18 @@ func logMomentInteger(q, sigma float64, a int64, wp uint) (*big.Float, error) {
 
 // momentExtraBits is the precision lost when I is formed as a sum of terms of
 // size ~1 but I - 1 is tiny (small q): I - 1 ~ |b(b-1)|/2 q^2 expm1(1/s^2).
+// The estimate is formed in log2 so that it cannot underflow: for q = 1e-200,
+// I - 1 ~ 1e-400 needs ~1330 extra bits (an underflowed estimate once gave
+// none, and the backward check's rounding noise, ~q, beat the true value).
 func momentExtraBits(q, sigma, beta float64) uint {
 	if q >= 0.25 {
 		return 0
 	}
-	d := math.Abs(beta*(beta-1)) / 2 * q * q * math.Expm1(1/(sigma*sigma))
-	if d >= 0.5 || d == 0 || math.IsNaN(d) {
+	lg := math.Log2(math.Abs(beta*(beta-1))/2) + 2*math.Log2(q) + math.Log2(math.Expm1(1/(sigma*sigma)))
+	if math.IsNaN(lg) || math.IsInf(lg, 0) || lg >= -1 {
 		return 0
 	}
-	return uint(-math.Log2(d)) + 8
+	return uint(-lg) + 8
 }
 
 // logMoment returns log I(beta) at working precision wp, choosing the method.

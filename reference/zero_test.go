@@ -73,3 +73,41 @@ func TestDeltaBelowRange(t *testing.T) {
 		t.Errorf("Delta below big.Float's range: %v, want ErrTooLarge", err)
 	}
 }
+
+// Regression (found by the vectors' q-expansion check): for q below ~1e-162
+// the float64 estimate of I - 1 ~ q^2 underflowed, the backward check ran
+// without the extra bits it needs, and its rounding noise (~q) came out as
+// the RDP: SGM(1e-200, 1, 2) was 1e-200. Expected, to leading order (the
+// next term is O(q^3)): q^2 (e^(1/sigma^2) - 1) ... for alpha = 2 exactly
+// I - 1 = q^2 (e - 1) at sigma = 1, so SGM = log1p(q^2 (e-1)) = q^2 (e-1)
+// to 1e-400 relative (mpmath 1.3.0: mpf(1e-200)**2*(e-1) = 1.7182818284590451738467e-400
+// with 1e-200 the float64).
+func TestTinyQ(t *testing.T) {
+	v, err := reference.SGM(1e-200, 1, 2)
+	checkDigits(t, "SGM(1e-200, 1, 2)", v, err, "1.7182818284590451738467e-400", 1e-20)
+	f, b, err := reference.Context{Prec: 64}.SGMDirections(1e-200, 1, 1.5)
+	if err != nil || f.Sign() <= 0 || b.Sign() <= 0 || f.Cmp(b) < 0 {
+		t.Errorf("SGMDirections(1e-200, 1, 1.5) = %v, %v, %v; want 0 < backward <= forward", f, b, err)
+	}
+}
+
+// Regression (reported by gen-vectors' 320-bit check): nearly equal vectors
+// were 3e-73 off at 256 bits, beyond the 2^-255 guarantee. The result at
+// 256 bits must match the result at 1024 bits to 2^-255.
+func TestNearlyEqualVectors(t *testing.T) {
+	p := []float64{0.5 + math.Ldexp(1, -40), 0.5 - math.Ldexp(1, -40)}
+	q := []float64{0.5, 0.5}
+	for _, a := range []float64{0.25, 0.5, 1.5} {
+		v, err := reference.Divergence(p, q, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := reference.Context{Prec: 1024}.Divergence(p, q, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := relDiff(v, w); d > 0x1p-255 {
+			t.Errorf("alpha %v: 256 and 1024 bits differ by %.3g", a, d)
+		}
+	}
+}
