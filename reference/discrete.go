@@ -107,6 +107,7 @@ func (c Context) divergenceBig(fn string, P, Q []*big.Float, alpha float64) (*bi
 		})
 	}
 	return ziv(prec, func(wp uint) (*big.Float, error) {
+		wp += tinyOrderBits(alpha)
 		switch {
 		case alpha == 0:
 			s := newF(wp)

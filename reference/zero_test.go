@@ -111,3 +111,12 @@ func TestNearlyEqualVectors(t *testing.T) {
 		}
 	}
 }
+
+// Regression (properties' agreement law, BugRefGaussianTinyAlpha): at a tiny
+// order 1-alpha rounded to 1 at both Ziv precisions and the alpha-dependent
+// part cancelled exactly. Expected: the closed form in mpmath 1.3.0 at 300
+// digits with float64 inputs, 7.317027100796817501778709e-54.
+func TestTinyOrderGaussian(t *testing.T) {
+	v, err := reference.Context{Prec: 128}.GaussianDivergence(1, 2.718281828459045, 1.03125, 0.10000000000000002, 2.61012178719941e-54)
+	checkDigits(t, "GaussianDivergence at alpha 2.6e-54", v, err, "7.317027100796817501778709e-54", 1e-24)
+}
