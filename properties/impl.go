@@ -1,0 +1,411 @@
+package properties
+
+import (
+	"errors"
+	"math"
+	"math/big"
+
+	"github.com/rdpcheck/rdpcheck/fast"
+	"github.com/rdpcheck/rdpcheck/reference"
+)
+
+// u is the unit roundoff of float64.
+const u = 0x1p-53
+
+// tiny is 64 of float64's smallest steps (3e-322), added to every
+// comparison: below 2^-1022 float64 has no relative precision to give, and
+// a few roundings of a subnormal value, or an implementation's absolute
+// rounding margin there, cost that much. It is far below any value a
+// broken implementation gets wrong by.
+const tiny = 64 * 0x1p-1074
+
+// Conversion is the RDP to (eps, delta) conversion; the fast package's enum
+// serves both implementations.
+type Conversion = fast.Conversion
+
+// The two conversions.
+const (
+	Classic  = fast.Classic
+	Improved = fast.Improved
+)
+
+// Impl is an implementation under test: a set of functions with fast's
+// signatures, what it promises about their accuracy, and the part of the
+// domain the laws draw from (so that the arbitrary-precision reference stays
+// affordable). A struct of funcs rather than an interface, so that a broken
+// variant is one field assignment away (see the mutant tests).
+type Impl struct {
+	Name string
+
+	SGM                func(q, sigma, alpha float64) (float64, error)
+	SGMCurve           func(q, sigma float64, steps int, orders []float64) ([]float64, error)
+	Gaussian           func(sigma, alpha float64) (float64, error)
+	GaussianDivergence func(m1, s1, m2, s2, alpha float64) (float64, error)
+	Laplace            func(b, alpha float64) (float64, error)
+	RandomizedResponse func(p, alpha float64) (float64, error)
+	Divergence         func(p, q []float64, alpha float64) (float64, error)
+	Epsilon            func(orders, rdp []float64, delta float64, conv Conversion) (eps, order float64, err error)
+	Delta              func(orders, rdp []float64, eps float64, conv Conversion) (delta, order float64, err error)
+	// ZCDPEpsilon is Bun and Steinke's closed form rho + 2 sqrt(rho log(1/delta));
+	// nil where the implementation has none (the reference).
+	ZCDPEpsilon   func(rho, delta float64) (float64, error)
+	NewAccountant func(orders []float64) Accountant
+	// IsInputError reports whether err is the implementation's typed
+	// bad-input error.
+	IsInputError func(error) bool
+
+	Acc Accuracy
+	Dom Domain
+	// TruthPrec is the precision of the reference the agreement law
+	// compares with: 64 bits for fast (2^-63 relative, far below fast's
+	// 1e-12), and twice the implementation's own for the reference.
+	TruthPrec uint
+}
+
+// Accuracy is what an implementation promises: relative error bounds of
+// its values (as float64 results), and whether every value is an upper
+// bound on the exact one. The laws use these, and nothing looser, as their
+// slack.
+type Accuracy struct {
+	SGM        float64 // SGM and SGMCurve, relative
+	Closed     float64 // Gaussian, GaussianDivergence, Laplace, RandomizedResponse, relative
+	Divergence float64 // discrete Divergence, relative
+	// Conversion bounds the error of Epsilon (absolute, in units of the
+	// magnitude of the terms of the conversion at the order used) and of
+	// Delta (relative, per unit of (alpha-1) times that magnitude).
+	Conversion float64
+	RoundsUp   bool // values are never below the exact ones
+}
+
+// Domain bounds the inputs the laws draw for SGM.
+type Domain struct {
+	QMin               float64
+	SigmaMin, SigmaMax float64
+	OrderMax           float64 // largest order (integer or fractional) drawn for SGM
+	IntOrderMax        int     // largest integer order drawn for SGM
+}
+
+// Accountant composes events on fixed orders; both fast.Accountant and a
+// big.Float sum of reference values satisfy it through adapters.
+type Accountant interface {
+	ComposeSGM(q, sigma float64, steps int) error
+	ComposeGaussian(sigma float64, count int) error
+	ComposeLaplace(b float64, count int) error
+	ComposeRandomizedResponse(p float64, count int) error
+	ComposeZCDP(rho float64, count int) error
+	ComposePureDP(eps float64, count int) error
+	Curve() []float64
+	Epsilon(delta float64, conv Conversion) (eps, order float64, err error)
+}
+
+// Fast returns package fast as an Impl, with the bounds its documentation
+// states: SGM within 1e-12 relative for q in [1e-12, 1], sigma in
+// [0.1, 1000], integer orders to 10,000 and fractional orders to 256 (the
+// domain drawn is exactly that); closed forms "relative error below 1e-14";
+// Divergence "relative error below about 1e-13"; conversions "8 ulps of the
+// largest term" (16u; 32u here to cover the magnitude recomputed by the
+// laws); all rounded up.
+func Fast() *Impl {
+	return &Impl{
+		Name: "fast",
+		SGM: func(q, sigma, alpha float64) (float64, error) {
+			return known(fast.SGM(q, sigma, alpha))(FastSGMBug(q, sigma, alpha))
+		},
+		SGMCurve: func(q, sigma float64, steps int, orders []float64) ([]float64, error) {
+			out := make([]float64, len(orders))
+			if err := fast.SGMCurve(q, sigma, steps, orders, out); err != nil {
+				return nil, err
+			}
+			if bug := FastSGMCurveBug(q, sigma, orders); bug != "" {
+				return nil, &KnownBugError{bug}
+			}
+			return out, nil
+		},
+		Gaussian: func(sigma, a float64) (float64, error) {
+			return known(fast.Gaussian(sigma, a))(FastGaussianBug(sigma, a))
+		},
+		GaussianDivergence: func(m1, s1, m2, s2, a float64) (float64, error) {
+			return known(fast.GaussianDivergence(m1, s1, m2, s2, a))(FastGaussianDivergenceBug(m1, s1, m2, s2, a))
+		},
+		Laplace: fast.Laplace,
+		RandomizedResponse: func(p, a float64) (float64, error) {
+			return known(fast.RandomizedResponse(p, a))(FastRRBug(p))
+		},
+		Divergence: func(p, q []float64, a float64) (float64, error) {
+			v, err := fast.Divergence(p, q, a)
+			return known(v, err)(FastDivergenceBug(p, q, a, v))
+		},
+		Epsilon: func(orders, rdp []float64, delta float64, conv Conversion) (float64, float64, error) {
+			e, o, err := fast.Epsilon(orders, rdp, delta, conv)
+			if bug := FastEpsilonBug(orders, delta, conv); err == nil && bug != "" {
+				return 0, 0, &KnownBugError{bug}
+			}
+			return e, o, err
+		},
+		Delta:       fast.Delta,
+		ZCDPEpsilon: fast.ZCDPEpsilon,
+		NewAccountant: func(orders []float64) Accountant {
+			return fastAccountant{&fast.Accountant{Orders: orders}}
+		},
+		IsInputError: func(err error) bool { return errors.Is(err, fast.ErrInput) },
+		Acc:          Accuracy{SGM: 1e-12, Closed: 1e-14, Divergence: 1e-13, Conversion: 32 * u, RoundsUp: true},
+		Dom:          Domain{QMin: 1e-12, SigmaMin: 0.1, SigmaMax: 1000, OrderMax: 256, IntOrderMax: 10000},
+		TruthPrec:    64,
+	}
+}
+
+// known returns a function that passes a result through, or replaces a
+// successful one by a *KnownBugError when bug is set: invalid input is
+// still refused by fast itself.
+func known(v float64, err error) func(bug string) (float64, error) {
+	return func(bug string) (float64, error) {
+		if err == nil && bug != "" {
+			return 0, &KnownBugError{bug}
+		}
+		return v, err
+	}
+}
+
+type fastAccountant struct{ *fast.Accountant }
+
+// ComposeSGM refuses the calls a known SGM bug affects, before touching
+// the accountant.
+func (a fastAccountant) ComposeSGM(q, sigma float64, steps int) error {
+	if bug := FastSGMCurveBug(q, sigma, a.Orders); bug != "" {
+		return &KnownBugError{bug}
+	}
+	return a.Accountant.ComposeSGM(q, sigma, steps)
+}
+
+// ComposeGaussian refuses the calls BugFastGaussianHugeSigma would turn
+// into NaN.
+func (a fastAccountant) ComposeGaussian(sigma float64, n int) error {
+	if bug := FastGaussianBug(sigma, a.Orders...); bug != "" {
+		return &KnownBugError{bug}
+	}
+	return a.Accountant.ComposeGaussian(sigma, n)
+}
+
+// ComposeZCDP and ComposePureDP refuse, before touching the accountant, the
+// calls that BugFastZeroAtInf would turn into NaN.
+func (a fastAccountant) ComposeZCDP(rho float64, n int) error {
+	if bug := FastZeroAtInfBug(rho, a.Orders); bug != "" {
+		return &KnownBugError{bug}
+	}
+	return a.Accountant.ComposeZCDP(rho, n)
+}
+
+func (a fastAccountant) ComposePureDP(eps float64, n int) error {
+	if bug := FastZeroAtInfBug(eps, a.Orders); bug != "" {
+		return &KnownBugError{bug}
+	}
+	return a.Accountant.ComposePureDP(eps, n)
+}
+
+func (a fastAccountant) Curve() []float64 {
+	_, rdp := a.Accountant.Curve()
+	return rdp
+}
+
+// Reference returns package reference at prec bits as an Impl. Its values
+// are correct to prec bits and then rounded to the nearest float64, so
+// every bound is 2u + 2^(1-prec) (4u here); they are not upper bounds. The
+// SGM domain is the affordable one: sigma >= 0.3, orders <= 64, q >= 1e-6
+// (about 5-25 ms a call at 64 bits).
+func Reference(prec uint) *Impl {
+	c := reference.Context{Prec: prec}
+	return &Impl{
+		Name: "reference",
+		SGM:  func(q, s, a float64) (float64, error) { return f64(c.SGM(q, s, a)) },
+		SGMCurve: func(q, sigma float64, steps int, orders []float64) ([]float64, error) {
+			v, err := c.SGMCurve(q, sigma, steps, orders)
+			if err != nil {
+				return nil, err
+			}
+			return f64s(v), nil
+		},
+		Gaussian: func(s, a float64) (float64, error) { return f64(c.Gaussian(s, a)) },
+		GaussianDivergence: func(m1, s1, m2, s2, a float64) (float64, error) {
+			return known(f64(c.GaussianDivergence(m1, s1, m2, s2, a)))(RefGaussianDivergenceBug(s1, s2, a))
+		},
+		Laplace:            func(b, a float64) (float64, error) { return f64(c.Laplace(b, a)) },
+		RandomizedResponse: func(p, a float64) (float64, error) { return f64(c.RandomizedResponse(p, a)) },
+		Divergence:         func(p, q []float64, a float64) (float64, error) { return f64(c.Divergence(p, q, a)) },
+		Epsilon: func(orders, rdp []float64, delta float64, conv Conversion) (float64, float64, error) {
+			r, err := bigs("Epsilon", rdp)
+			if err != nil {
+				return 0, 0, err
+			}
+			e, o, err := c.Epsilon(orders, r, delta, reference.Conversion(conv))
+			v, err := f64(e, err)
+			return v, o, err
+		},
+		Delta: func(orders, rdp []float64, eps float64, conv Conversion) (float64, float64, error) {
+			r, err := bigs("Delta", rdp)
+			if err != nil {
+				return 0, 0, err
+			}
+			d, o, err := c.Delta(orders, r, eps, reference.Conversion(conv))
+			v, err := f64(d, err)
+			return v, o, err
+		},
+		NewAccountant: func(orders []float64) Accountant { return newRefAccountant(c, orders) },
+		IsInputError: func(err error) bool {
+			var ie *reference.InputError
+			return errors.As(err, &ie)
+		},
+		Acc:       Accuracy{SGM: 4 * u, Closed: 4 * u, Divergence: 4 * u, Conversion: 4 * u},
+		Dom:       Domain{QMin: 1e-6, SigmaMin: 0.3, SigmaMax: 100, OrderMax: 64, IntOrderMax: 64},
+		TruthPrec: 2 * max(prec, 64),
+	}
+}
+
+func f64(v *big.Float, err error) (float64, error) {
+	if err != nil {
+		return 0, err
+	}
+	x, _ := v.Float64()
+	return x, nil
+}
+
+func f64s(v []*big.Float) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i], _ = x.Float64()
+	}
+	return out
+}
+
+// bigs converts an RDP curve for the reference. big.Float has no NaN, so a
+// NaN is refused here with the reference's own error type, as the reference
+// refuses every other invalid RDP value.
+func bigs(fn string, rdp []float64) ([]*big.Float, error) {
+	out := make([]*big.Float, len(rdp))
+	for i, x := range rdp {
+		if math.IsNaN(x) {
+			return nil, &reference.InputError{Func: fn, Arg: "rdp", Value: x, Msg: "RDP must not be NaN"}
+		}
+		out[i] = new(big.Float).SetFloat64(x)
+	}
+	return out, nil
+}
+
+// refAccountant is the reference's accountant: a sum, in big.Float, of the
+// reference's curves (SGMCurve for the sampled Gaussian, the closed forms
+// times count for the others), converted by reference.Epsilon.
+type refAccountant struct {
+	c      reference.Context
+	orders []float64
+	rdp    []*big.Float
+}
+
+// sumPrec keeps the running sums exact for the sums the laws build (values
+// of 64 bits between 2^-200 and 2^200).
+const sumPrec = 1024
+
+func newRefAccountant(c reference.Context, orders []float64) *refAccountant {
+	a := &refAccountant{c: c, orders: append([]float64(nil), orders...)}
+	for range orders {
+		a.rdp = append(a.rdp, new(big.Float).SetPrec(sumPrec))
+	}
+	return a
+}
+
+func (a *refAccountant) add(v []*big.Float) {
+	for i := range a.rdp {
+		a.rdp[i].Add(a.rdp[i], v[i])
+	}
+}
+
+func countErr(fn string, n int) error {
+	if n <= 0 {
+		return &reference.InputError{Func: fn, Arg: "count", Value: float64(n), Msg: "must be > 0"}
+	}
+	return nil
+}
+
+// each adds count times f(alpha) at every order, or nothing on error.
+func (a *refAccountant) each(fn string, count int, f func(alpha float64) (*big.Float, error)) error {
+	if err := countErr(fn, count); err != nil {
+		return err
+	}
+	v := make([]*big.Float, len(a.orders))
+	for i, x := range a.orders {
+		y, err := f(x)
+		if err != nil {
+			return err
+		}
+		v[i] = new(big.Float).SetPrec(sumPrec).Mul(y, new(big.Float).SetInt64(int64(count)))
+	}
+	a.add(v)
+	return nil
+}
+
+func (a *refAccountant) ComposeSGM(q, sigma float64, steps int) error {
+	v, err := a.c.SGMCurve(q, sigma, steps, a.orders)
+	if err != nil {
+		return err
+	}
+	a.add(v)
+	return nil
+}
+
+func (a *refAccountant) ComposeGaussian(sigma float64, count int) error {
+	return a.each("ComposeGaussian", count, func(x float64) (*big.Float, error) { return a.c.Gaussian(sigma, x) })
+}
+
+func (a *refAccountant) ComposeLaplace(b float64, count int) error {
+	return a.each("ComposeLaplace", count, func(x float64) (*big.Float, error) { return a.c.Laplace(b, x) })
+}
+
+func (a *refAccountant) ComposeRandomizedResponse(p float64, count int) error {
+	return a.each("ComposeRandomizedResponse", count, func(x float64) (*big.Float, error) { return a.c.RandomizedResponse(p, x) })
+}
+
+func (a *refAccountant) ComposeZCDP(rho float64, count int) error {
+	if math.IsNaN(rho) || rho < 0 || math.IsInf(rho, 0) {
+		return &reference.InputError{Func: "ComposeZCDP", Arg: "rho", Value: rho, Msg: "must be finite and >= 0"}
+	}
+	return a.each("ComposeZCDP", count, func(x float64) (*big.Float, error) { return zcdpLine(rho, x), nil })
+}
+
+func (a *refAccountant) ComposePureDP(eps float64, count int) error {
+	if math.IsNaN(eps) || eps < 0 || math.IsInf(eps, 0) {
+		return &reference.InputError{Func: "ComposePureDP", Arg: "eps", Value: eps, Msg: "must be finite and >= 0"}
+	}
+	return a.each("ComposePureDP", count, func(x float64) (*big.Float, error) { return pureDPCurve(eps, x), nil })
+}
+
+func (a *refAccountant) Curve() []float64 { return f64s(a.rdp) }
+
+func (a *refAccountant) Epsilon(delta float64, conv Conversion) (float64, float64, error) {
+	e, o, err := a.c.Epsilon(a.orders, a.rdp, delta, reference.Conversion(conv))
+	v, err := f64(e, err)
+	return v, o, err
+}
+
+// zcdpLine is rho*alpha exactly (rho-zCDP is the RDP line rho*alpha, Bun
+// and Steinke 2016, Def 1.1); at alpha = +Inf it is +Inf, or 0 for rho = 0
+// (the line is identically 0).
+func zcdpLine(rho, alpha float64) *big.Float {
+	if rho == 0 {
+		return new(big.Float)
+	}
+	return new(big.Float).SetPrec(128).Mul(big.NewFloat(rho), big.NewFloat(alpha))
+}
+
+// pureDPCurve is min(eps, alpha eps^2/2) exactly (Mironov 2017, Prop 3 with
+// Bun and Steinke 2016, Prop 1.4); at alpha = +Inf it is eps.
+func pureDPCurve(eps, alpha float64) *big.Float {
+	e := big.NewFloat(eps)
+	if eps == 0 || math.IsInf(alpha, 1) {
+		return e
+	}
+	v := new(big.Float).SetPrec(256).Mul(e, e)
+	v.Mul(v, big.NewFloat(alpha))
+	v.SetMantExp(v, -1)
+	if v.Cmp(e) < 0 {
+		return v
+	}
+	return e
+}

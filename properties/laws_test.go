@@ -1,0 +1,95 @@
+package properties
+
+import (
+	"flag"
+	"os"
+	"sync"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// lawChecks are the default numbers of checks per law for fast and for the
+// reference at 64 bits, chosen so that the whole package runs in about half
+// a minute on two shared cores; the reference's SGM laws are the expensive
+// ones (5-25 ms a call), fast's agreement law calls the reference too.
+// -rapid.checks (or RAPID_CHECKS) replaces them all.
+var lawChecks = map[string][2]int{
+	"monotone-alpha":     {5000, 300},
+	"log-moment-convex":  {5000, 300},
+	"product-additive":   {5000, 500},
+	"sgm-steps-additive": {2000, 40},
+	"accountant":         {500, 25},
+	"data-processing":    {5000, 500},
+	"binned-sgm":         {3000, 60},
+	"gaussian-line":      {5000, 300},
+	"monotone-q-sigma":   {3000, 50},
+	"bad-outcomes":       {5000, 500},
+	"limits":             {5000, 500},
+	"conversions":        {5000, 500},
+	"agreement":          {1000, 80},
+}
+
+func TestLaws(t *testing.T) {
+	for i, im := range []*Impl{Fast(), Reference(64)} {
+		for _, law := range im.Laws() {
+			n, ok := lawChecks[law.Name]
+			if !ok {
+				t.Fatalf("no check count for law %s", law.Name)
+			}
+			t.Run(im.Name+"/"+law.Name, func(t *testing.T) {
+				withRapidFlags(map[string]string{"rapid.checks": itoa(n[i])}, func() {
+					rapid.Check(t, law.Check)
+				})
+			})
+		}
+	}
+}
+
+// userFlags are the rapid flags given on the command line or in the
+// environment, captured before the tests first change any.
+var userFlags = sync.OnceValue(func() map[string]bool {
+	set := map[string]bool{}
+	flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	for name, env := range map[string]string{"rapid.checks": "RAPID_CHECKS", "rapid.shrinktime": "RAPID_SHRINKTIME"} {
+		if _, ok := os.LookupEnv(env); ok {
+			set[name] = true
+		}
+	}
+	return set
+})
+
+// withRapidFlags runs fn with rapid's flags set to values (rapid reads its
+// settings only from flags), except those the user set, and restores them.
+// The tests do not run in parallel, so the change is seen by fn only.
+func withRapidFlags(values map[string]string, fn func()) {
+	user := userFlags()
+	var restore []func()
+	for name, v := range values {
+		if user[name] {
+			continue
+		}
+		old := flag.Lookup(name).Value.String()
+		if err := flag.Set(name, v); err != nil {
+			panic(err)
+		}
+		restore = append(restore, func() { _ = flag.Set(name, old) })
+	}
+	defer func() {
+		for _, r := range restore {
+			r()
+		}
+	}()
+	fn()
+}
+
+func itoa(n int) string {
+	b := []byte{}
+	for {
+		b = append([]byte{byte('0' + n%10)}, b...)
+		n /= 10
+		if n == 0 {
+			return string(b)
+		}
+	}
+}
