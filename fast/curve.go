@@ -22,7 +22,7 @@ import "math"
 //     |u| <= tau/a, so sum_j |C(a,j)| |u|^j <= C(a,2) u^2/(1-rho) and
 //     h >= C(a,2) u^2 (1-rho/(1-rho)), and the rounding error of the moment
 //     sums and of the nested evaluation stays below 1.4 (number of nodes
-//     + 2J) u sum h, within the (128+n) u of the bound (n counts every
+//     + 2J) u sum h, within the u (1.4 n + 2.8 J) of the bound (n counts every
 //     node of the set, tabulated or not, and J). Series nodes beyond the
 //     tabulated maxSide per side are summed by Horner. A series node
 //     outside the order's windows only adds a term of the infinite
@@ -32,12 +32,15 @@ import "math"
 //  2. A recurrence in the order. Orders in arithmetic progression (the
 //     default 1.1, 1.2, ...) step E_n = expm1(beta t_n) by
 //     E(beta+d) = E(beta) e^(d t) + expm1(d t), whose two terms always have
-//     the same sign (no cancellation): with e^(dt) within 3u and expm1(dt)
-//     within 2u, a step adds at most 5u to the relative error of E. E is
-//     corrected to first order for the difference between the order's beta
-//     and the chain's anchor + m d (that difference is a few ulps). After m
-//     steps from an exact restart (expm1) E is within (5m+4)u relative, so
-//     the chain adds at most (5m+4)u W to the sum S of an order, with
+//     the same sign (no cancellation): with d t (and beta t at a restart)
+//     formed in double-double, so that its rounding does not grow with t,
+//     e^(dt) and expm1(dt) are within 3u and a step adds at most 5u to the
+//     relative error of E. E is corrected to first order for the
+//     difference between the order's beta and the chain's anchor + m d
+//     (that difference is a few ulps). After m steps from a restart
+//     (expm1, 3u) E is within (5m+4)u relative besides the error of t
+//     itself (beta tw u, see the Method comment), so the chain adds at most
+//     (5m+4)u W to the sum S of an order, with
 //     W = sum Pa |E| over its beta-form nodes, accumulated with the sum (E
 //     has the sign of t: negative left of z = 1/2, positive right). The
 //     order's bound carries (5m+4)u W/S (W/S <= 25, the worst cancellation
@@ -53,7 +56,8 @@ import "math"
 //
 //  3. Windows. The node windows of each order, needed first to size the
 //     grid, are kept for the order's evaluation; only a retry at a lower
-//     level recomputes them.
+//     level recomputes them. Windows refused for their size (tiny sigma)
+//     do not widen the grid of the other orders.
 //
 //  4. The level check lref <= log S + 3 is decided from the binary
 //     exponent of S when it can be (log S >= (e-1) log 2 for S = m 2^e),
@@ -71,7 +75,8 @@ const (
 // nodeX holds the per-node data of the recurrence.
 type nodeX struct {
 	Pa, Pu float64 // e^(lP+t) and e^(lP+t) u/(1+u): term = Pa E - beta Pu
-	t      float64 // log(1+u)
+	t, tl  float64 // log(1+u), high and low part (tl: where u >= 1)
+	tw     float64 // right of z = 1/2: the error of t in units of u (tErr)
 	r, s   float64 // e^(d t), expm1(d t)
 	E      float64 // expm1(betaRec t)
 }
@@ -80,6 +85,7 @@ type shared struct {
 	on         bool
 	x          []nodeX // indexed as grid.nodes; unused on [t0, t1)
 	t0, t1     int     // tiny nodes [t0, t1): |u| <= tau/amax
+	jU         int     // nodes from jU on (right of t1) are in log form
 	amin, amax float64
 	stride     int       // seriesJ(amin)+1
 	cl, cr     []float64 // cumulative moments, rows of stride
@@ -201,17 +207,32 @@ func (sh *shared) prepare(p *params, g *grid, amin, amax float64) {
 		for i := r[0]; i < r[1]; i++ {
 			nd := &nodes[i]
 			x := &sh.x[i]
-			x.t = nd.t
+			x.t, x.tl = nd.t, nd.tl
+			if i >= t1 {
+				x.tw = p.tErr(nd)
+			}
 			r := 1.0
 			if !math.IsInf(nd.A, 1) {
 				r = nd.u / nd.A
 			}
-			if nd.lP > -700 && !math.IsInf(nd.A, 1) {
-				x.Pa = nd.P * nd.A // = e^(lP+t) to a few ulps; P is normal
+			if !math.IsInf(nd.A, 1) {
+				// e^(lP+t) within 9.1u where P is normal (the right-side
+				// nodes where it is not are in log form); left of z = 1/2 a
+				// subnormal P only adds to the absolute term (Method)
+				x.Pa = nd.P * nd.A
 			} else {
 				x.Pa = math.Exp(nd.lP + nd.t)
 			}
 			x.Pu = x.Pa * r
+		}
+	}
+	// First right-side node whose prefactor could underflow (or u
+	// overflowed): from there on every node is summed in log form.
+	sh.jU = n
+	for i := t1; i < n; i++ {
+		if nd := &nodes[i]; nd.lP < -708 || nd.lP+nd.t < -690 || math.IsInf(nd.u, 1) {
+			sh.jU = i
+			break
 		}
 	}
 }
@@ -254,15 +275,20 @@ func (sh *shared) advance(beta float64, deferOne bool) (pending bool) {
 		for _, xs := range [2][]nodeX{xl, xr} {
 			for i := range xs {
 				x := &xs[i]
+				// d t in double-double: its rounding does not grow with t
 				dt := d * x.t
+				dtl := math.FMA(d, x.t, -dt) + d*x.tl
 				x.s = math.Expm1(dt)
+				if dt < 709 {
+					x.s += (1 + x.s) * dtl
+				}
 				if dt >= -0.5 {
-					// e^(dt) = 1 + expm1(dt), within u + 2u|s|/(1+s) <= 3u
+					// e^(dt) = 1 + expm1(dt), within u + 3u|s|/(1+s) <= 3u
 					// (s >= -0.4): a step E r + s (same signs) then adds at
 					// most 3u + 2u to the relative error of E, the 5u of 2.
 					x.r = 1 + x.s
 				} else {
-					x.r = math.Exp(dt)
+					x.r = math.Exp(dt) * (1 + dtl)
 				}
 				x.E = x.E*x.r + x.s
 			}
@@ -276,11 +302,19 @@ func (sh *shared) advance(beta float64, deferOne bool) (pending bool) {
 	return false
 }
 
-// restart sets E = expm1(beta t) exactly and anchors the chain at beta.
+// restart sets E = expm1(beta t) (within 3u, beta t in double-double)
+// and anchors the chain at beta.
 func (sh *shared) restart(beta float64) {
 	for _, xs := range [2][]nodeX{sh.x[:sh.t0], sh.x[sh.t1:]} {
 		for i := range xs {
-			xs[i].E = math.Expm1(beta * xs[i].t)
+			x := &xs[i]
+			p := beta * x.t
+			pl := math.FMA(beta, x.t, -p) + beta*x.tl
+			E := math.Expm1(p)
+			if p < 709 {
+				E += (1 + E) * pl
+			}
+			x.E = E
 		}
 	}
 	sh.chain = true
@@ -295,8 +329,9 @@ func stepE(xs []nodeX) {
 	}
 }
 
-// stepSum is stepE followed by betaSum over xs (no node with beta t > 700).
-func stepSum(xs []nodeX, beta, dBeta float64) (S, W float64) {
+// stepSum is stepE followed by betaSum over xs (no node with beta t > 700),
+// and also returns sum Pa E tw.
+func stepSum(xs []nodeX, beta, dBeta float64) (S, W, D float64) {
 	for i := range xs {
 		x := &xs[i]
 		E := x.E*x.r + x.s
@@ -304,28 +339,30 @@ func stepSum(xs []nodeX, beta, dBeta float64) (S, W float64) {
 		pe := x.Pa * (E + dBeta*x.t*(1+E))
 		S += pe - beta*x.Pu
 		W += pe
+		D += pe * x.tw
 	}
-	return S, W
+	return S, W, D
 }
 
 // stepSumW applies the pending step to every node E is kept for and
 // returns the beta-form sums over the nodes [lo, hi) of one window, left
-// and right of the series nodes [l0, l1) (as betaSum, signs included).
-func (sh *shared) stepSumW(lo, hi, l0, l1 int, beta, dBeta float64) (S, W float64) {
+// and right of the series nodes [l0, l1) and below the log-form nodes
+// (from jLog), as betaSum and betaSumR (signs included).
+func (sh *shared) stepSumW(lo, hi, l0, l1, jLog int, beta, dBeta float64) (S, W, D float64) {
 	x := sh.x
 	t0, t1, n := sh.t0, sh.t1, len(x)
 	// left: [0, t0) with the sum on [a, b); right: [t1, n) with [c, d)
 	a, b := min(max(lo, 0), t0), min(max(min(hi, l0), 0), t0)
 	b = max(a, b)
-	c, d := min(max(lo, l1, t1), n), min(max(hi, t1), n)
+	c, d := min(max(lo, l1, t1), n), min(max(min(hi, jLog), t1), n)
 	d = max(c, d)
 	stepE(x[:a])
-	sl, wl := stepSum(x[a:b], beta, dBeta)
+	sl, wl, _ := stepSum(x[a:b], beta, dBeta)
 	stepE(x[b:t0])
 	stepE(x[t1:c])
-	sr, wr := stepSum(x[c:d], beta, dBeta)
+	sr, wr, dr := stepSum(x[c:d], beta, dBeta)
 	stepE(x[d:])
-	return sl + sr, wr - wl
+	return sl + sr, wr - wl, dr
 }
 
 // fracShared is fracRDP on the cached grid with the moments and the chain;
@@ -376,6 +413,15 @@ func (p *params) fracShared(a, lref float64, w0 *window, g *grid, sh *shared, co
 	// below this bound (two-Gaussian bound, see Method; log(e^x+e^y) <=
 	// max(x,y) + log 2); below 600 the direct sum of P h(u) cannot overflow.
 	mxb := p.logh - p.lNorm + a*ln2 + max(a*p.l1q, a*p.lq+(a*a-a)*p.i2s2)
+	// Log-form nodes: from jLog on (right of the series nodes), the first
+	// with beta t > 700, or with a prefactor that could underflow or u
+	// overflowed (jU, see prepare).
+	jB := n
+	if n > t1 && beta*nodes[n-1].t > 700 {
+		jB = t1 + searchFirst(n-t1, func(m int) bool { return beta*nodes[t1+m].t > 700 })
+	}
+	jLog := max(l1, min(jB, sh.jU))
+	var W tailW // tail weight, set on the first log-form node with u >= 1
 	var c, lw [4]float64
 	nc := 0
 	for iter := 0; iter < 4; iter++ {
@@ -408,34 +454,46 @@ func (p *params) fracShared(a, lref float64, w0 *window, g *grid, sh *shared, co
 			}
 		}
 		S := Sser
-		var W float64 // sum of Pa |E| over the beta-form nodes
+		// W: sum of Pa |E| over the beta-form nodes, Dt: sum of Pa E tw
+		// over those right of z = 1/2, L: absolute error bound of the
+		// log-form nodes (units of u)
+		var Wb, Dt, L float64
 		cnt := nSer
 		if pending {
 			lo, hi := w.lo[0]-g.lo, w.hi[0]-g.lo+1
-			if hi > lo && beta*sh.x[hi-1].t <= 700 {
-				cnt += hi - lo
-				s, ww := sh.stepSumW(lo, hi, l0, l1, beta, dBeta)
+			cnt += hi - lo
+			s, ww, dd := sh.stepSumW(lo, hi, l0, l1, jLog, beta, dBeta)
+			S += s
+			Wb += ww
+			Dt += dd
+			pending = false
+			if hi > jLog {
+				s, e := p.logSum(sh, g, max(lo, jLog), hi, a, dBeta, &W)
 				S += s
-				W += ww
-				pending = false
-				w.n = 0 // summed
-			} else {
-				flush()
+				L += e
 			}
+			w.n = 0 // summed
 		}
 		for iv := 0; iv < w.n; iv++ {
 			lo, hi := w.lo[iv]-g.lo, w.hi[iv]-g.lo+1
 			cnt += hi - lo
-			// beta form, left and right of the series nodes [l0, l1)
+			// beta form, left and right of the series nodes [l0, l1) and
+			// below the log-form nodes
 			sl, wl := sh.betaSum(lo, min(hi, l0), beta, a, dBeta, nodes)
-			sr, wr := sh.betaSum(max(lo, l1), hi, beta, a, dBeta, nodes)
+			sr, wr, dr := sh.betaSumR(max(lo, l1), min(hi, jLog), beta, dBeta)
 			S += sl + sr
-			W += wr - wl // E < 0 on the left (u < 0), > 0 on the right
+			Wb += wr - wl // E < 0 on the left (u < 0), > 0 on the right
+			Dt += dr
+			if hi > jLog {
+				s, e := p.logSum(sh, g, max(lo, jLog), hi, a, dBeta, &W)
+				S += s
+				L += e
+			}
 		}
 		if S <= 0 {
 			return 0, 0, false
 		}
-		if sh.m > 0 && float64(5*sh.m+4)*W > chainBudget*S {
+		if sh.m > 0 && float64(5*sh.m+4)*Wb > chainBudget*S {
 			// The chain's error term exceeds its budget: restart here.
 			sh.restart(beta)
 			dBeta = 0
@@ -450,19 +508,35 @@ func (p *params) fracShared(a, lref float64, w0 *window, g *grid, sh *shared, co
 				continue
 			}
 		}
-		// 128u per term as in fracRDP, plus the error of the chain's E:
-		// relative (5m+4)u (5u per step, the restart and the drift
-		// correction), so at most (5m+4)u W in the sum.
-		rel = float64(128+cnt)*unit + float64(5*sh.m+4)*unit*(W/S)*1.01 + 2e-18
-		sh.wsPrev = W / S
-		if S >= 1 {
-			// log(1+S): the rounding of 1+S moves it by at most
-			// u/log 2 < 1.5u relative (S >= 1).
-			return math.Log(1+S) / beta, rel + 2*unit, true
-		}
-		return math.Log1p(S) / beta, rel, true
+		rel = fracRel(p, S, Wb, Dt, L, beta, cnt, J, sh.m)
+		sh.wsPrev = Wb / S
+		S += float64(cnt) * (a + 1) * 0x1p-1020 // subnormal prefactors
+		return logOnePlus(S, rel, beta)
 	}
 	return 0, 0, false
+}
+
+// logSum adds the log-form nodes [lo, hi) of the cached grid (logTerm with
+// the chain's E): their sum and absolute error bound (units of u). W is
+// computed on the first node with u >= 1 (W.mag = 0: not yet).
+func (p *params) logSum(sh *shared, g *grid, lo, hi int, a, dBeta float64, W *tailW) (S, L float64) {
+	beta := a - 1
+	eE0 := float64(5*sh.m + 14)
+	for i := lo; i < hi; i++ {
+		nd := &g.nodes[i]
+		if W.mag == 0 && nd.u >= 1 {
+			*W = p.tailWeight(a)
+		}
+		x := &sh.x[i]
+		var E float64
+		if beta*x.t <= 700 {
+			E = x.E + dBeta*x.t*(1+x.E)
+		}
+		tm, e := p.logTerm(g.lo+i, nd, a, beta, W, E, beta*x.tw+eE0)
+		S += tm
+		L += e
+	}
+	return S, L
 }
 
 // hornerSum adds P h(u) over nodes by the series with coef[2..J].
@@ -492,6 +566,23 @@ func searchFirst(n int, f func(int) bool) int {
 		}
 	}
 	return lo
+}
+
+// betaSumR is betaSum right of the series nodes and below the log-form
+// nodes (every beta t <= 700); it also returns sum Pa E tw.
+func (sh *shared) betaSumR(lo, hi int, beta, dBeta float64) (S, W, D float64) {
+	if lo >= hi {
+		return 0, 0, 0
+	}
+	xs := sh.x[lo:hi]
+	for i := range xs {
+		x := &xs[i]
+		pe := x.Pa * (x.E + dBeta*x.t*(1+x.E))
+		S += pe - beta*x.Pu
+		W += pe
+		D += pe * x.tw
+	}
+	return S, W, D
 }
 
 // betaSum adds P h(u) over nodes [lo, hi) by the beta form with the chain's

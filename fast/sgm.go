@@ -89,10 +89,11 @@ import (
 // h(u) = (1+u)^alpha - 1 - alpha u >= 0 (convexity; the alpha u term
 // integrates to 0 because E_mu0[L] = 1). Subtracting 1 + alpha u inside the
 // integrand, rather than 1 from the integral, is what keeps every digit at
-// q = 1e-12. h is evaluated pointwise without cancellation worse than a
-// factor ~25: by its binomial series (2 <= j <= J, ratio of terms at most
-// rho = max(tau/3, tau/alpha) when alpha|u| <= tau = 0.1, truncated when
-// rho^(J-1) < 1e-18) or else as (1+u) expm1((alpha-1) log1p(u)) - (alpha-1) u.
+// q = 1e-12. h is evaluated pointwise by its binomial series (2 <= j <= J,
+// ratio of terms at most rho = max(tau/3, tau/alpha) when alpha|u| <= tau =
+// 0.1, truncated when rho^(J-1) < 1e-18) or else in the beta form
+// (1+u) expm1((alpha-1) log1p(u)) - (alpha-1) u, or in the log form below;
+// the cancellation of the beta form is measured (W below), not assumed.
 //
 // The integral is taken by the trapezoid rule on the grid z_j = j h. f is
 // analytic in the strip |Im z| < pi s^2 (the only singularities of
@@ -126,15 +127,106 @@ import (
 // windows only add nodes, so log C(alpha,2) in the weights is replaced by
 // the upper bound logUB (within 0.2), and the node indices floor(a/h),
 // ceil(b/h) of a window [a, b] are taken from a(1/h), b(1/h) moved outwards
-// by 4u of their size (they are within 3u of a/h, b/h).
+// by 4u of their size (they are within 3u of a/h, b/h); a window reaching
+// beyond 2^50 nodes (or NaN) is made wider still, and refused, instead of
+// overflowing an index.
 // When some node has phi_s (1+u)^alpha >= 4, I >= 4 and log I is summed
 // directly in log space (no subtraction needed, no overflow), with windows
 // from the two-Gaussian bound phi_s (1+u)^alpha <= 2^(alpha-1)
 // ((1-q)^alpha phi_s + q^alpha L^alpha phi_s).
 //
-// Rounding: each kept term has relative error below 128u (25x cancellation
-// of ~4 roundings plus the series), the positive sum adds n u. The result is
-// rounded up by the total bound so that it is never below the exact RDP.
+// Nodes. z_j = j h is carried exactly as zh + zl (zl = fma(j, h, -zh));
+// z^2/(2 s^2) and e = (z - 1/2)/s^2 are formed in double-double (1/(2 s^2)
+// from the exact s^2 of twoProd), so lP = log(h phi_s(z_j)) = c0 -
+// z^2/(2 s^2) is known to ~u^2 |lP| and P = e^lP (from its two parts,
+// e^hi (1 + lo)) is within 3u wherever it is normal, however large |lP| is;
+// c0 = log h - log(s sqrt(2 pi)), common to every node, is within ec0 u.
+// The elementary functions (math.Exp, Expm1, Log, Log1p) are taken within
+// 1 ulp, 2u. u = q expm1(e) is within 4.1u (expm1 of the high part of e
+// corrected by (1 + expm1) times the low part), 1+u within 5.1u right of
+// z = 1/2 and 9.2u left of it (there also as 1-q + q e^e, within 5u, when
+// u < -1/2), t = log(1+u) within 6.1u t right (kT = 6.5: u/(1+u) <= t) and
+// 10.2u |t| left (kL = 10.5: |u|/(1+u) <= 2|t| for u >= -1/2, and
+// |t| >= log 2 below). Right of the transition, u >= 1, 1+u = q e^e (1+w)
+// with w = (1-q)/(q e^e) = (1-q)/(q+u), and t = log q + e + log1p(w) is
+// carried in double-double (log q by logDD): within tw u, tw = 9.1 lw +
+// 1e-13 (|log q| + t + 1), lw = log1p(w) (w within 7.1u, lw <= w) -- so that
+// beta t keeps its digits at any size. Write tw = kT t for the other nodes
+// right of z = 1/2: the error of t there is at most tw u.
+//
+// Beta form. A node with |u| > tau/alpha is summed as Pa E - beta Pu with
+// Pa = P A = e^(lP+t), Pu = Pa u/A, E = expm1(beta t), beta t formed in
+// double-double (expm1DD; curve.go steps d t the same way): an error dx of
+// the argument x = beta t moves E by dx e^x/expm1(x) relative, at most
+// dx (1 + 1/x) for x > 0 and dx/|x| for x < 0, so E is within
+// (5m+4)u + 9.1u + beta tw u right of z = 1/2 and (5m+4)u + kL u left of it
+// (tw/t <= 9.1; m the steps of the chain of curve.go since its restart, 0
+// in SGM). The computed term is P(1+eP) [A(1+eA) E(1+eE) - beta u(1+eu)]
+// up to four roundings (A cancels in Pu = P u), and beta|Pu| <= |Pa E| +
+// term (term = Pa E - beta Pu >= 0; left of z = 1/2 both parts are
+// negative), so its error is at most term (eP + eu + 3u) + |Pa E|
+// (eA + eE + eu + 4u): over the beta-form nodes, at most
+// u (32 + 5m) W + u beta D + 11u S with W = sum |Pa E| and
+// D = sum Pa E tw right of z = 1/2, both accumulated with the sum. Series
+// nodes: P (3u), u^2 (8.2u), coefficients (4u) and their evaluation,
+// 16u + 1.4 (n + 2J) u of their sum (curve.go).
+//
+// Log form. Where the prefactor e^(lP+t) could be subnormal (lP < -708 or
+// lP + t < -690, far out in z, as the Gaussian at alpha is when
+// alpha* = 1 + 2 s^2 log(1/q) is large), where u overflowed (e >= 709) or
+// where E could (beta t > 700), a node right of z = 1/2 is summed as
+// e^X B, X = lP + alpha t, B = (E - beta r)/(1+E), r = u/(1+u) (B = 1
+// where beta t > 700: then B is within (1+beta) e^-700 below 1). No factor
+// is far from the term, so nothing underflows unless the term itself does.
+// For u >= 1, X = c0 - (z-alpha)^2/(2 s^2) + W + alpha lw with
+// W = alpha log q + alpha(alpha-1)/(2 s^2) formed once per order in
+// double-double (tailWeight; L^alpha phi_s(z) = e^((alpha^2-alpha)/(2s^2))
+// phi_s(z-alpha) and t = log q + e + lw): the large parts of lP and
+// alpha t (hundreds to thousands near alpha*) cancel exactly in W, and
+// the rest is small where the term is not negligible. X is then within
+// u (7 D + 2|W - D| + |c0| + 11.2 alpha lw + |X|), D = (z-alpha)^2/(2 s^2)
+// (for u < 1: X = lP + alpha t within u ((kT+1) alpha t + |lP + alpha t| +
+// |X|)), B within u (eE E (1 + beta r)/(1+E) + 11.2 beta r)/(E - beta r) +
+// 3u (eE the bound on E above); logTerm adds term (those + 3u) to L.
+// This is the cause of BugFastSGMTransition: those nodes were summed as
+// e^(lP+t) (expm1(beta t) - beta r) with lP + t below -708 (a subnormal
+// factor: 1.4% off at SGM(1e-9, 1, 40.59375), or lost to zero), and the
+// errors of the exponents (u |lP| + alpha u t, 1e-12 relative and more near
+// alpha*) were outside the 128u claimed per term.
+//
+// Subnormals. A subnormal prefactor is multiplied only by a factor of at
+// most 1 (series, log form) or 1 + beta |r| <= (alpha+1) 2^54 (left of
+// z = 1/2, 1-q >= 2^-53): every node adds at most (alpha+1) 2^-1020 of
+// absolute error through underflow, and n of these are added to S.
+//
+// Rounding. S, the sum of the kept terms, is within rel(S) =
+// u (20 + ec0 + 1.4 n + 2.8 J) + u ((32+5m) W + beta D + L)/S + 2e-18
+// (truncation, discretisation, series) of I-1 (fracRel), and since
+// log1p(S(1+r)) - log1p(S) <= S r/(1+S), log1p(S)/(alpha-1) is within
+// rel(S) S/((1+S) log1p(S)) <= rel(S) of the RDP (logOnePlus). The result is
+// rounded up by that bound, so that it is never below the exact RDP;
+// TestFracErrorBoundHolds checks |value/exact - 1| <= bound on single calls
+// and curves, in the band around alpha* too. In log space (I >= 4,
+// fracLarge) a kept node's log term v = lP + alpha t is within
+// u ((k+1) alpha |t| + 3|v| + 64), k = kL or kR (kR >= kT also covers the
+// u = +Inf nodes, see newParams), the largest of which is carried.
+//
+// Extreme sigma. D_alpha is quasi-convex in its first argument (van
+// Erven-Harremoes, Thm 13), so SGM <= D_alpha(N(1,s^2) || N(0,s^2)) =
+// alpha/(2 s^2); and 1 - q + qL >= qL gives I >= q^alpha e^(alpha(alpha-1)
+// /(2 s^2)), SGM >= alpha/(2 s^2) + alpha log q/(alpha-1). Where
+// 2 s^2 |log q| <= (alpha-1) 2^-60 the two are within 2^-60 relative and
+// SGM returns alpha/(2 s^2) rounded up (gaussianRDP, formed on scaled
+// mantissas: +Inf only where it overflows; sigma^2 may underflow).
+// For s >= 1e100, c = 1/(2 s^2) <= 5e-201: h(u) = C(alpha,2) u^2 (1 + theta
+// 2|alpha-2| |u|) for |u| <= eta = c^(1/4) (|theta| <= 1), |u| > eta has
+// probability below e^-(1e98) (log L ~ N(-c, 2c); the rest of E[h] there
+// is negligible by Cauchy-Schwarz), and E[u^2] = q^2 expm1(2c), so
+// I - 1 = C(alpha,2) q^2 expm1(2c) (1 + eps) with |eps| < 1e-44 (alpha <=
+// 2^20), and SGM = alpha q^2 c within 1e-40 (sgmHugeSigma): the general
+// method would form 4 s^2 = +Inf there. Results below the normal range
+// carry four subnormal steps (roundUpRDP): the exact value is > 0 for
+// q > 0, and SGM never returns 0 for it.
 //
 // Orders above maxFracOrder that are not integers are bounded by the next
 // integer order: D_alpha is non-decreasing in alpha (van Erven-Harremoes
@@ -177,18 +269,24 @@ func logInt(n int) float64 {
 // params are the per-(q, sigma) constants shared by every order.
 type params struct {
 	q, s      float64
-	omq       float64 // 1-q, exact when q >= 1/2 (the only case it is used)
+	omq       float64 // 1-q (exact when q >= 1/2)
 	lq, l1q   float64 // log q, log(1-q)
-	i2s2      float64 // 1/(2 s^2)
-	is2       float64 // 1/s^2
+	i2s2      float64 // 1/(2 s^2), high part of a double-double
+	i2s2l     float64 // its low part
+	is2, is2l float64 // 1/s^2 = 2 (i2s2 + i2s2l)
 	lemLow    float64 // bound on |log expm1(c)| for small c
 	lNorm     float64 // log(s sqrt(2 pi))
 	h         float64 // trapezoid step
 	ih        float64 // 1/h
 	logh      float64
+	c0        float64 // log h - lNorm = log(h phi_s(0))
+	ec0       float64 // bound on the error of c0, in units of u
+	kR, kL    float64 // |error of t| <= kR u t where t > 0, kL u |t| where t < 0
 	E         float64 // trapezoid error exponent
 	expm1is2  float64 // expm1(1/s^2)
 	lExpm1is2 float64 // log(expm1(1/s^2))
+	lqh, lql  float64 // log q in double-double, once lqDD is true
+	lqDD      bool
 }
 
 func newParams(q, s float64) params {
@@ -199,11 +297,18 @@ func newParams(q, s float64) params {
 	} else {
 		p.l1q = math.Log1p(-q)
 	}
-	p.i2s2 = 1 / (2 * s * s)
-	p.is2 = 1 / (s * s)
+	s2h, s2l := twoProd(s, s) // exact
+	p.i2s2, p.i2s2l = ddDiv(1, 0, 2*s2h, 2*s2l)
+	p.is2, p.is2l = 2*p.i2s2, 2*p.i2s2l
 	p.lemLow = math.Abs(math.Log(2*p.i2s2)) + 1
-	p.lNorm = math.Log(s) + 0.5*math.Log(2*math.Pi)
-	p.E = tailT + math.Log1p(4*s*s)
+	ls := math.Log(s)
+	p.lNorm = ls + lnSqrt2Pi
+	// E = 46 + log1p(4 s^2), without overflowing 4 s^2
+	if s > 1 {
+		p.E = tailT + 2*math.Log(2*s) + math.Log1p(0.25*p.is2)
+	} else {
+		p.E = tailT + math.Log1p(4*s*s)
+	}
 	h1 := math.Pi * s * math.Sqrt(2/p.E)
 	if h1 >= 2/theta {
 		p.h = h1
@@ -213,9 +318,32 @@ func newParams(q, s float64) params {
 	}
 	p.logh = math.Log(p.h)
 	p.ih = 1 / p.h
+	p.c0 = p.logh - p.lNorm
+	// log h, log s within 2u relative, lnSqrt2Pi within u/2, two sums
+	p.ec0 = 2*math.Abs(p.logh) + 2*math.Abs(ls) + 1 + math.Abs(p.lNorm) + math.Abs(p.c0)
+	p.kL = 10.5
+	// Right of z = 1/2, t = log1p(u) is within 6.1u t, except on nodes
+	// with e >= 709 (u = +Inf) where t = log q + e + log1p(w) is within
+	// u (2t + 8|log q| + 1426) and t >= tm = log1p(q 2^1021) (see Method).
+	p.kR = 6.5
+	if tm := math.Log1p(q * 0x1p1021); tm > 0 {
+		p.kR = max(p.kR, 2+(8*math.Abs(p.lq)+1426)/tm)
+	} else {
+		p.kR = math.Inf(1)
+	}
 	p.expm1is2 = math.Expm1(p.is2)
 	p.lExpm1is2 = math.Log(p.expm1is2)
 	return p
+}
+
+// logQDD returns log q in double-double (logDD, relative error ~1e-31),
+// computed once per params.
+func (p *params) logQDD() (float64, float64) {
+	if !p.lqDD {
+		p.lqh, p.lql = logDD(p.q)
+		p.lqDD = true
+	}
+	return p.lqh, p.lql
 }
 
 // lem returns log(expm1(c)) for c > 0.
@@ -450,38 +578,105 @@ func roundUp(v, rel float64) float64 {
 	return math.Nextafter(v*(1+rel), math.Inf(1))
 }
 
-// node holds the order-independent values at z_j = j h.
-type node struct {
-	lP float64 // log(h phi_s(z_j))
-	P  float64 // h phi_s(z_j)
-	u  float64 // q(L-1), +Inf past overflow
-	A  float64 // 1+u, accurate also when u is near -1
-	t  float64 // log(1+u)
+// roundUpRDP is roundUp for the values of SGM, also below the normal
+// range where float64 has no relative precision left: there four steps of
+// the smallest subnormal are added, which cover the half-step roundings of
+// a tiny result and of its product by 1+rel.
+func roundUpRDP(v, rel float64) float64 {
+	if v >= 0 && v < 0x1p-1000 {
+		return v*(1+rel) + 4*0x1p-1074
+	}
+	return roundUp(v, rel)
 }
 
+// node holds the order-independent values at z_j = j h (see "Nodes" in
+// the Method comment).
+type node struct {
+	lP  float64 // log(h phi_s(z_j)): high part
+	lPl float64 // its low part
+	P   float64 // h phi_s(z_j) = e^(lP+lPl), within 3u when normal
+	u   float64 // q(L-1), within 4.1u; +Inf past overflow
+	A   float64 // 1+u, accurate also when u is near -1
+	t   float64 // log(1+u): high part
+	tl  float64 // its low part, where u >= 1 (else 0)
+	lw  float64 // log1p(w), w = (1-q)/(q L), where u >= 1 (else 0)
+}
+
+// node computes the values at z_j. z_j = zh + zl exactly; z^2/(2 s^2)
+// and e = (z-1/2)/s^2 are formed in double-double, so that P and u carry a
+// few ulps whatever the size of the exponents.
 func (p *params) node(j int) node {
-	z := float64(j) * p.h
-	e := (z - 0.5) * p.is2
+	fj := float64(j)
+	zh := fj * p.h
+	zl := math.FMA(fj, p.h, -zh)
 	var nd node
-	nd.lP = p.logh - z*z*p.i2s2 - p.lNorm
-	nd.P = math.Exp(nd.lP)
-	switch {
-	case e < 700:
-		em := math.Expm1(e)
+	sh, sl := twoProd(zh, zh)
+	sl += 2 * zh * zl
+	qh, ql := ddMul(sh, sl, p.i2s2, p.i2s2l)
+	lh, le := twoSum(p.c0, -qh)
+	nd.lP, nd.lPl = lh, le-ql
+	P := math.Exp(nd.lP)
+	nd.P = math.FMA(P, nd.lPl, P)
+	dh, dl := twoSum(zh, -0.5)
+	eh, el := ddMul(dh, dl+zl, p.is2, p.is2l)
+	if eh < 709 {
+		em := math.Expm1(eh)
+		em += (1 + em) * el // expm1(eh+el) to first order in el
 		nd.u = p.q * em
 		if nd.u >= -0.5 {
 			nd.A = 1 + nd.u
 			nd.t = math.Log1p(nd.u)
 		} else {
-			nd.A = p.omq + p.q*math.Exp(e)
+			ex := math.Exp(eh)
+			nd.A = p.omq + p.q*(ex+ex*el)
 			nd.t = math.Log(nd.A)
 		}
-	default:
+		if nd.u >= 1 {
+			// w = (1-q)/(q e^e) and q e^e = q + u
+			w := p.omq / (p.q + nd.u)
+			if w < 0x1p-14 {
+				// log1p(w) to w^5/5 < 3e-18 w
+				nd.lw = w * (1 - w*(0.5-w*(1.0/3-w*0.25)))
+			} else {
+				nd.lw = math.Log1p(w)
+			}
+			nd.t, nd.tl = p.tDD(eh, el, nd.lw)
+		}
+	} else {
 		nd.u = math.Inf(1)
 		nd.A = math.Inf(1)
-		nd.t = p.lq + e + math.Log1p(math.Exp(p.l1q-p.lq-e))
+		nd.lw = math.Log1p(math.Exp(p.l1q - p.lq - eh))
+		nd.t, nd.tl = p.tDD(eh, el, nd.lw)
 	}
 	return nd
+}
+
+// tDD returns t = log(1+u) = log q + e + log1p(w) (1+u = q e^e (1+w)) in
+// double-double, for u >= 1: within 9.1u lw + 1e-13 u (|log q| + e + 1).
+func (p *params) tDD(eh, el, lw float64) (float64, float64) {
+	lqh, lql := p.logQDD()
+	h, l := ddAdd(lqh, lql, eh, el)
+	return ddAdd(h, l, lw, 0)
+}
+
+// kT: |error of t| <= kT u t right of z = 1/2 where u < 1 (log1p of u
+// within 4.1u); tErr is the error of t in units of u right of z = 1/2.
+const kT = 6.5
+
+func (p *params) tErr(nd *node) float64 {
+	if nd.u >= 1 {
+		return 9.1*nd.lw + 1e-13*(math.Abs(p.lq)+nd.t+1)
+	}
+	return kT * nd.t
+}
+
+// expm1DD returns expm1(x (t + tl)) for x t <= 709, correcting the
+// rounding of the product to first order (pl e^p, pl <= u |x t|).
+func expm1DD(x, t, tl float64) float64 {
+	p := x * t
+	pl := math.FMA(x, t, -p) + x*tl
+	E := math.Expm1(p)
+	return E + (1+E)*pl
 }
 
 // grid caches nodes j in [lo, lo+len(nodes)).
@@ -548,6 +743,11 @@ func (p *params) fracWindows(c, lw []float64, lref float64) window {
 		// floor(a/h) and ceil(b/h), or one node wider: x*ih is within
 		// 3u|x/h| of x/h.
 		x, y := ivs[i].a*p.ih, ivs[i].b*p.ih
+		if !(math.Abs(x) < 0x1p50 && math.Abs(y) < 0x1p50) {
+			// no index overflow: a window this far out (or NaN) is
+			// made too wide, and count refuses it
+			x, y = -0x1p50, 0x1p50
+		}
 		lo := int(math.Floor(x - 4*unit*math.Abs(x)))
 		hi := int(math.Ceil(y + 4*unit*math.Abs(y)))
 		if w.n > 0 && lo <= w.hi[w.n-1]+1 {
@@ -694,24 +894,87 @@ func (p *params) fracLrefCached(a float64, g, buf []float64, cache *intCache) fl
 	return math.Log(a*(a-1)/2) + 2*p.lq + p.lExpm1is2
 }
 
+// logForm reports whether a node with t > 0 is summed in log form (see
+// "Log form" in the Method comment): its prefactor e^(lP+t) could be
+// subnormal, u overflowed, or E = expm1(beta t) could.
+func logForm(nd *node, bt float64) bool {
+	return nd.lP < -708 || nd.lP+nd.t < -690 || math.IsInf(nd.u, 1) || bt > 700
+}
+
+// tailW is W = a log q + a(a-1)/(2 s^2), the log weight of the Gaussian at
+// a (L^a phi_s(z) = e^((a^2-a)/(2s^2)) phi_s(z-a)), in double-double: its
+// error is below 1e-29 (mag = |a log q| + a(a-1)/(2s^2)).
+type tailW struct{ h, l, mag float64 }
+
+func (p *params) tailWeight(a float64) tailW {
+	lqh, lql := p.logQDD()
+	ah, al := twoProd(a, lqh)
+	al += a * lql
+	bh, bl := twoProd(a, a-1) // a-1 is exact
+	ch, cl := ddMul(bh, bl, p.i2s2, p.i2s2l)
+	h, l := ddAdd(ah, al, ch, cl)
+	return tailW{h, l, math.Abs(ah) + math.Abs(ch)}
+}
+
+// logTerm returns the term P h(u) of node j (t > 0) in log form,
+// e^X (E - beta r)/(1+E) with X = lP + a t, and a bound on its absolute
+// error in units of u (the common error ec0 of c0 aside). E = expm1(beta t)
+// within eE u relative (not used when beta t > 700). W: tailWeight(a),
+// needed when u >= 1.
+func (p *params) logTerm(j int, nd *node, a, beta float64, W *tailW, E, eE float64) (term, errAbs float64) {
+	var X, eX float64
+	if nd.u >= 1 {
+		// X = c0 - (z-a)^2/(2 s^2) + W + a log1p(w): the large parts of
+		// lP and a t cancel exactly in W.
+		fj := float64(j)
+		zh := fj * p.h
+		zl := math.FMA(fj, p.h, -zh)
+		dz := (zh - a) + zl
+		D := dz * dz * p.i2s2
+		wd := W.h - D
+		al := a * nd.lw
+		X = (wd + p.c0) + (W.l + al)
+		eX = 7*D + 2*math.Abs(wd) + math.Abs(p.c0) + 11.2*al + math.Abs(X) + 1e-13*W.mag
+		if math.IsInf(nd.u, 1) {
+			// w = exp(log(1-q) - log q - e), e <= t + |log q|
+			eX += al * (5*math.Abs(p.lq) + 2*math.Abs(p.l1q) + 3*nd.t + 4)
+		}
+	} else {
+		at := a * nd.t
+		v := nd.lP + at
+		X = v + nd.lPl
+		eX = (kT+1)*at + math.Abs(v) + math.Abs(X)
+	}
+	eX += 3 // exp and the product by B
+	f := math.Exp(X)
+	if beta*nd.t > 700 {
+		// B = 1 - (1 + beta r) e^(-beta t) is within (1+beta) e^-700 below 1
+		return f, f * eX
+	}
+	br := beta
+	if !math.IsInf(nd.A, 1) {
+		br = beta * (nd.u / nd.A)
+	}
+	num := E - br
+	dB := eE*(E/(1+E))*(1+br) + 11.2*br // error of num (units of u), see Method
+	if num <= 0 {
+		// all cancelled: the term is at most the error of num
+		return 0, f * (dB + 3*E) / (1 + E)
+	}
+	term = f * (num / (1 + E))
+	return term, term * (eX + 3 + dB/num)
+}
+
 // fracRDP returns the RDP at the fractional order a (1 < a <= maxFracOrder)
 // and its relative error bound; ok is false if the grid would be too large.
 func (p *params) fracRDP(a, lref float64, g *grid, coef *[maxJ + 1]float64) (rdp, rel float64, ok bool) {
 	var c, lw [4]float64
 	nc := p.fracCentres(a, false, &c, &lw)
 	beta := a - 1
-
-	// series coefficients C(a, j), j = 2..J
-	rho := math.Max(tau/3, tau/a)
-	J := 2
-	for r := rho; r > 1e-18 && J < maxJ; r *= rho {
-		J++
-	}
-	coef[2] = a * (a - 1) / 2
-	for j := 2; j < J; j++ {
-		coef[j+1] = coef[j] * (a - float64(j)) / float64(j+1)
-	}
+	J := seriesCoef(a, coef)
 	lim := tau / a
+	var W tailW
+	haveW := false
 
 	for iter := 0; iter < 4; iter++ {
 		w := p.fracWindows(c[:nc], lw[:nc], lref)
@@ -731,42 +994,53 @@ func (p *params) fracRDP(a, lref float64, g *grid, coef *[maxJ + 1]float64) (rdp
 		if Mx >= 600 {
 			return p.fracLarge(a, g, Mx)
 		}
-		var S float64
+		// S: the sum; Wb = sum |Pa E| and Dt = sum Pa E tErr (t > 0) over
+		// the beta-form nodes, L the absolute error bound of the log-form
+		// nodes (units of u).
+		var S, Wb, Dt, L float64
 		n := 0
 		for iv := 0; iv < w.n; iv++ {
 			for j := w.lo[iv]; j <= w.hi[iv]; j++ {
 				nd := g.get(p, j)
 				n++
-				var term float64
-				au := math.Abs(nd.u)
-				switch {
-				case au <= lim:
+				if math.Abs(nd.u) <= lim {
 					v := coef[J]
 					for k := J - 1; k >= 2; k-- {
 						v = v*nd.u + coef[k]
 					}
-					term = nd.P * v * nd.u * nd.u
-				case nd.u <= 1:
-					term = nd.P * (nd.A*math.Expm1(beta*nd.t) - beta*nd.u)
-				default:
-					bt := beta * nd.t
-					if bt > 700 {
-						term = math.Exp(nd.lP + a*nd.t)
-					} else {
-						r := 1.0
-						if !math.IsInf(nd.A, 1) {
-							r = nd.u / nd.A
-						}
-						term = math.Exp(nd.lP+nd.t) * (math.Expm1(bt) - beta*r)
-					}
+					S += nd.P * v * nd.u * nd.u
+					continue
 				}
-				S += term
+				bt := beta * nd.t
+				if nd.t > 0 && logForm(&nd, bt) {
+					if !haveW && nd.u >= 1 {
+						W, haveW = p.tailWeight(a), true
+					}
+					var E float64
+					if bt <= 700 {
+						E = expm1DD(beta, nd.t, nd.tl)
+					}
+					tm, e := p.logTerm(j, &nd, a, beta, &W, E, beta*p.tErr(&nd)+14)
+					S += tm
+					L += e
+					continue
+				}
+				Pa := nd.P * nd.A
+				pe := Pa * expm1DD(beta, nd.t, nd.tl)
+				S += pe - beta*(Pa*(nd.u/nd.A))
+				if nd.t > 0 {
+					Wb += pe
+					Dt += pe * p.tErr(&nd)
+				} else {
+					Wb -= pe
+				}
 			}
 		}
+		absT := float64(n) * (a + 1) * 0x1p-1020 // subnormal prefactors
 		if S <= 0 {
 			// Every node underflowed: I-1 is below 1e-300; retry lower.
 			if lref < -2000 {
-				return 0, 0, true
+				return math.Log1p(absT) / beta, 0, true
 			}
 			lref -= 700
 			continue
@@ -776,10 +1050,31 @@ func (p *params) fracRDP(a, lref float64, g *grid, coef *[maxJ + 1]float64) (rdp
 			lref = lS
 			continue
 		}
-		rel = float64(128+n)*unit + 2e-18
-		return math.Log1p(S) / beta, rel, true
+		rel = fracRel(p, S, Wb, Dt, L, beta, n, J, 0)
+		return logOnePlus(S+absT, rel, beta)
 	}
 	return 0, 0, false
+}
+
+// logOnePlus returns log1p(S)/beta and its relative error bound for S
+// within rel relative: log1p(S(1+rel)) - log1p(S) <= S rel/(1+S), a
+// relative S rel/((1+S) log1p(S)) <= rel; for S >= 1, log(1+S) (the
+// rounding of 1+S costs at most u/log 2 < 1.5u relative, carried as 2u).
+func logOnePlus(S, rel, beta float64) (float64, float64, bool) {
+	if S >= 1 {
+		l := math.Log(1 + S)
+		return l / beta, rel*(S/((1+S)*l)) + 2*unit, true
+	}
+	return math.Log1p(S) / beta, rel, true // (the factor is >= 0.72 here)
+}
+
+// fracRel is the relative error bound of the sum S of a fractional order
+// (see "Rounding" in the Method comment): n nodes, J series coefficients,
+// m steps of the chain since its restart; 1.01 covers the rounding of the
+// sums W, D and L themselves.
+func fracRel(p *params, S, Wb, Dt, L, beta float64, n, J, m int) float64 {
+	return unit*(20+p.ec0+1.4*float64(n)+2.8*float64(J)) +
+		1.01*unit*((32+5*float64(m))*Wb+beta*Dt+L)/S + 2e-18
 }
 
 // fracLarge sums log I in log space when I >= 4.
@@ -807,23 +1102,30 @@ func (p *params) fracLarge(a float64, g *grid, Mx0 float64) (rdp, rel float64, o
 		for iv := 0; iv < w.n; iv++ {
 			for j := w.lo[iv]; j <= w.hi[iv]; j++ {
 				nd := g.get(p, j)
-				v := nd.lP + a*nd.t
+				v := (nd.lP + a*nd.t) + nd.lPl
 				if v < Mx-60 {
 					continue // < e^-60 each, at most maxNodes of them
 				}
 				S += math.Exp(v - Mx)
 				n++
-				if d := 4 * unit * (math.Abs(nd.lP) + a*math.Abs(nd.t) + 1); d > dmax {
+				// a t within (k+1) u a|t| (t within k u |t|, the
+				// product), two sums, v - Mx and exp
+				k := p.kL
+				if nd.t > 0 {
+					k = p.kR
+				}
+				if d := unit * ((k+1)*a*math.Abs(nd.t) + 3*math.Abs(v) + 64); d > dmax {
 					dmax = d
 				}
 			}
 		}
-		logI := Mx + math.Log(S)
+		lS := math.Log(S)
+		logI := Mx + lS
 		if lref > logI+3 {
 			lref = logI
 			continue
 		}
-		abs := dmax + float64(n+4)*unit + unit*math.Abs(Mx) + 1e-18
+		abs := dmax + unit*(float64(n+4)+math.Abs(Mx)+math.Abs(logI)+2*math.Abs(lS)+p.ec0) + 1e-18
 		return logI / (a - 1), abs/logI + 2*unit, true
 	}
 	return 0, 0, false
@@ -884,8 +1186,13 @@ func (e *tooLargeErr) Unwrap() error { return ErrTooLarge }
 // Special cases are:
 //
 //	SGM(q=0, sigma, alpha) = 0
-//	SGM(q=1, sigma, alpha) = alpha/(2 sigma^2)
+//	SGM(q=1, sigma, alpha) = alpha/(2 sigma^2) (+Inf where it overflows)
 //	SGM(q>0, sigma, alpha=+Inf) = +Inf
+//	SGM(q, sigma, alpha) = alpha/(2 sigma^2) (an upper bound within 2^-60
+//	of the exact value) where 2 sigma^2 |log q| <= (alpha-1) 2^-60: tiny
+//	sigma; +Inf where that overflows
+//	SGM(q, sigma>=1e100, alpha) = alpha q^2/(2 sigma^2) (within 1e-40 of
+//	the exact value), the smallest subnormals where it underflows
 //	SGM(q, sigma, alpha) = error for NaN, q outside [0,1], sigma <= 0 or
 //	+Inf, alpha <= 1, alpha > MaxIntegerOrder
 //
@@ -904,6 +1211,9 @@ func SGM(q, sigma, alpha float64) (float64, error) {
 		return 0, err
 	}
 	if v, ok := sgmSpecial(q, sigma, alpha); ok {
+		return v, nil
+	}
+	if v, ok := sgmExtreme(q, sigma, alpha); ok {
 		return v, nil
 	}
 	p := newParams(q, sigma)
@@ -931,10 +1241,39 @@ func sgmSpecial(q, sigma, alpha float64) (float64, bool) {
 	return 0, false
 }
 
-// gaussianRDP is alpha/(2 sigma^2) rounded up.
-func gaussianRDP(sigma, alpha float64) float64 {
-	v := alpha / (2 * sigma * sigma)
-	return roundUp(v, 3*unit)
+// gaussianRDP is alpha/(2 sigma^2) rounded up, for sigma > 0 finite and
+// alpha >= 0 (+Inf at alpha = +Inf): gaussianRDPUp of Gaussian, formed on
+// scaled mantissas, so that neither sigma^2 overflowing nor underflowing
+// loses it (+Inf only where the value overflows, a subnormal step above it
+// where it underflows), and SGM at q = 1 equals Gaussian.
+func gaussianRDP(sigma, alpha float64) float64 { return gaussianRDPUp(sigma, alpha) }
+
+// sigmaHuge: from it on SGM is the closed form of sgmHugeSigma.
+const sigmaHuge = 1e100
+
+// sgmExtreme returns SGM for 0 < q < 1 and a finite order where sigma is
+// so small or so large that the general method would overflow or
+// underflow (see "Extreme sigma" in the Method comment); ok is false
+// elsewhere.
+func sgmExtreme(q, sigma, alpha float64) (float64, bool) {
+	if sigma >= sigmaHuge {
+		return sgmHugeSigma(q, sigma, alpha), true
+	}
+	if 2*sigma*sigma*math.Abs(math.Log(q)) <= (alpha-1)*0x1p-60 {
+		return gaussianRDP(sigma, alpha), true
+	}
+	return 0, false
+}
+
+// sgmHugeSigma is alpha q^2/(2 sigma^2) rounded up (relative model error
+// below 1e-40 for sigma >= 1e100, alpha <= MaxIntegerOrder), from the
+// mantissas (four roundings) and a power of two.
+func sgmHugeSigma(q, sigma, alpha float64) float64 {
+	ma, ea := math.Frexp(alpha)
+	mq, eq := math.Frexp(q)
+	ms, es := math.Frexp(sigma)
+	m := ma * mq * mq / (ms * ms) // in [1/8, 4)
+	return roundUpRDP(math.Ldexp(m, ea+2*eq-2*es-1), 5*unit+1e-40)
 }
 
 // one evaluates a finite order with 0 < q < 1.
@@ -950,7 +1289,7 @@ func (p *params) one(alpha, lref float64, w *window, g []float64, ws *workspace)
 			rdp, rel, ok = p.fracRDP(alpha, lref, &ws.grid, &ws.coef)
 		}
 		if ok {
-			return roundUp(rdp, rel+4*unit)
+			return roundUpRDP(rdp, rel+4*unit)
 		}
 	}
 	// Upper bound through the next integer order.
@@ -963,7 +1302,12 @@ func (p *params) one(alpha, lref float64, w *window, g []float64, ws *workspace)
 func intRDP(p *params, n int, alpha float64, g []float64, ws *workspace) float64 {
 	v := p.intValueCached(n, g, ws.buf, &ws.icache)
 	logI, sig, errAbs := v.logI, v.sig, v.errAbs
-	return roundUp(logI/(alpha-1), errAbs*sig/logI*(1+1e-3)+4*unit)
+	if logI <= 0 {
+		// I-1 = e^x underflowed (x < -745.13, within errAbs < 1e-13):
+		// log I < 2^-1075 (1+1e-13).
+		return roundUpRDP(0x1p-1075/(alpha-1), 1e-13)
+	}
+	return roundUpRDP(logI/(alpha-1), errAbs*sig/logI*(1+1e-3)+4*unit)
 }
 
 // SGMCurve writes steps * SGM(q, sigma, orders[i]) into out[i] (RDP
@@ -993,13 +1337,19 @@ func SGMCurve(q, sigma float64, steps int, orders []float64, out []float64) erro
 		}
 	}
 	fs := float64(steps)
-	if q == 0 || q == 1 {
+	if q == 0 || q == 1 || sigma >= sigmaHuge {
 		for i, a := range orders {
-			v, _ := sgmSpecial(q, sigma, a)
+			v, ok := sgmSpecial(q, sigma, a)
+			if !ok {
+				v, _ = sgmExtreme(q, sigma, a)
+			}
 			out[i] = scaleUp(v, fs)
 		}
 		return nil
 	}
+	// orders of the tiny-sigma closed form (sgmExtreme)
+	lq2s2 := 2 * sigma * sigma * math.Abs(math.Log(q))
+	extreme := func(a float64) bool { return lq2s2 <= (a-1)*0x1p-60 }
 	p := newParams(q, sigma)
 	ws := wsPool.Get().(*workspace)
 	defer wsPool.Put(ws)
@@ -1023,7 +1373,7 @@ func SGMCurve(q, sigma float64, steps int, orders []float64, out []float64) erro
 	ws.wins = ws.wins[:len(orders)]
 	amin := math.Inf(1)
 	for i, a := range orders {
-		if math.IsInf(a, 1) || a == math.Trunc(a) || a > maxFracOrder {
+		if math.IsInf(a, 1) || a == math.Trunc(a) || a > maxFracOrder || extreme(a) {
 			continue
 		}
 		amax = max(amax, a)
@@ -1032,7 +1382,7 @@ func SGMCurve(q, sigma float64, steps int, orders []float64, out []float64) erro
 		nc := p.fracCentres(a, false, &c, &lw)
 		w := p.fracWindows(c[:nc], lw[:nc], out[i])
 		ws.wins[i] = w
-		if w.n > 0 {
+		if w.n > 0 && w.count() <= maxNodes { // larger ones are refused
 			hullLo = min(hullLo, w.lo[0])
 			hullHi = max(hullHi, w.hi[w.n-1])
 		}
@@ -1045,9 +1395,12 @@ func SGMCurve(q, sigma float64, steps int, orders []float64, out []float64) erro
 	}
 	for i, a := range orders {
 		var v float64
-		if math.IsInf(a, 1) {
+		switch {
+		case math.IsInf(a, 1):
 			v = math.Inf(1)
-		} else {
+		case extreme(a):
+			v = gaussianRDP(sigma, a)
+		default:
 			v = p.one(a, out[i], &ws.wins[i], ws.g, ws)
 		}
 		out[i] = scaleUp(v, fs)

@@ -22,7 +22,8 @@ var refCtx = reference.Context{Prec: 64}
 type sweepPoint struct {
 	region          string
 	q, sigma, alpha float64
-	curve           bool // evaluated through SGMCurve on DefaultOrders
+	curve           bool      // evaluated through SGMCurve on orders
+	orders          []float64 // the curve's orders (DefaultOrders if nil)
 }
 
 func logUniform(r *rand.Rand, lo, hi float64) float64 {
@@ -80,9 +81,36 @@ func sweepPoints() []sweepPoint {
 		}
 		return qAny(), 0.1, a
 	})
+	// The transition band: for tiny q the tail Gaussian at alpha
+	// (weight q^alpha e^(alpha(alpha-1)/(2 sigma^2))) crosses the bulk q^2
+	// term just below alpha* = 1 + 2 sigma^2 log(1/q), with nodes far out
+	// in z (subnormal prefactors, exponents of hundreds).
+	band := func() (q, s, a float64) {
+		for {
+			q, s = logUniform(r, 1e-12, 1e-7), logUniform(r, 0.3, 3)
+			if as := 1 + 2*s*s*math.Log(1/q); as <= 256 {
+				return q, s, frac(math.Max(1.0001, as-4), math.Min(256, as+1))
+			}
+		}
+	}
+	add("transition band (q 1e-12..1e-7, a*-4..a*+1)", 240, band)
 	for _, qs := range [][2]float64{{0.01, 1.1}, {0.001, 0.8}} {
 		for _, a := range DefaultOrders() {
 			pts = append(pts, sweepPoint{region: "SGMCurve, default orders", q: qs[0], sigma: qs[1], alpha: a, curve: true})
+		}
+	}
+	// curves through the band (shared grid, moments and chain)
+	for _, qs := range [][2]float64{{1e-9, 1}, {1e-12, 2}, {3e-8, 0.5}, {1e-11, 0.7}} {
+		q, s := qs[0], qs[1]
+		as := 1 + 2*s*s*math.Log(1/q)
+		var o []float64
+		for a := math.Max(1.05, as-4); a < math.Min(256, as+1); a += 1.0 / 16 {
+			if a != math.Trunc(a) {
+				o = append(o, a)
+			}
+		}
+		for _, a := range o {
+			pts = append(pts, sweepPoint{region: "SGMCurve, transition band", q: q, sigma: s, alpha: a, curve: true, orders: o})
 		}
 	}
 	return pts
@@ -113,18 +141,20 @@ func TestSGMAccuracySweep(t *testing.T) {
 	curves := map[[2]float64][]float64{}
 	for i, p := range pts {
 		if p.curve {
+			o := p.orders
+			if o == nil {
+				o = DefaultOrders()
+			}
 			key := [2]float64{p.q, p.sigma}
 			c, ok := curves[key]
 			if !ok {
-				o := DefaultOrders()
 				c = make([]float64, len(o))
 				if err := SGMCurve(p.q, p.sigma, 1, o, c); err != nil {
 					t.Fatal(err)
 				}
 				curves[key] = c
 			}
-			idx := sort.SearchFloat64s(DefaultOrders(), p.alpha)
-			fastV[i] = c[idx]
+			fastV[i] = c[sort.SearchFloat64s(o, p.alpha)]
 			continue
 		}
 		v, err := SGM(p.q, p.sigma, p.alpha)

@@ -145,7 +145,9 @@ func checkSGM(t *testing.T, q, s, a float64) {
 		g = c / (2 * s * s) * ((c - 1) / (a - 1))
 		slack = 1e-9
 	}
-	if !(v <= g*(1+slack)) {
+	// g underflows to 0 for sigma above ~1.3e154, where fast's positive
+	// subnormal answer is right: allow a few subnormal steps.
+	if !(v <= g*(1+slack)+8*0x1p-1074) {
 		t.Fatalf("%s = %v > alpha/(2 sigma^2) = %v", name, v, g)
 	}
 	if inPromise(q, s, a) {

@@ -43,9 +43,7 @@ func TestKnownBug(t *testing.T) {
 // openBugs are the known bugs not fixed yet, each tracked as an open item
 // in the project's notes; every other known bug must pass its reproduction.
 var openBugs = map[string]bool{
-	BugFastSGMTransition:   true,
-	BugFastSGMExtremeSigma: true,
-	BugFastSGMSubnormalQ:   true,
+	BugFastSGMSubnormalQ: true,
 }
 
 // TestRegressionReferenceZero: the reference returned 0 for these positive

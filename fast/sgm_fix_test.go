@@ -1,0 +1,224 @@
+package fast
+
+import (
+	"math"
+	"math/big"
+	"testing"
+)
+
+// Regressions of the transition band (properties.BugFastSGMTransition): at
+// fractional orders with tiny q, just below alpha* = 1 + 2 sigma^2
+// log(1/q), the tail Gaussian at alpha lies where phi_s underflows; the
+// old integrand e^(lP+t) (expm1(beta t) - beta r) formed a subnormal
+// factor (+1.5e-5, or terms lost: below the exact value), and its exponent
+// errors (|lP|, a t in the hundreds) were not in the bound.
+var transitionCases = []struct {
+	name            string
+	q, sigma, alpha float64
+}{
+	{"q=1e-9 alpha=40.59375 (was +1.5e-5)", 1e-9, 1, 40.59375},
+	{"q=1e-9 alpha=39.84375 (was -2.6e-9)", 1e-9, 1, 39.84375},
+	{"q=7.58e-10 alpha=40- (was -1.15e-12)", 7.582560427911933e-10, 1, 39.99999999999999},
+	{"q=1.18e-12 sigma=0.63 (was -1.29e-9)", 1.1756597373746562e-12, 0.6318041516766033, 21.187679586258803},
+	{"q=1e-9 alpha=41.1 (was -6.1e-12)", 1e-9, 1, 41.1},
+}
+
+func TestSGMTransitionRegressions(t *testing.T) {
+	for _, c := range transitionCases {
+		ref, err := refCtx.SGM(c.q, c.sigma, c.alpha)
+		if err != nil {
+			t.Fatalf("%s: reference: %v", c.name, err)
+		}
+		v, err := SGM(c.q, c.sigma, c.alpha)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		// the same order inside a curve (shared grid and chain), next to
+		// its neighbours
+		orders := []float64{c.alpha - 0.25, c.alpha, c.alpha + 0.125}
+		out := make([]float64, len(orders))
+		if err := SGMCurve(c.q, c.sigma, 1, orders, out); err != nil {
+			t.Fatalf("%s: SGMCurve: %v", c.name, err)
+		}
+		for _, r := range []struct {
+			how string
+			v   float64
+		}{{"SGM", v}, {"SGMCurve", out[1]}} {
+			e := relErr(r.v, ref)
+			t.Logf("%s: %s = %v, relative error %.3g", c.name, r.how, r.v, e)
+			if e < 0 || e > 1e-12 || math.IsNaN(r.v) {
+				t.Errorf("%s: %s(%v, %v, %v) = %v, exact %s: relative error %.3g",
+					c.name, r.how, c.q, c.sigma, c.alpha, r.v, ref.Text('g', 17), e)
+			}
+		}
+	}
+}
+
+// bigRat returns x as an exact big.Float.
+func bigF(x float64) *big.Float { return new(big.Float).SetPrec(2000).SetFloat64(x) }
+
+// gaussExact is alpha/(2 sigma^2) exactly (no overflow or underflow).
+func gaussExact(sigma, alpha float64) *big.Float {
+	s2 := new(big.Float).SetPrec(2000).Mul(bigF(sigma), bigF(sigma))
+	s2.Mul(s2, bigF(2))
+	return new(big.Float).SetPrec(2000).Quo(bigF(alpha), s2)
+}
+
+// checkUp reports whether got is a float64 rounding up of want within rel,
+// where below the normal range a few subnormal steps are allowed, and
+// +Inf exactly where want overflows.
+func checkUp(got float64, want *big.Float, rel float64) bool {
+	w, _ := want.Float64()
+	if math.IsInf(w, 1) || want.Cmp(bigF(math.MaxFloat64)) > 0 {
+		return math.IsInf(got, 1)
+	}
+	if math.IsNaN(got) || math.IsInf(got, 0) || got < 0 {
+		return false
+	}
+	g := bigF(got)
+	if g.Cmp(want) < 0 {
+		return false // below the exact value
+	}
+	// got <= want (1+rel) + 8 subnormal steps
+	hi := new(big.Float).SetPrec(2000).Mul(want, bigF(1+rel))
+	hi.Add(hi, bigF(8*0x1p-1074))
+	return g.Cmp(hi) <= 0
+}
+
+// TestSGMExtremeSigma: sigma so small that sigma^2 underflows (or the
+// Gaussian at alpha swamps everything) and so large that 4 sigma^2
+// overflows used to give NaN (properties.BugFastSGMExtremeSigma). Now: the
+// Gaussian bound alpha/(2 sigma^2), within 2^-60 of the exact value, for
+// tiny sigma; alpha q^2/(2 sigma^2), within 1e-40, for sigma >= 1e100;
+// never NaN, never below the exact value, +Inf only where it overflows.
+func TestSGMExtremeSigma(t *testing.T) {
+	// the reported inputs
+	for _, c := range []struct {
+		q, sigma, alpha float64
+		want            float64 // +Inf, or 0: a positive subnormal
+	}{
+		{0.3, 1e-300, 2, math.Inf(1)},
+		{0.5, 1e300, 1.5, 0},
+		{0.3960075827205882, 8.950283081143601e-154, 59, -1},
+	} {
+		v, err := SGM(c.q, c.sigma, c.alpha)
+		switch {
+		case err != nil || math.IsNaN(v):
+			t.Errorf("SGM(%v, %v, %v) = %v, %v", c.q, c.sigma, c.alpha, v, err)
+		case math.IsInf(c.want, 1) && !math.IsInf(v, 1):
+			t.Errorf("SGM(%v, %v, %v) = %v, want +Inf", c.q, c.sigma, c.alpha, v)
+		case c.want == 0 && !(v > 0 && v < 1e-320):
+			t.Errorf("SGM(%v, %v, %v) = %v, want a positive subnormal", c.q, c.sigma, c.alpha, v)
+		}
+	}
+	qs := []float64{1e-300, 1e-12, 0.3, 0.999999, 1 - 0x1p-53}
+	orders := []float64{1 + 0x1p-40, 1.5, 2, 59, 59.5, 300.5, 5000, 2000.25, MaxIntegerOrder}
+	tiny := []float64{5e-324, 1e-300, 1e-200, 1e-155, 8.950283081143601e-154, 3.2e-150, 1e-100, 1e-40}
+	huge := []float64{1e100, 3e120, 1e150, 1e153, 7.1e153, 9.5e153, 1e154, 1.5e154, 1e155, 1e200, 1e300, math.MaxFloat64}
+	for _, q := range qs {
+		lq := math.Abs(math.Log(q))
+		for _, a := range orders {
+			for _, s := range tiny {
+				v, err := SGM(q, s, a)
+				if err != nil {
+					t.Fatalf("SGM(%v, %v, %v): %v", q, s, a, err)
+				}
+				g := gaussExact(s, a)
+				// exact in [g + a log q/(a-1), g] (Method): where the
+				// criterion holds the value is g rounded up
+				if 2*s*s*lq <= (a-1)*0x1p-60 {
+					if !checkUp(v, g, 8*unit) {
+						t.Errorf("SGM(%v, %v, %v) = %v, want alpha/(2 sigma^2) = %s rounded up", q, s, a, v, g.Text('g', 17))
+					}
+				} else if math.IsNaN(v) || v < 0 {
+					t.Errorf("SGM(%v, %v, %v) = %v", q, s, a, v)
+				}
+			}
+			for _, s := range huge {
+				v, err := SGM(q, s, a)
+				if err != nil {
+					t.Fatalf("SGM(%v, %v, %v): %v", q, s, a, err)
+				}
+				// alpha q^2/(2 sigma^2) (1 +- 1e-40)
+				want := gaussExact(s, a)
+				want.Mul(want, bigF(q))
+				want.Mul(want, bigF(q))
+				lo := new(big.Float).SetPrec(2000).Mul(want, bigF(1+1e-40))
+				if !checkUp(v, lo, 8*unit) {
+					t.Errorf("SGM(%v, %v, %v) = %v, want alpha q^2/(2 sigma^2) = %s rounded up", q, s, a, v, want.Text('g', 17))
+				}
+			}
+		}
+		// curves agree with single calls
+		for _, s := range append(append([]float64{}, tiny...), huge...) {
+			o := append([]float64{}, orders...)
+			o = append(o, math.Inf(1))
+			out := make([]float64, len(o))
+			if err := SGMCurve(q, s, 1, o, out); err != nil {
+				t.Fatalf("SGMCurve(%v, %v): %v", q, s, err)
+			}
+			for i, a := range o {
+				v, _ := SGM(q, s, a)
+				if out[i] != v && !(math.IsNaN(v) && math.IsNaN(out[i])) {
+					// the curve may take another (bounded) path only for
+					// orders of the general method
+					if math.IsNaN(out[i]) || math.IsInf(out[i], 1) != math.IsInf(v, 1) {
+						t.Errorf("SGMCurve(%v, %v)[alpha=%v] = %v, SGM = %v", q, s, a, out[i], v)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestGaussianRDPExtreme: alpha/(2 sigma^2) without spurious overflow or
+// underflow (properties.BugFastGaussianHugeSigma: Inf/Inf = NaN at
+// alpha = +Inf for sigma >= 9.5e153), through SGM at q = 1 and Gaussian.
+func TestGaussianRDPExtreme(t *testing.T) {
+	sigmas := []float64{5e-324, 1e-300, 1e-160, 1e-154, 1e-10, 1, 1e10, 1e153, 9.5e153, 1.5e154, 1e160, 1e300, math.MaxFloat64}
+	for _, s := range sigmas {
+		for _, a := range []float64{0, 1e-300, 0.5, 1 + 0x1p-52, 2, 59.5, 1e6, 1e300, math.MaxFloat64, math.Inf(1)} {
+			got := gaussianRDP(s, a)
+			var ok bool
+			switch {
+			case math.IsInf(a, 1):
+				ok = math.IsInf(got, 1)
+			case a == 0:
+				ok = got == 0
+			default:
+				ok = checkUp(got, gaussExact(s, a), 8*unit)
+			}
+			if !ok {
+				t.Errorf("gaussianRDP(%v, %v) = %v, want %s rounded up", s, a, got, gaussExact(s, a).Text('g', 17))
+			}
+			if a > 1 && a <= MaxIntegerOrder {
+				v, err := SGM(1, s, a)
+				if err != nil || v != got {
+					t.Errorf("SGM(1, %v, %v) = %v, %v; want %v", s, a, v, err, got)
+				}
+			}
+		}
+		if v, err := Gaussian(s, math.Inf(1)); err != nil || !math.IsInf(v, 1) {
+			t.Errorf("Gaussian(%v, +Inf) = %v, %v; want +Inf", s, v, err)
+		}
+	}
+}
+
+// TestSGMCurveHugeWindows: windows whose node indices overflow an int (tiny
+// sigma and q) are refused instead of indexing the grid; SGMCurve used to
+// panic here (slice bounds out of range) and SGM to loop for hours.
+func TestSGMCurveHugeWindows(t *testing.T) {
+	for _, c := range [][2]float64{{4.95048660118848e-306, 6.011873564380957e-09}, {2.5927766565058012e-210, 7.345761016389788e-10}} {
+		o := append(DefaultOrders(), 1+1e-12, 5.064172259648724)
+		out := make([]float64, len(o))
+		if err := SGMCurve(c[0], c[1], 1, o, out); err != nil {
+			t.Fatal(err)
+		}
+		for i, a := range o {
+			v, err := SGM(c[0], c[1], a)
+			if err != nil || math.IsNaN(v) || v <= 0 || math.IsNaN(out[i]) || out[i] <= 0 {
+				t.Errorf("SGM(%v, %v, %v) = %v, %v; curve %v", c[0], c[1], a, v, err, out[i])
+			}
+		}
+	}
+}
