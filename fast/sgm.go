@@ -173,7 +173,7 @@ import (
 //
 // Log form. Where the prefactor e^(lP+t) could be subnormal (lP < -708 or
 // lP + t < -690, far out in z, as the Gaussian at alpha is when
-// alpha* = 1 + 2 s^2 log(1/q) is large), where u overflowed (e >= 709) or
+// alpha* = 1 + 2 s^2 log(1/q) is large), where u overflowed (q e^e > e^708.5) or
 // where E could (beta t > 700), a node right of z = 1/2 is summed as
 // e^X B, X = lP + alpha t, B = (E - beta r)/(1+E), r = u/(1+u) (B = 1
 // where beta t > 700: then B is within (1+beta) e^-700 below 1). No factor
@@ -291,7 +291,7 @@ type params struct {
 
 func newParams(q, s float64) params {
 	p := params{q: q, s: s, omq: 1 - q}
-	p.lq = math.Log(q)
+	p.lq = logPos(q)
 	if q >= 0.5 {
 		p.l1q = math.Log(1 - q)
 	} else {
@@ -323,14 +323,10 @@ func newParams(q, s float64) params {
 	p.ec0 = 2*math.Abs(p.logh) + 2*math.Abs(ls) + 1 + math.Abs(p.lNorm) + math.Abs(p.c0)
 	p.kL = 10.5
 	// Right of z = 1/2, t = log1p(u) is within 6.1u t, except on nodes
-	// with e >= 709 (u = +Inf) where t = log q + e + log1p(w) is within
-	// u (2t + 8|log q| + 1426) and t >= tm = log1p(q 2^1021) (see Method).
-	p.kR = 6.5
-	if tm := math.Log1p(q * 0x1p1021); tm > 0 {
-		p.kR = max(p.kR, 2+(8*math.Abs(p.lq)+1426)/tm)
-	} else {
-		p.kR = math.Inf(1)
-	}
+	// where q e^e overflows (u = +Inf: e >= 709 and log q + e >= 708.5, see
+	// node) where t = log q + e + log1p(w) is within u (2t + 8|log q| +
+	// 1426) and t >= 708 (see Method).
+	p.kR = max(6.5, 2+(8*math.Abs(p.lq)+1426)/708)
 	p.expm1is2 = math.Expm1(p.is2)
 	p.lExpm1is2 = math.Log(p.expm1is2)
 	return p
@@ -619,34 +615,43 @@ func (p *params) node(j int) node {
 	nd.P = math.FMA(P, nd.lPl, P)
 	dh, dl := twoSum(zh, -0.5)
 	eh, el := ddMul(dh, dl+zl, p.is2, p.is2l)
+	nd.u = math.Inf(1)
 	if eh < 709 {
 		em := math.Expm1(eh)
 		em += (1 + em) * el // expm1(eh+el) to first order in el
 		nd.u = p.q * em
-		if nd.u >= -0.5 {
-			nd.A = 1 + nd.u
-			nd.t = math.Log1p(nd.u)
-		} else {
-			ex := math.Exp(eh)
-			nd.A = p.omq + p.q*(ex+ex*el)
-			nd.t = math.Log(nd.A)
-		}
-		if nd.u >= 1 {
-			// w = (1-q)/(q e^e) and q e^e = q + u
-			w := p.omq / (p.q + nd.u)
-			if w < 0x1p-14 {
-				// log1p(w) to w^5/5 < 3e-18 w
-				nd.lw = w * (1 - w*(0.5-w*(1.0/3-w*0.25)))
-			} else {
-				nd.lw = math.Log1p(w)
-			}
-			nd.t, nd.tl = p.tDD(eh, el, nd.lw)
-		}
-	} else {
-		nd.u = math.Inf(1)
+	} else if lqh, lql := p.logQDD(); lqh+eh < 708.5 {
+		// e^e overflows but q e^e does not (tiny or subnormal q): u = q e^e
+		// - q from log q + e in double-double, within 3u. Calling such a u
+		// +Inf would leave t = log q + e + log1p(w) to cancel to nearly
+		// nothing, and its error bound (kR) to grow without limit.
+		xh, xl := ddAdd(lqh, lql, eh, el)
+		ex := math.Exp(xh)
+		nd.u = (ex + ex*xl) - p.q
+	}
+	switch {
+	case math.IsInf(nd.u, 1):
 		nd.A = math.Inf(1)
 		nd.lw = math.Log1p(math.Exp(p.l1q - p.lq - eh))
 		nd.t, nd.tl = p.tDD(eh, el, nd.lw)
+	case nd.u >= 1:
+		nd.A = 1 + nd.u
+		// w = (1-q)/(q e^e) and q e^e = q + u
+		w := p.omq / (p.q + nd.u)
+		if w < 0x1p-14 {
+			// log1p(w) to w^5/5 < 3e-18 w
+			nd.lw = w * (1 - w*(0.5-w*(1.0/3-w*0.25)))
+		} else {
+			nd.lw = math.Log1p(w)
+		}
+		nd.t, nd.tl = p.tDD(eh, el, nd.lw)
+	case nd.u >= -0.5:
+		nd.A = 1 + nd.u
+		nd.t = math.Log1p(nd.u)
+	default:
+		ex := math.Exp(eh)
+		nd.A = p.omq + p.q*(ex+ex*el)
+		nd.t = math.Log(nd.A)
 	}
 	return nd
 }
@@ -1259,7 +1264,7 @@ func sgmExtreme(q, sigma, alpha float64) (float64, bool) {
 	if sigma >= sigmaHuge {
 		return sgmHugeSigma(q, sigma, alpha), true
 	}
-	if 2*sigma*sigma*math.Abs(math.Log(q)) <= (alpha-1)*0x1p-60 {
+	if 2*sigma*sigma*math.Abs(logPos(q)) <= (alpha-1)*0x1p-60 {
 		return gaussianRDP(sigma, alpha), true
 	}
 	return 0, false
@@ -1348,7 +1353,7 @@ func SGMCurve(q, sigma float64, steps int, orders []float64, out []float64) erro
 		return nil
 	}
 	// orders of the tiny-sigma closed form (sgmExtreme)
-	lq2s2 := 2 * sigma * sigma * math.Abs(math.Log(q))
+	lq2s2 := 2 * sigma * sigma * math.Abs(logPos(q))
 	extreme := func(a float64) bool { return lq2s2 <= (a-1)*0x1p-60 }
 	p := newParams(q, sigma)
 	ws := wsPool.Get().(*workspace)

@@ -222,3 +222,67 @@ func TestSGMCurveHugeWindows(t *testing.T) {
 		}
 	}
 }
+
+// Regressions of subnormal sampling rates (properties.BugFastSGMSubnormalQ,
+// found by FuzzSGM). amd64's math.Log does not normalise subnormals
+// (math.Log(1e-310) = -709.09, not -713.80), which put log q off by up to
+// 35 and SGM(1e-310, 1/3, 161) at 2e-323 for 6.24; and at fractional
+// orders, nodes where e^e overflowed but q e^e did not were taken as
+// u = +Inf, leaving t = log q + e + log1p(w) to cancel and its error bound
+// to blow up (6.1e7 for 3757 at q = 5e-324).
+//
+// Exact values: reference.Context{Prec: 128}.SGM printed to 26 digits
+// (the reference takes 2-18 s each at these q); the integer ones agree
+// with mpmath's binomial sum at 60 digits (log1p(sum_k C(n,k) (1-q)^(n-k)
+// q^k expm1((k^2-k)/(2 s^2)))/(n-1), mp.dps = 60) to all 26.
+var subnormalQCases = []struct {
+	name            string
+	q, sigma, alpha float64
+	exact           string
+}{
+	{"integer (was 2e-323)", 1e-310, 1.0 / 3, 161, "6.2373625541699518031345047e+00"},
+	{"integer, smallest normal q", 0x1p-1022, 1.0 / 3, 256, "4.4082555629702126047240116e+02"},
+	{"fractional, q = 2^-1074 (was 6.1e7)", 5e-324, 1.0 / 3, 1000.5, "3.7570651156004587760429933e+03"},
+	{"fractional, q = 1e-320 (was 33799)", 1e-320, 1.0 / 3, 1000.5, "3.7646855632702162146034755e+03"},
+	{"fractional, sigma 0.1", 1e-310, 0.1, 60.5, "2.2992019593428008912400729e+03"},
+	{"truth below the float64 range", 1e-310, 1, 60.5, "5.1978025310885800776923032e-619"},
+	{"truth below the float64 range, integer", 1e-310, 1, 161, "1.3832168719095229628239022e-618"},
+}
+
+func TestSGMSubnormalQ(t *testing.T) {
+	for _, c := range subnormalQCases {
+		ref, _, err := big.ParseFloat(c.exact, 10, 128, big.ToNearestEven)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := SGM(c.q, c.sigma, c.alpha)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		orders := []float64{2, c.alpha, c.alpha + 0.5}
+		out := make([]float64, len(orders))
+		if err := SGMCurve(c.q, c.sigma, 1, orders, out); err != nil {
+			t.Fatalf("%s: SGMCurve: %v", c.name, err)
+		}
+		for _, r := range []struct {
+			how string
+			v   float64
+		}{{"SGM", v}, {"SGMCurve", out[1]}} {
+			if ref.Cmp(big.NewFloat(0x1p-1022)) < 0 {
+				// Positive but below the normal range: any positive
+				// number not below it, tiny in absolute terms (the
+				// underflow bound of the Method comment).
+				if !(r.v > 0) || bigF(r.v).Cmp(ref) < 0 || r.v > 1e-290 {
+					t.Errorf("%s: %s(%v, %v, %v) = %v, exact %s", c.name, r.how, c.q, c.sigma, c.alpha, r.v, c.exact)
+				}
+				continue
+			}
+			e := relErr(r.v, ref)
+			t.Logf("%s: %s = %v, relative error %.3g", c.name, r.how, r.v, e)
+			if e < 0 || e > 1e-12 || math.IsNaN(r.v) {
+				t.Errorf("%s: %s(%v, %v, %v) = %v, exact %s: relative error %.3g",
+					c.name, r.how, c.q, c.sigma, c.alpha, r.v, c.exact, e)
+			}
+		}
+	}
+}

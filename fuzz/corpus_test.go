@@ -72,8 +72,8 @@ const (
 	smallS  = "sigma = 0.05: exponents (k^2-k)/(2 sigma^2) of 10^8"
 	refBits = "the reference needed 1.2 gigabits here before c7218a6"
 	invalid = "invalid input: must be refused with a typed error"
-	bugSGM  = "known bug (properties.BugFastSGMTransition / BugFastSGMExtremeSigma): a regression input"
-	bugDiv  = "known bug in fast.Divergence: a regression input"
+	bugSGM  = "fixed bug (properties.BugFastSGMTransition / BugFastSGMExtremeSigma): a regression input"
+	bugDiv  = "fixed bug in fast.Divergence: a regression input"
 )
 
 var seeds = map[string][]seed{
@@ -115,7 +115,7 @@ var seeds = map[string][]seed{
 		sgm("a-inf", "alpha = +Inf is +Inf", 0.5, 1, inf),
 		sgm("bug-transition-q1e-9-s1-a40.59375", bugSGM, 1e-9, 1, 40.59375),
 		sgm("bug-transition-q1e-9-s1-a39.84375", bugSGM, 1e-9, 1, 39.84375),
-		sgm("bug-subnormal-q-s0.333-a161", "known bug (properties.BugFastSGMSubnormalQ), found by this fuzzer: 0 or -Inf for 6.237", 1e-310, 0.3333333333333333, 161),
+		sgm("bug-subnormal-q-s0.333-a161", "fixed bug (properties.BugFastSGMSubnormalQ), found by this fuzzer: 0, -Inf or 2e-323 for 6.237", 1e-310, 0.3333333333333333, 161),
 		sgm("bug-sigma-1e300", bugSGM, 0.5, 1e300, 1.5),
 		sgm("bug-sigma-1e-300", bugSGM, 0.3, 1e-300, 2),
 		sgm("bug-sigma-8.95e-154", bugSGM+", found by FuzzAccountant", 0.3960075827205882, 8.950283081143601e-154, 59),
@@ -163,7 +163,8 @@ var seeds = map[string][]seed{
 		conv("order-inf-pure-dp", "an order +Inf carries pure DP", []float64{2, inf}, []float64{0.5, 1}, 1e-5, 1, 1),
 		conv("rdp-zero-and-inf", "rdp 0 and +Inf", []float64{2, 3}, []float64{0, inf}, 1e-5, 0, 1),
 		conv("rdp-tiny", "rdp 1e-300", []float64{2, 1030}, []float64{1e-300, 1e-300}, 0.5, 1e-300, 1),
-		conv("bug-improved-near-1", "known bug (properties.BugFastImprovedNearOne): a regression input", []float64{1.0004884004786945}, []float64{20.08553692318766}, 0.999999999, 11, 1),
+		conv("rdp-max-float", "rdp = MaxFloat64: eps is beyond float64, and +Inf is fast's rounded-up answer", []float64{2}, []float64{math.MaxFloat64}, 1e-5, 1, 0),
+		conv("bug-improved-near-1", "fixed bug (properties.BugFastImprovedNearOne): a regression input", []float64{1.0004884004786945}, []float64{20.08553692318766}, 0.999999999, 11, 1),
 		conv("ref-delta-below-range", "found by this fuzzer: the exact delta e^(-1.2e13) is below big.Float's range; reference.Delta ran to its precision cap (ErrPrecision), ErrTooLarge since 8ed0cd0",
 			[]float64{6.952794116818823e+10}, []float64{1.398043286095289e-76}, 47.99999999999999, 171, 0),
 		conv("invalid-delta-0", invalid, []float64{2}, []float64{1}, 0, 1, 1),
@@ -196,9 +197,9 @@ var seeds = map[string][]seed{
 				ev(opPureDP, -1, 0, 1), ev(opEpsilon, 0, 0, 1), ev(opEpsilon, 1e-5, 0, 2), ev(opDelta, -1, 0, 1))),
 		acct("invalid-orders", invalid+": orders NaN and below 1", events(2, []float64{nan, 0.5}, ev(opGaussian, 1, 0, 1))),
 		acct("empty-orders", invalid+": an empty order list", events(2, nil, ev(opGaussian, 1, 0, 1))),
-		acct("bug-gaussian-huge-sigma-inf", "known bug (properties.BugFastGaussianHugeSigma), found by this fuzzer: a regression input",
+		acct("bug-gaussian-huge-sigma-inf", "fixed bug (properties.BugFastGaussianHugeSigma), found by this fuzzer: a regression input",
 			events(1, nil, ev(opGaussian, 1.422450685039393e+160, 1.398043286095289e-76, 12336))),
-		acct("bug-zero-at-inf", "known bug (properties.BugFastZeroAtInf): a regression input", events(1, nil, ev(opZCDP, 0, 0, 1), ev(opPureDP, 0, 0, 1))),
+		acct("bug-zero-at-inf", "fixed bug (properties.BugFastZeroAtInf): a regression input", events(1, nil, ev(opZCDP, 0, 0, 1), ev(opPureDP, 0, 0, 1))),
 		acct("mapped-events", "mapped parameters: every event valid", events(0, nil,
 			encodeEvent(nil, opSGM|mapped, 0, 0, 0), encodeEvent(nil, opGaussian|mapped, 0, 0, 0), encodeEvent(nil, opEpsilon|mapped, 0, 0, 1))),
 	},

@@ -84,9 +84,6 @@ func one(t *rapid.T, what string, v float64, err error) *big.Float {
 
 func (m *accountantMachine) compose(t *rapid.T, name string, err error) {
 	t.Helper()
-	if bug, ok := IsKnownBug(err); ok {
-		t.Skipf("%s: %s (see regress_test.go)", name, bug)
-	}
 	if err != nil {
 		t.Fatalf("call failed: %s: unexpected error %v", name, err)
 	}

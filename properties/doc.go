@@ -29,12 +29,12 @@
 // failures, for the real and the broken implementations, are kept under
 // testdata/rapid/.
 //
-// Bugs the laws found in fast and reference are listed in knownbugs.go,
-// each with its reproduction (repro.go; TestKnownBug fails while it
-// reproduces) and a narrow predicate: while a bug reproduces, the adapters
-// answer the calls it affects with a *KnownBugError and the laws skip that
-// draw, so the rest of every law keeps guarding; once fixed, the predicate
-// turns itself off.
+// Bugs the laws and the fuzzers found in fast and reference are listed in
+// knownbugs.go, all fixed, each with its reproduction (repro.go), which
+// TestFixedBugsStayFixed requires to pass. A new bug gets the same: a
+// reproduction that fails until it is fixed. While it is open, fix it
+// first, or skip the draws it affects in the law itself, as narrowly as
+// possible and with a note naming the bug.
 //
 // Run longer with, for example, go test ./properties -run TestLaws/fast
 // -rapid.checks=30000 (the flag replaces every per-law default).

@@ -108,42 +108,22 @@ type Accountant interface {
 func Fast() *Impl {
 	return &Impl{
 		Name: "fast",
-		SGM: func(q, sigma, alpha float64) (float64, error) {
-			return known(fast.SGM(q, sigma, alpha))(FastSGMBug(q, sigma, alpha))
-		},
+		SGM:  fast.SGM,
 		SGMCurve: func(q, sigma float64, steps int, orders []float64) ([]float64, error) {
 			out := make([]float64, len(orders))
 			if err := fast.SGMCurve(q, sigma, steps, orders, out); err != nil {
 				return nil, err
 			}
-			if bug := FastSGMCurveBug(q, sigma, orders); bug != "" {
-				return nil, &KnownBugError{bug}
-			}
 			return out, nil
 		},
-		Gaussian: func(sigma, a float64) (float64, error) {
-			return known(fast.Gaussian(sigma, a))(FastGaussianBug(sigma, a))
-		},
-		GaussianDivergence: func(m1, s1, m2, s2, a float64) (float64, error) {
-			return known(fast.GaussianDivergence(m1, s1, m2, s2, a))(FastGaussianDivergenceBug(m1, s1, m2, s2, a))
-		},
-		Laplace: fast.Laplace,
-		RandomizedResponse: func(p, a float64) (float64, error) {
-			return known(fast.RandomizedResponse(p, a))(FastRRBug(p))
-		},
-		Divergence: func(p, q []float64, a float64) (float64, error) {
-			v, err := fast.Divergence(p, q, a)
-			return known(v, err)(FastDivergenceBug(p, q, a, v))
-		},
-		Epsilon: func(orders, rdp []float64, delta float64, conv Conversion) (float64, float64, error) {
-			e, o, err := fast.Epsilon(orders, rdp, delta, conv)
-			if bug := FastEpsilonBug(orders, delta, conv); err == nil && bug != "" {
-				return 0, 0, &KnownBugError{bug}
-			}
-			return e, o, err
-		},
-		Delta:       fast.Delta,
-		ZCDPEpsilon: fast.ZCDPEpsilon,
+		Gaussian:           fast.Gaussian,
+		GaussianDivergence: fast.GaussianDivergence,
+		Laplace:            fast.Laplace,
+		RandomizedResponse: fast.RandomizedResponse,
+		Divergence:         fast.Divergence,
+		Epsilon:            fast.Epsilon,
+		Delta:              fast.Delta,
+		ZCDPEpsilon:        fast.ZCDPEpsilon,
 		NewAccountant: func(orders []float64) Accountant {
 			return fastAccountant{&fast.Accountant{Orders: orders}}
 		},
@@ -154,53 +134,9 @@ func Fast() *Impl {
 	}
 }
 
-// known returns a function that passes a result through, or replaces a
-// successful one by a *KnownBugError when bug is set: invalid input is
-// still refused by fast itself.
-func known(v float64, err error) func(bug string) (float64, error) {
-	return func(bug string) (float64, error) {
-		if err == nil && bug != "" {
-			return 0, &KnownBugError{bug}
-		}
-		return v, err
-	}
-}
-
+// fastAccountant adapts fast.Accountant to Accountant: Curve returns the
+// RDP values only.
 type fastAccountant struct{ *fast.Accountant }
-
-// ComposeSGM refuses the calls a known SGM bug affects, before touching
-// the accountant.
-func (a fastAccountant) ComposeSGM(q, sigma float64, steps int) error {
-	if bug := FastSGMCurveBug(q, sigma, a.Orders); bug != "" {
-		return &KnownBugError{bug}
-	}
-	return a.Accountant.ComposeSGM(q, sigma, steps)
-}
-
-// ComposeGaussian refuses the calls BugFastGaussianHugeSigma would turn
-// into NaN.
-func (a fastAccountant) ComposeGaussian(sigma float64, n int) error {
-	if bug := FastGaussianBug(sigma, a.Orders...); bug != "" {
-		return &KnownBugError{bug}
-	}
-	return a.Accountant.ComposeGaussian(sigma, n)
-}
-
-// ComposeZCDP and ComposePureDP refuse, before touching the accountant, the
-// calls that BugFastZeroAtInf would turn into NaN.
-func (a fastAccountant) ComposeZCDP(rho float64, n int) error {
-	if bug := FastZeroAtInfBug(rho, a.Orders); bug != "" {
-		return &KnownBugError{bug}
-	}
-	return a.Accountant.ComposeZCDP(rho, n)
-}
-
-func (a fastAccountant) ComposePureDP(eps float64, n int) error {
-	if bug := FastZeroAtInfBug(eps, a.Orders); bug != "" {
-		return &KnownBugError{bug}
-	}
-	return a.Accountant.ComposePureDP(eps, n)
-}
 
 func (a fastAccountant) Curve() []float64 {
 	_, rdp := a.Accountant.Curve()
@@ -226,7 +162,7 @@ func Reference(prec uint) *Impl {
 		},
 		Gaussian: func(s, a float64) (float64, error) { return f64(c.Gaussian(s, a)) },
 		GaussianDivergence: func(m1, s1, m2, s2, a float64) (float64, error) {
-			return known(f64(c.GaussianDivergence(m1, s1, m2, s2, a)))(RefGaussianDivergenceBug(s1, s2, a))
+			return f64(c.GaussianDivergence(m1, s1, m2, s2, a))
 		},
 		Laplace:            func(b, a float64) (float64, error) { return f64(c.Laplace(b, a)) },
 		RandomizedResponse: func(p, a float64) (float64, error) { return f64(c.RandomizedResponse(p, a)) },

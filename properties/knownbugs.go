@@ -1,20 +1,11 @@
 package properties
 
-import (
-	"errors"
-	"math"
-	"math/big"
-)
-
-// Bugs the laws and the fuzzers found in fast and reference. Each has a
-// reproduction (knownBugs below: the inputs that found it, checked against
-// the reference at 128 bits or a closed form), which TestKnownBug runs and
-// which fails while the bug is there. While it reproduces, a call that the
-// bug's predicate covers is set aside (the adapters return a
-// *KnownBugError and the laws and fuzzers skip the draw), so that the rest
-// of each law keeps guarding; once the reproduction passes (the bug is
-// fixed) the predicate turns itself off and the region is checked again.
-// Each predicate is as narrow as the bug's region.
+// Bugs the laws and the fuzzers found in fast and reference, all fixed.
+// Each keeps its reproduction (knownBugs in repro.go: the inputs that
+// found it, checked against the reference at 128 bits or a closed form),
+// which TestFixedBugsStayFixed requires to pass, so that none comes back.
+// A new bug gets a constant here and a reproduction there, which fails
+// until it is fixed (see the package doc for an open one).
 //
 // Relative errors below are against the reference; "below" means below
 // the exact value, which fast promises never to be.
@@ -99,9 +90,10 @@ const (
 	// and alpha in [alpha*-3.2, alpha*+0.5] when alpha* > 20.
 	BugFastSGMTransition = "fast-sgm-fractional-order-tiny-q-transition-band"
 	// fast.SGM with a subnormal sampling rate is below the exact value:
-	// SGM(1e-310, 0.3333333333333333, 161) = 0 at a22868f and -Inf (negative)
-	// in a later working tree, exact 6.2373625541699518 (reference); found
-	// by FuzzSGM.
+	// SGM(1e-310, 0.3333333333333333, 161) = 0 at a22868f, -Inf (negative)
+	// in a later working tree and 2e-323 at 4c873a3, exact
+	// 6.2373625541699518 (reference); found by FuzzSGM. Fixed after
+	// 4c873a3 (log q of a subnormal q; see fast's TestSGMSubnormalQ).
 	BugFastSGMSubnormalQ = "fast-sgm-subnormal-q"
 	// fast.SGM (and SGMCurve) return NaN for extreme sigma (seen for sigma
 	// up to 3.2e-150 and from 7.1e153), against "the result is never
@@ -126,174 +118,3 @@ const (
 	// (BugFastGaussianVariances). Found by the agreement law.
 	BugRefGaussianTinyAlpha = "reference-gaussian-divergence-tiny-order-unequal-variances"
 )
-
-// KnownBugError stands for a result that a known bug affects.
-type KnownBugError struct{ Bug string }
-
-func (e *KnownBugError) Error() string { return "known bug " + e.Bug }
-
-// IsKnownBug reports whether err is a *KnownBugError, and which.
-func IsKnownBug(err error) (string, bool) {
-	var kb *KnownBugError
-	if errors.As(err, &kb) {
-		return kb.Bug, true
-	}
-	return "", false
-}
-
-// FastDivergenceBug names the known bug that affects fast.Divergence(p,
-// q, alpha) = got, or returns "".
-func FastDivergenceBug(p, q []float64, alpha, got float64) string {
-	switch {
-	case alpha == 1 && zeroPWherePositiveQ(p, q) && Active(BugFastKLZeros):
-		return BugFastKLZeros
-	case alpha > 0 && alpha < 1 && Active(BugFastAlphaBelowOne):
-		return BugFastAlphaBelowOne
-	case math.IsInf(got, 1) && finiteDivergence(p, q, alpha) && Active(BugFastOverflow):
-		return BugFastOverflow
-	case math.IsInf(alpha, 1) && got > 0 && got < 1 && Active(BugFastDInfNearOne):
-		// the error u/D_inf exceeds the 4u rounding margin below D_inf = 1/4
-		return BugFastDInfNearOne
-	}
-	return ""
-}
-
-func zeroPWherePositiveQ(p, q []float64) bool {
-	for i := range p {
-		if p[i] == 0 && i < len(q) && q[i] > 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// finiteDivergence reports whether D_alpha(P||Q) is finite by the support
-// rules: for alpha >= 1 every p_i > 0 needs q_i > 0; below 1 the supports
-// must meet.
-func finiteDivergence(p, q []float64, alpha float64) bool {
-	if len(p) != len(q) {
-		return false
-	}
-	meet, inside := false, true
-	for i := range p {
-		if p[i] > 0 && q[i] > 0 {
-			meet = true
-		}
-		if p[i] > 0 && q[i] == 0 {
-			inside = false
-		}
-	}
-	if alpha >= 1 {
-		return inside && meet
-	}
-	return meet
-}
-
-// FastRRBug names the known bug that affects fast.RandomizedResponse(p, .).
-func FastRRBug(p float64) string {
-	if p < 0.5 && p >= 0 {
-		e := new(big.Float).SetPrec(1100).Sub(big.NewFloat(1), big.NewFloat(p)) // exact
-		if e.Cmp(big.NewFloat(1-p)) != 0 && Active(BugFastRRRoundedOneMinusP) {
-			return BugFastRRRoundedOneMinusP
-		}
-	}
-	return ""
-}
-
-// FastGaussianDivergenceBug names the known bug that affects
-// fast.GaussianDivergence(m1, s1, m2, s2, alpha).
-func FastGaussianDivergenceBug(m1, s1, m2, s2, alpha float64) string {
-	for _, x := range []float64{m1, m2, s1, s2} {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return ""
-		}
-	}
-	if !(s1 > 0 && s2 > 0 && alpha >= 0) {
-		return ""
-	}
-	if s1 != s2 && Active(BugFastGaussianVariances) {
-		return BugFastGaussianVariances
-	}
-	if d := m1 - m2; alpha > 0 && d != 0 && (d*d < 0x1p-1022 || alpha*d*d < 0x1p-1022) && Active(BugFastGaussianUnderflow) {
-		return BugFastGaussianUnderflow
-	}
-	return ""
-}
-
-// RefGaussianDivergenceBug names the known bug that affects the
-// reference's GaussianDivergence(., s1, ., s2, alpha): unequal variances
-// and an order below 1e-30 (seen at 2.6e-54).
-func RefGaussianDivergenceBug(s1, s2, alpha float64) string {
-	if s1 != s2 && s1 > 0 && s2 > 0 && alpha > 0 && alpha < 1e-30 && Active(BugRefGaussianTinyAlpha) {
-		return BugRefGaussianTinyAlpha
-	}
-	return ""
-}
-
-// FastZeroAtInfBug names the known bug that a zero eps or rho triggers on
-// orders containing +Inf.
-func FastZeroAtInfBug(x float64, orders []float64) string {
-	for _, a := range orders {
-		if x == 0 && math.IsInf(a, 1) && Active(BugFastZeroAtInf) {
-			return BugFastZeroAtInf
-		}
-	}
-	return ""
-}
-
-// FastSGMBug names the known bug that affects fast.SGM(q, sigma, alpha).
-func FastSGMBug(q, sigma, alpha float64) string {
-	if !(q >= 0 && q <= 1 && sigma > 0 && !math.IsInf(sigma, 1) && alpha > 1) {
-		return "" // invalid input: fast must refuse it, no bug to set aside
-	}
-	if (sigma < 1e-145 || sigma > 1e153) && Active(BugFastSGMExtremeSigma) { // NaN seen up to 3.2e-150 and from 7.1e153
-		return BugFastSGMExtremeSigma
-	}
-	if q > 0 && q < 0x1p-1022 && Active(BugFastSGMSubnormalQ) {
-		return BugFastSGMSubnormalQ
-	}
-	if q > 0 && q < 1e-6 && alpha != math.Trunc(alpha) && !math.IsInf(alpha, 1) && Active(BugFastSGMTransition) {
-		// bands seen: [alpha*-3.2, alpha*+0.5] for alpha* from 22 to 105,
-		// none at alpha* = 4.7 or 14.8; a margin of about 1 each side
-		if as := 1 + 2*sigma*sigma*math.Log(1/q); as > 10 && alpha > as-4 && alpha < as+1.5 {
-			return BugFastSGMTransition
-		}
-	}
-	return ""
-}
-
-// FastSGMCurveBug is FastSGMBug for any of the orders.
-func FastSGMCurveBug(q, sigma float64, orders []float64) string {
-	for _, a := range orders {
-		if bug := FastSGMBug(q, sigma, a); bug != "" {
-			return bug
-		}
-	}
-	return ""
-}
-
-// FastGaussianBug names the known bug that affects fast.Gaussian(sigma,
-// alpha) (also through an accountant whose orders hold alpha).
-func FastGaussianBug(sigma float64, orders ...float64) string {
-	for _, a := range orders {
-		if math.IsInf(a, 1) && !math.IsInf(sigma, 1) && math.IsInf(2*sigma*sigma, 1) && Active(BugFastGaussianHugeSigma) {
-			return BugFastGaussianHugeSigma
-		}
-	}
-	return ""
-}
-
-// FastEpsilonBug names the known bug that affects fast.Epsilon(orders, .,
-// delta, conv): the improved conversion with an order within 0.25 of 1 and
-// delta above 0.3 (where |log delta| no longer dominates the margin).
-func FastEpsilonBug(orders []float64, delta float64, conv Conversion) string {
-	if conv != Improved || !(delta > 0.3 && delta < 1) {
-		return ""
-	}
-	for _, a := range orders {
-		if a < 1.25 && Active(BugFastImprovedNearOne) {
-			return BugFastImprovedNearOne
-		}
-	}
-	return ""
-}

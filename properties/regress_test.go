@@ -11,39 +11,19 @@ import (
 	"github.com/rdpcheck/rdpcheck/reference"
 )
 
-// TestKnownBug runs the reproduction of each bug in knownbugs.go (the
-// inputs that found it, against the reference at 128 bits or a closed
-// form; see repro.go). Its subtests FAIL while the bug is there; once one
-// passes, that bug's predicate stops setting draws aside by itself, and its
-// entry can move to a permanent regression test like the one below.
-func TestKnownBug(t *testing.T) {
+// TestFixedBugsStayFixed runs the reproduction of each bug in knownbugs.go
+// (the inputs that found it, against the reference at 128 bits or a closed
+// form; see repro.go). All are fixed: each must pass.
+func TestFixedBugsStayFixed(t *testing.T) {
 	bugs := KnownBugs()
 	sort.Strings(bugs)
 	for _, bug := range bugs {
 		t.Run(bug, func(t *testing.T) {
-			msgs := Repro(bug)
-			if openBugs[bug] {
-				// Open: it must still reproduce, so that its fix also
-				// removes it from openBugs and deletes its predicate.
-				if len(msgs) == 0 {
-					t.Errorf("open bug %s no longer reproduces: remove it from openBugs and delete its predicate", bug)
-				}
-				for _, msg := range msgs {
-					t.Log("open:", msg)
-				}
-				return
-			}
-			for _, msg := range msgs {
+			for _, msg := range Repro(bug) {
 				t.Error(msg)
 			}
 		})
 	}
-}
-
-// openBugs are the known bugs not fixed yet, each tracked as an open item
-// in the project's notes; every other known bug must pass its reproduction.
-var openBugs = map[string]bool{
-	BugFastSGMSubnormalQ: true,
 }
 
 // TestRegressionReferenceZero: the reference returned 0 for these positive

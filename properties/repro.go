@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"sync"
 
 	"github.com/ALTree/bigfloat"
 
@@ -12,9 +11,10 @@ import (
 	"github.com/rdpcheck/rdpcheck/reference"
 )
 
-// knownBugs maps each bug to its reproduction: the inputs that found it,
-// checked against what the documentation promises. A reproduction returns
-// one message per input that still shows the bug, none once it is fixed.
+// knownBugs maps each bug of knownbugs.go (its constant describes it) to
+// its reproduction: the inputs that found it, checked against what the
+// documentation promises. A reproduction returns one message per input
+// that shows the bug, none while it stays fixed.
 // Expected values come from the reference at 128 bits (127 correct bits
 // by its Ziv guarantee) or, for the reference's own bug, a closed form in
 // 3000-bit arithmetic.
@@ -93,7 +93,7 @@ var knownBugs = map[string]func() []string{
 	},
 	// The SGM values are reference.Context{Prec: 128}.SGM to 30 digits
 	// (at 8ed0cd0), written out because the subnormal q costs the reference
-	// 4 s, too much for a check that fuzz workers run on start.
+	// 4 s.
 	BugFastSGMTransition: func() []string {
 		var out []string
 		for _, c := range []struct {
@@ -157,8 +157,8 @@ func dec(x string) *big.Float {
 	return v
 }
 
-// Repro runs the reproduction of bug: one message per input that still
-// shows it.
+// Repro runs the reproduction of bug: one message per input that shows
+// it.
 func Repro(bug string) []string {
 	f, ok := knownBugs[bug]
 	if !ok {
@@ -174,15 +174,6 @@ func KnownBugs() []string {
 		out = append(out, k)
 	}
 	return out
-}
-
-var active sync.Map // bug -> func() bool (sync.OnceValue)
-
-// Active reports whether bug still reproduces (run once per process), so
-// that its predicate sets draws aside only while the bug is there.
-func Active(bug string) bool {
-	f, _ := active.LoadOrStore(bug, sync.OnceValue(func() bool { return len(Repro(bug)) > 0 }))
-	return f.(func() bool)()
 }
 
 func join(x ...[]string) []string {
