@@ -470,11 +470,27 @@ func stirlerr(n float64) float64 {
 	return (s0 - (s1-(s2-(s3-s4/nn)/nn)/nn)/nn) / n
 }
 
-// bd0 returns x log(x/M) + M - x >= 0 (Loader 2000) and an absolute error bound.
-func bd0(x, M float64) (v, err float64) {
-	if math.Abs(x-M) < 0.1*(x+M) {
-		w := (x - M) / (x + M)
-		s := (x - M) * w
+// bd0 returns x log(x/M) + M - x >= 0 (Loader 2000) for x >= 1 and
+// M = mh + ml > 0 (a double-double: the exact product n q), in
+// double-double, and a bound on its absolute error. Away from x = M the
+// parts x log(x/M) and M - x are each as large as x and M and cancel to
+// far less (bd0(1300, 1000) = 111 from 341 and -300): they are formed in
+// double-double, so that only the final rounding is left (a float64
+// Loader form lost 4u (x + M + |x log(x/M)|) there, 1.6e-12 relative in
+// SGM at n = 10,000, sigma = 1000).
+func bd0(x, mh, ml float64) (vh, vl, err float64) {
+	dh, dl := twoSum(x, -mh)
+	dl -= ml // x - M, exact to ~u^2 M
+	d := dh + dl
+	// M's own error: none where n q is exact in double-double; where it is
+	// subnormal, half a step of 2^-1074 moves bd0 by |1 - x/M| of it.
+	var eM float64
+	if mh < 0x1p-969 {
+		eM = math.Abs(d) / mh * 0x1p-1075
+	}
+	if math.Abs(d) < 0.1*(x+mh) {
+		w := d / (x + mh)
+		s := d * w
 		ej := 2 * x * w
 		w2 := w * w
 		for j := 1; j < 1000; j++ {
@@ -485,35 +501,56 @@ func bd0(x, M float64) (v, err float64) {
 			}
 			s = s1
 		}
-		return s, 8*unit*s + 4*unit*math.Abs(x-M)*math.Abs(w) + 1e-300
+		return s, 0, 8*unit*s + 4*unit*math.Abs(d)*math.Abs(w) + eM + 1e-300
 	}
-	l := x * math.Log(x/M)
-	return l + M - x, 4 * unit * (math.Abs(l) + M + x + x)
+	lxh, lxl := logDD(x)
+	lmh, lml := logDD(mh)
+	lml += ml / mh // log(mh + ml) to (ml/mh)^2/2 < u^2/2
+	rh, rl := ddAdd(lxh, lxl, -lmh, -lml)
+	ph, pl := ddMul(x, 0, rh, rl)
+	vh, vl = ddAdd(ph, pl, -dh, -dl)
+	// logDD within ~1e-31 relative, three double-double operations
+	return vh, vl, 1e-29*(math.Abs(ph)+x+mh) + eM + 1e-300
+}
+
+// binomMeans returns n q and n (1-q) as exact double-doubles (the exact
+// products, 1-q being exact for q >= 1/2), the centres of bd0.
+func (p *params) binomMeans(fn float64) (m1h, m1l, m2h, m2l float64) {
+	if p.q > 0.5 {
+		m2h, m2l = twoProd(fn, p.omq)
+		h, l := twoSum(fn, -m2h)
+		m1h, m1l = fastTwoSum(h, l-m2l)
+		return
+	}
+	m1h, m1l = twoProd(fn, p.q)
+	h, l := twoSum(fn, -m1h)
+	m2h, m2l = fastTwoSum(h, l-m1l)
+	return
 }
 
 // logBinomPMF returns log(C(n,k) q^k (1-q)^(n-k)) for 2 <= k <= n and an
 // absolute error bound, by Loader's form
-// stirlerr(n) - stirlerr(k) - stirlerr(n-k) - bd0(k, nq) - bd0(n-k, n(1-q)) + log(n/(2 pi k (n-k)))/2.
+// stirlerr(n) - stirlerr(k) - stirlerr(n-k) - bd0(k, nq) - bd0(n-k, n(1-q)) + log(n/(2 pi k (n-k)))/2,
+// summed in double-double: the bd0 are as large as n times a KL
+// divergence where the pmf is small, the result is what is left.
 func (p *params) logBinomPMF(n, k int) (v, err float64) {
 	fn, fk := float64(n), float64(k)
 	if k == n {
 		v = fn * p.lq
 		return v, 2 * unit * math.Abs(v)
 	}
-	M1 := fn * p.q
-	M2 := fn - M1
-	if p.q > 0.5 {
-		M2 = fn * p.omq
-		M1 = fn - M2
-	}
-	b1, e1 := bd0(fk, M1)
-	b2, e2 := bd0(fn-fk, M2)
+	m1h, m1l, m2h, m2l := p.binomMeans(fn)
+	b1h, b1l, e1 := bd0(fk, m1h, m1l)
+	b2h, b2l, e2 := bd0(fn-fk, m2h, m2l)
 	st := stirlerr(fn) - stirlerr(fk) - stirlerr(fn-fk)
 	lg := 0.5 * math.Log(fn/(2*math.Pi*fk*(fn-fk)))
-	v = st - b1 - b2 + lg
-	// M1, M2 carry a relative 2u: d bd0/dM = 1 - x/M.
-	eM := 2 * unit * (math.Abs(M1-fk) + math.Abs(M2-(fn-fk)))
-	err = e1 + e2 + eM + 3e-14 + 4*unit*(math.Abs(lg)+b1+b2+math.Abs(v))
+	h, l := ddAdd(b1h, b1l, b2h, b2l)
+	h, l = ddAdd(st, 0, -h, -l)
+	h, l = ddAdd(h, l, lg, 0)
+	v = h + l
+	// stirlerr within 1e-14 each; lg within 3 roundings of its argument and
+	// the log; st's two subtractions; the final rounding.
+	err = e1 + e2 + 3e-14 + 3*unit*math.Abs(lg) + 2*unit*math.Abs(st) + unit*math.Abs(v)
 	return v, err
 }
 
@@ -523,8 +560,8 @@ func (p *params) logBinomPMF(n, k int) (v, err float64) {
 // k log q and c = k(k-1)/(2 s^2) are added in double-double.
 func (p *params) xkAccurate(n, k int, c float64) (x, d float64) {
 	fn, fk := float64(n), float64(k)
-	M1 := fn * p.q
-	if c <= 40 || (k != n && math.Abs(fk-M1) < 0.1*(fk+M1)) {
+	m1h, m1l, m2h, m2l := p.binomMeans(fn)
+	if c <= 40 || (k != n && math.Abs(fk-m1h) < 0.1*(fk+m1h)) {
 		lp, lpErr := p.logBinomPMF(n, k)
 		le := lem(c)
 		x = lp + le
@@ -540,20 +577,19 @@ func (p *params) xkAccurate(n, k int, c float64) (x, d float64) {
 		x = bh + bl
 		return x, 4*unit*math.Abs(x) + 1e-28*(c+fk*math.Abs(p.lq))
 	}
-	M2 := fn - M1
-	if p.q > 0.5 {
-		M2 = fn * p.omq
-		M1 = fn - M2
-	}
-	b2, e2 := bd0(fn-fk, M2)
+	b2h, b2l, e2 := bd0(fn-fk, m2h, m2l)
 	st := stirlerr(fn) - stirlerr(fk) - stirlerr(fn-fk)
 	lg := 0.5 * math.Log(fn/(2*math.Pi*fk*(fn-fk)))
-	kl := fk * math.Log(fk/fn)
-	// -bd0(k, M1) = -k log(k/n) - M1 + k + k log q
-	small := st - b2 + lg - kl - M1 + fk
-	x = (bh + (bl + small))
-	eM := 2 * unit * math.Abs(M2-(fn-fk))
-	d = e2 + eM + 3e-14 + 4*unit*(math.Abs(st)+b2+math.Abs(lg)+math.Abs(kl)+M1+fk+2*math.Abs(x)) + 1e-28*(c+fk*math.Abs(p.lq))
+	// -bd0(k, M1) = -k log(k/n) - M1 + k + k log q, the last in bh
+	knh, knl := logDD(fk / fn) // fk/fn rounded: k u more below
+	klh, kll := ddMul(fk, 0, knh, knl)
+	h, l := ddAdd(st+lg, 0, -b2h, -b2l)
+	h, l = ddAdd(h, l, -klh, -kll)
+	h, l = ddAdd(h, l, fk, -m1h)
+	h, l = ddAdd(h, l, -m1l, 0)
+	x, _ = ddAdd(h, l, bh, bl)
+	d = e2 + 3e-14 + 3*unit*math.Abs(lg) + 2*unit*math.Abs(st) + unit*math.Abs(st+lg) + fk*unit +
+		unit*math.Abs(x) + 1e-28*(c+fk*math.Abs(p.lq)+math.Abs(klh)+fk+m1h)
 	return x, d
 }
 
@@ -1205,7 +1241,14 @@ func (e *tooLargeErr) Unwrap() error { return ErrTooLarge }
 // [1e-12, 1], sigma in [0.1, 1000], integer alpha up to 10,000 and
 // fractional alpha up to 256, it is within 1e-12 relative of it (typically
 // 1e-14): the computation carries an error bound and the value is rounded
-// up by it. Fractional orders above 1024 return the upper bound
+// up by it. Outside those ranges the result is still rounded up by its
+// bound, but the bound can be loose: at fractional orders where I-1 nears
+// float64's underflow (roughly q^2 alpha/(2 sigma^2) below 1e-290, e.g.
+// q below 1e-145), the quadrature's absolute error (about 2^-1020 per
+// node) becomes a relative one (1.3e-12 at q = 1e-145, sigma = 10,
+// alpha = 1.1; 1.3% at q = 1e-150; about 1e-303 absolute where the exact
+// value is below the float64 range). Fractional orders above 1024 return
+// the upper bound
 // SGM(ceil alpha) (ceil(alpha)-1)/(alpha-1) (Rényi divergence is
 // non-decreasing in its order). The result is never negative or NaN.
 func SGM(q, sigma, alpha float64) (float64, error) {

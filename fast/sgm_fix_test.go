@@ -286,3 +286,70 @@ func TestSGMSubnormalQ(t *testing.T) {
 		}
 	}
 }
+
+// Regressions of the binomial terms far from their mean: Loader's
+// bd0(x, M) = x log(x/M) + M - x was formed in float64 away from x = M,
+// where its parts are as large as n and cancel, which put 1.6e-12 into the
+// bound (and the rounded-up result) at n = 10,000, sigma = 1000 and
+// 1.2e-12 at q = 1e-150.
+//
+// Exact log pmfs: mpmath at 40 digits, log(binomial(n,k)) + k log(q) +
+// (n-k) log(1-q) with q the float64 (mpf(q)).
+func TestLogBinomPMFFarFromMean(t *testing.T) {
+	cases := []struct {
+		n, k  int
+		q     float64
+		exact float64
+	}{
+		{10000, 1300, 0.1, -50.5644768483469172535753578038},
+		{10000, 700, 0.1, -59.4312045258624982658150425678},
+		{1024, 650, 0.5, -41.3133744226883742685151627925},
+		{3, 2, 1e-150, -689.676915609545595501411474704},
+		{4096, 40, 0.001, -58.1692783537966520827243989405},
+		{100000, 52000, 0.5, -86.0028029481694224042981791853},
+	}
+	for _, c := range cases {
+		p := newParams(c.q, 1)
+		v, bound := p.logBinomPMF(c.n, c.k)
+		err := math.Abs(v - c.exact)
+		t.Logf("logBinomPMF(%d, %d, q=%v) = %v, error %.3g, bound %.3g", c.n, c.k, c.q, v, err, bound)
+		// the bound must hold, and be tight enough for the 1e-12 target (the
+		// float64 form had 4u (x + M + |x log(x/M)|): 2e-12 at n = 10,000)
+		if err > bound || bound > 2e-13+2*unit*math.Abs(c.exact) {
+			t.Errorf("logBinomPMF(%d, %d, q=%v) = %v, exact %v: error %.3g, bound %.3g", c.n, c.k, c.q, v, c.exact, err, bound)
+		}
+	}
+}
+
+// SGM at the points where the float64 bd0 failed the 1e-12 promise
+// (vectors/sgm_rdp.json tcIds 1477 and 1501). Exact values: mpmath's
+// binomial sum at 40 digits (log1p(sum_k C(n,k) (1-q)^(n-k) q^k
+// expm1((k^2-k)/(2 s^2)))/(n-1)), which the vectors' 50 digits from the
+// reference agree with.
+func TestSGMFarBinomialTerms(t *testing.T) {
+	cases := []struct {
+		q, sigma, alpha float64
+		exact           string
+	}{
+		{0.1, 1000, 10000, "5.00450683547958692325126185431e-05"},  // was 1.63e-12 above
+		{0.5, 1000, 1024, "1.28032760376740274901879685294e-04"},   // was 1.59e-12 above
+		{1e-150, 0.5, 3, "8.03972250497163596294240569255e-299"},   // was 1.22e-12 above
+		{0.01, 1000, 10000, "5.00049746656483025169075234404e-07"}, // was 4.8e-13 above
+		{0.3, 300, 4096, "2.0677996694808579914229152787e-03"},
+	}
+	for _, c := range cases {
+		want, _, err := big.ParseFloat(c.exact, 10, 128, big.ToNearestEven)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := SGM(c.q, c.sigma, c.alpha)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := relErr(v, want)
+		t.Logf("SGM(%v, %v, %v) = %v, relative error %.3g", c.q, c.sigma, c.alpha, v, e)
+		if e < 0 || e > 5e-13 {
+			t.Errorf("SGM(%v, %v, %v) = %v, exact %s: relative error %.3g", c.q, c.sigma, c.alpha, v, c.exact, e)
+		}
+	}
+}
