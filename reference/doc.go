@@ -47,6 +47,15 @@
 // 1908.10530, section 3.3) made to converge geometrically by keeping a strip
 // around the split point for Gauss-Legendre quadrature (see moment.go).
 //
+// For tiny sigma the general method's exponents, alpha^2/(2 sigma^2), leave
+// big.Float's range. There the divergences are pinned between proven bounds
+// (Minkowski's inequality forward: log I(alpha) lies in [X, X + G] with
+// X = alpha log q + alpha (alpha-1)/(2 sigma^2) and G <= alpha (1-q)/q
+// exp(-(alpha-1)/(2 sigma^2)); backward within a Gaussian tail of
+// -log1p(-q)), and where the gap is provably below 2^-(Prec+64) relative the
+// bound's value is returned; elsewhere the general method runs
+// (tinysigma.go).
+//
 // Supported: every q in [0, 1], sigma in [0, inf), integer orders up to
 // MaxIntegerOrder, other orders in (1, MaxFractionalOrder]. The cost grows
 // with the order and with 1/sigma; orders near 1000 with sigma near 0.05

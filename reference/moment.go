@@ -30,12 +30,16 @@ package reference
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/big"
 	"slices"
 )
 
 var errCancelled = errors.New("reference: series cancelled beyond the working precision")
+
+// errOutOfRange reports a term whose exponent is beyond big.Float's range.
+var errOutOfRange = fmt.Errorf("%w: a term of the moment overflows big.Float", ErrTooLarge)
 
 // maxTerms bounds each series; reaching it is an error, never a truncation.
 const maxTerms = 2_000_000
@@ -51,7 +55,7 @@ type termEst struct {
 // work between the orders of a curve.
 func logMomentSeries(q, sigma, beta float64, wp uint, cache *curveCache) (*big.Float, error) {
 	s2 := sigma * sigma
-	lq, l1q := math.Log(q), math.Log1p(-q)
+	lq, l1q := log64(q), math.Log1p(-q)
 	z0 := 0.5 + s2*(l1q-lq)
 	c := 1.0
 	if beta < 0 && math.Log(-beta) > c {
@@ -217,6 +221,9 @@ func logMomentSeries(q, sigma, beta float64, wp uint, cache *curveCache) (*big.F
 	sc.add(sum, right, -1, top, cut)
 	if sum.Sign() <= 0 {
 		return nil, errCancelled
+	}
+	if sum.IsInf() { // a term beyond big.Float's range: not reached since tinysigma.go, but never a panic
+		return nil, errOutOfRange
 	}
 	out := logF(sum, wp)
 	return out.Add(out, MB), nil

@@ -24,7 +24,7 @@ const (
 // estimate with a 30-nat margin) are skipped; they cannot change the result.
 func logMomentInteger(q, sigma float64, a int64, wp uint) (*big.Float, error) {
 	s2 := sigma * sigma
-	lq, l1q := math.Log(q), math.Log1p(-q)
+	lq, l1q := log64(q), math.Log1p(-q)
 	fa := float64(a)
 	est := make([]float64, a+1)
 	logC, mx := 0.0, math.Inf(-1)
@@ -79,6 +79,9 @@ func logMomentInteger(q, sigma float64, a int64, wp uint) (*big.Float, error) {
 	if sum.Sign() <= 0 {
 		return newF(wp), nil // every term underflowed the estimate: I - 1 < 2^-wp
 	}
+	if sum.IsInf() { // not reached since tinysigma.go, but never a panic
+		return nil, errOutOfRange
+	}
 	// log I = log1p(e^M sum), without forming e^M when it is huge.
 	ls := logF(sum, wp)
 	ls.Add(ls, fl(M, wp))
@@ -105,12 +108,54 @@ func momentExtraBits(q, sigma, beta float64) uint {
 	return uint(-lg) + 8
 }
 
+// maxSeriesPrec caps the working precision logMoment may raise the series
+// to when its value shows more cancellation than momentExtraBits expected.
+const maxSeriesPrec = 4 * MaxWorkingPrec
+
 // logMoment returns log I(beta) at working precision wp, choosing the method.
+//
+// The series forms I ~ 1 to an absolute error ~2^-w (w = wp + extra), cutting
+// terms e^-30 2^-w below the largest; log I is then good to about wp bits
+// only if |log I| >= 2^-extra. momentExtraBits guesses extra from the
+// small-q expansion, which fails where q e^(1/s^2) is not small: it asks for
+// nothing while log I is as small as ~(alpha-1) q, and the terms that make
+// up log I lie below the cut at every Ziv precision, so the two evaluations
+// agree on a wrong value (forward divergences of -4.5e-285 at s = 1e-3,
+// q = 1e-300, alpha = 1 + 2^-52; backward ones wrong in the 17th digit, or
+// 4e4 times too large at s = 0.03). So the value is checked: log I > 0 for
+// beta outside [0, 1] (Jensen), and it must not have lost more than
+// extra + 40 bits (the cut's e^-30 covers 43); otherwise extra is raised to
+// what it shows lost.
 func logMoment(q, sigma, beta float64, wp uint, cache *curveCache) (*big.Float, error) {
 	if beta == math.Trunc(beta) && beta >= 2 {
 		return logMomentInteger(q, sigma, int64(beta), wp)
 	}
-	return logMomentSeries(q, sigma, beta, wp+momentExtraBits(q, sigma, beta), cache)
+	extra := momentExtraBits(q, sigma, beta)
+	for {
+		w := wp + extra
+		v, err := logMomentSeries(q, sigma, beta, w, cache)
+		if err != nil {
+			return nil, err
+		}
+		lost := uint(0) // bits of |v| below 1: |v| >= 2^-lost
+		if v.Sign() != 0 {
+			if e := v.MantExp(nil); e <= 0 {
+				lost = uint(1 - e)
+			}
+		}
+		if v.Sign() > 0 && lost <= extra+40 {
+			return v, nil
+		}
+		if v.Sign() <= 0 || lost+24 >= w {
+			// v is at the level of the rounding noise: its size says little.
+			extra = max(2*extra+wp, lost+16)
+		} else {
+			extra = lost + 16
+		}
+		if wp+extra > maxSeriesPrec {
+			return nil, fmt.Errorf("%w: log I(%v) cancels beyond %d bits", ErrTooLarge, beta, maxSeriesPrec)
+		}
+	}
 }
 
 func (c Context) checkSGM(fn string, q, sigma, alpha float64) error {
@@ -158,11 +203,20 @@ func (c Context) SGMDirections(q, sigma, alpha float64) (forward, backward *big.
 	if v, ok := c.sgmSpecial(q, sigma, alpha); ok {
 		return v, newF(v.Prec()).Set(v), nil
 	}
-	forward, err = c.direction(q, sigma, alpha, alpha, c.prec(), nil)
+	p := c.prec()
+	if tinyForwardOK(q, sigma, alpha, p) {
+		forward, err = tinyForward(q, sigma, alpha, p)
+	} else {
+		forward, err = c.direction(q, sigma, alpha, alpha, p, nil)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
-	backward, err = c.direction(q, sigma, alpha, 1-alpha, c.prec(), nil)
+	if tinyBackwardOK(q, sigma, alpha, p) {
+		backward, err = tinyBackward(q, p)
+	} else {
+		backward, err = c.direction(q, sigma, alpha, 1-alpha, p, nil)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -195,6 +249,14 @@ func (c Context) direction(q, sigma, alpha, beta float64, prec uint, cache *curv
 // Zhang 2019, Theorem 5); SGM checks this at every call, at 64 bits first,
 // and computes it in full only when the two are too close to tell apart.
 //
+// Tiny sigma (tinysigma.go): where alpha (alpha-1)/(2 sigma^2) is far beyond
+// alpha |log q| (sigma = 1e-20 gives exponents of 1e40 nats, beyond
+// big.Float), Minkowski's inequality pins forward between X/(alpha-1) and
+// (X + G)/(alpha-1), X = alpha log q + alpha (alpha-1)/(2 sigma^2), G <=
+// alpha (1-q)/q exp(-(alpha-1)/(2 sigma^2)); backward lies just below
+// -log1p(-q). Where such a gap is provably below 2^-(Prec+64) relative, the
+// bound is returned (to Prec bits) instead of running the general method.
+//
 // Special cases are:
 //
 //	SGM(q=0, sigma, alpha) = 0
@@ -215,6 +277,19 @@ func (c Context) SGM(q, sigma, alpha float64) (*big.Float, error) {
 func (c Context) sgm(q, sigma, alpha float64, cache *curveCache) (*big.Float, error) {
 	if v, ok := c.sgmSpecial(q, sigma, alpha); ok {
 		return v, nil
+	}
+	if tinyForwardOK(q, sigma, alpha, c.prec()) {
+		fwd, err := tinyForward(q, sigma, alpha, c.prec())
+		if err != nil {
+			return nil, err
+		}
+		// backward <= -log1p(-q) <= 37 (tinysigma.go), while tinyForwardOK
+		// implies forward > X/alpha > 60; the bound is cheap, so it is
+		// checked all the same (the general method below would decide).
+		bwdMax := -math.Log1p(-q) * (1 + 0x1p-40)
+		if f, _ := fwd.Float64(); f > bwdMax {
+			return fwd, nil
+		}
 	}
 	fwd, err := c.direction(q, sigma, alpha, alpha, c.prec(), cache)
 	if err != nil {
