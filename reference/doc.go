@@ -56,10 +56,13 @@
 // bound's value is returned; elsewhere the general method runs
 // (tinysigma.go).
 //
-// Supported: every q in [0, 1], sigma in [0, inf), integer orders up to
-// MaxIntegerOrder, other orders in (1, MaxFractionalOrder]. The cost grows
-// with the order and with 1/sigma; orders near 1000 with sigma near 0.05
-// take seconds.
+// Supported: every q in [0, 1], sigma in [0, about 2e6], integer orders up
+// to MaxIntegerOrder, other orders in (1, MaxFractionalOrder]. The cost
+// grows with the order and with 1/sigma; orders near 1000 with sigma near
+// 0.05 take seconds. Above sigma ~ 2e6 the quadrature strip would need more
+// than 2,000,000 pieces (about one per unit of sigma) and SGM returns an
+// error wrapping ErrTooLarge instead (package fast covers any sigma; the
+// RDP there is alpha q^2/(2 sigma^2) to within about alpha^2/sigma^2).
 //
 // # Errors
 //

@@ -265,7 +265,8 @@ func (c Context) direction(q, sigma, alpha, beta float64, prec uint, cache *curv
 //	SGM(q>0, sigma=0, alpha) = +Inf
 //	SGM(q, sigma, alpha) = error for q outside [0,1], sigma < 0, sigma = ±Inf,
 //	    alpha <= 1 or any NaN (*InputError), and for alpha above
-//	    MaxIntegerOrder or MaxFractionalOrder (ErrTooLarge)
+//	    MaxIntegerOrder or MaxFractionalOrder, and for sigma above about
+//	    2e6 (ErrTooLarge: see the package documentation)
 func (c Context) SGM(q, sigma, alpha float64) (*big.Float, error) {
 	if err := c.checkSGM("SGM", q, sigma, alpha); err != nil {
 		return nil, err

@@ -238,3 +238,17 @@ func TestPeerExpectationsConversion(t *testing.T) {
 		t.Errorf("q=1 calibration case: eps %v, TF asserts 1.0", ef)
 	}
 }
+
+// TestSGMHugeSigmaIsAnError: above sigma ~ 2e6 the quadrature strip needs
+// too many pieces; the documented answer is ErrTooLarge, never a panic, a
+// hang or a guess.
+func TestSGMHugeSigmaIsAnError(t *testing.T) {
+	for _, s := range []float64{1e7, 1e300} {
+		for _, a := range []float64{2.5, 3} {
+			v, err := reference.Context{Prec: 64}.SGM(0.5, s, a)
+			if !errors.Is(err, reference.ErrTooLarge) {
+				t.Errorf("SGM(0.5, %v, %v) = %v, %v; want an error wrapping ErrTooLarge", s, a, v, err)
+			}
+		}
+	}
+}
