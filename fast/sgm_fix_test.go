@@ -29,27 +29,41 @@ func TestSGMTransitionRegressions(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: reference: %v", c.name, err)
 		}
-		v, err := SGM(c.q, c.sigma, c.alpha)
-		if err != nil {
-			t.Fatalf("%s: %v", c.name, err)
-		}
-		// the same order inside a curve (shared grid and chain), next to
-		// its neighbours
-		orders := []float64{c.alpha - 0.25, c.alpha, c.alpha + 0.125}
-		out := make([]float64, len(orders))
-		if err := SGMCurve(c.q, c.sigma, 1, orders, out); err != nil {
-			t.Fatalf("%s: SGMCurve: %v", c.name, err)
-		}
-		for _, r := range []struct {
-			how string
-			v   float64
-		}{{"SGM", v}, {"SGMCurve", out[1]}} {
-			e := relErr(r.v, ref)
-			t.Logf("%s: %s = %v, relative error %.3g", c.name, r.how, r.v, e)
-			if e < 0 || e > 1e-12 || math.IsNaN(r.v) {
-				t.Errorf("%s: %s(%v, %v, %v) = %v, exact %s: relative error %.3g",
-					c.name, r.how, c.q, c.sigma, c.alpha, r.v, ref.Text('g', 17), e)
+		checkSingleAndCurve(t, c.name, c.q, c.sigma, c.alpha, ref, []float64{c.alpha - 0.25, c.alpha, c.alpha + 0.125})
+	}
+}
+
+// checkSingleAndCurve checks SGM(q, sigma, alpha) and the same order
+// inside SGMCurve(orders) (shared grid and chain, next to its neighbours;
+// orders[1] = alpha) against the exact value: never below it, within
+// 1e-12. Where the exact value is below the normal range any positive
+// number not below it and tiny in absolute terms passes (the underflow
+// bound of the Method comment).
+func checkSingleAndCurve(t *testing.T, name string, q, sigma, alpha float64, exact *big.Float, orders []float64) {
+	t.Helper()
+	v, err := SGM(q, sigma, alpha)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	out := make([]float64, len(orders))
+	if err := SGMCurve(q, sigma, 1, orders, out); err != nil {
+		t.Fatalf("%s: SGMCurve: %v", name, err)
+	}
+	for _, r := range []struct {
+		how string
+		v   float64
+	}{{"SGM", v}, {"SGMCurve", out[1]}} {
+		if exact.Cmp(big.NewFloat(0x1p-1022)) < 0 {
+			if !(r.v > 0) || bigF(r.v).Cmp(exact) < 0 || r.v > 1e-290 {
+				t.Errorf("%s: %s(%v, %v, %v) = %v, exact %s", name, r.how, q, sigma, alpha, r.v, exact.Text('g', 17))
 			}
+			continue
+		}
+		e := relErr(r.v, exact)
+		t.Logf("%s: %s = %v, relative error %.3g", name, r.how, r.v, e)
+		if e < 0 || e > 1e-12 || math.IsNaN(r.v) {
+			t.Errorf("%s: %s(%v, %v, %v) = %v, exact %s: relative error %.3g",
+				name, r.how, q, sigma, alpha, r.v, exact.Text('g', 17), e)
 		}
 	}
 }
@@ -255,35 +269,7 @@ func TestSGMSubnormalQ(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		v, err := SGM(c.q, c.sigma, c.alpha)
-		if err != nil {
-			t.Fatalf("%s: %v", c.name, err)
-		}
-		orders := []float64{2, c.alpha, c.alpha + 0.5}
-		out := make([]float64, len(orders))
-		if err := SGMCurve(c.q, c.sigma, 1, orders, out); err != nil {
-			t.Fatalf("%s: SGMCurve: %v", c.name, err)
-		}
-		for _, r := range []struct {
-			how string
-			v   float64
-		}{{"SGM", v}, {"SGMCurve", out[1]}} {
-			if ref.Cmp(big.NewFloat(0x1p-1022)) < 0 {
-				// Positive but below the normal range: any positive
-				// number not below it, tiny in absolute terms (the
-				// underflow bound of the Method comment).
-				if !(r.v > 0) || bigF(r.v).Cmp(ref) < 0 || r.v > 1e-290 {
-					t.Errorf("%s: %s(%v, %v, %v) = %v, exact %s", c.name, r.how, c.q, c.sigma, c.alpha, r.v, c.exact)
-				}
-				continue
-			}
-			e := relErr(r.v, ref)
-			t.Logf("%s: %s = %v, relative error %.3g", c.name, r.how, r.v, e)
-			if e < 0 || e > 1e-12 || math.IsNaN(r.v) {
-				t.Errorf("%s: %s(%v, %v, %v) = %v, exact %s: relative error %.3g",
-					c.name, r.how, c.q, c.sigma, c.alpha, r.v, c.exact, e)
-			}
-		}
+		checkSingleAndCurve(t, c.name, c.q, c.sigma, c.alpha, ref, []float64{2, c.alpha, c.alpha + 0.5})
 	}
 }
 
