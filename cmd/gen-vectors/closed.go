@@ -50,17 +50,7 @@ func buildClosed(e *engine) (*fileBuilder, error) {
 	g := b.group("gaussian", schema.Gaussian, "the Gaussian mechanism, alpha / (2 sigma^2)", closedTolerance)
 	for _, s := range []float64{1e-3, 0.1, 0.5, 1, 1.1, 2, 4.530877117, 10, 1000, 1e6} {
 		for _, a := range []float64{0, 0.5, 1, 1.5, 2, 10.7, 32, 1e6, inf} {
-			var flags []string
-			switch {
-			case a == 0:
-				flags = append(flags, "OrderZero")
-			case a < 1:
-				flags = append(flags, "OrderBelowOne")
-			case a == 1:
-				flags = append(flags, "KullbackLeibler")
-			case math.IsInf(a, 1):
-				flags = append(flags, "InfiniteOrder")
-			}
+			flags := orderFlags(a)
 			b.test(g, closedTest(fmt.Sprintf("sigma=%g alpha=%g", s, a), flags, "sigma", s, "alpha", a),
 				e.refJob(fmt.Sprintf("Gaussian(%g, %g)", s, a), func(c reference.Context) (*big.Float, error) { return c.Gaussian(s, a) }), nil)
 		}
@@ -72,15 +62,7 @@ func buildClosed(e *engine) (*fileBuilder, error) {
 	g = b.group("laplace", schema.Laplace, "the Laplace mechanism, l1-sensitivity 1, scale b", closedTolerance)
 	for _, bb := range []float64{0.01, 0.1, 0.5, 1, 2, 10, 1000, 1e6} {
 		for _, a := range []float64{1, 1.0001, 1.5, 2, 10.5, 100, 1e4, inf} {
-			var flags []string
-			switch {
-			case a == 1:
-				flags = append(flags, "KullbackLeibler")
-			case a-1 < 1e-3:
-				flags = append(flags, "OrderNearOne")
-			case math.IsInf(a, 1):
-				flags = append(flags, "InfiniteOrder")
-			}
+			flags := orderFlags(a)
 			b.test(g, closedTest(fmt.Sprintf("b=%g alpha=%g", bb, a), flags, "b", bb, "alpha", a),
 				e.refJob(fmt.Sprintf("Laplace(%g, %g)", bb, a), func(c reference.Context) (*big.Float, error) { return c.Laplace(bb, a) }), nil)
 		}
@@ -92,13 +74,7 @@ func buildClosed(e *engine) (*fileBuilder, error) {
 	g = b.group("randomized-response", schema.RandomizedResponse, "binary randomized response reporting the true bit with probability p", closedTolerance)
 	for _, p := range []float64{0.5, 0.500001, 0.51, 0.6, 0.75, 0.9, 0.99, 0.999999, 0.25, 0.1, 1e-6, 0, 1} {
 		for _, a := range []float64{1, 1.5, 2, 10, 100, inf} {
-			flags := []string{}
-			switch {
-			case a == 1:
-				flags = append(flags, "KullbackLeibler")
-			case math.IsInf(a, 1):
-				flags = append(flags, "InfiniteOrder")
-			}
+			flags := append([]string{}, orderFlags(a)...)
 			if p == 0 || p == 1 {
 				// Both fast and the reference give +inf: a valid answer,
 				// though a no-noise mechanism.
@@ -130,17 +106,7 @@ func buildClosed(e *engine) (*fileBuilder, error) {
 		{0, 1, 0, 1 + 1e-8}, {0, 1, 1e-6, 1}, {-3, 0.1, 2, 10}, {0, 1, 0, 1},
 	} {
 		for _, a := range []float64{0, 0.5, 1, 1.5, 2, 10, inf} {
-			var flags []string
-			switch {
-			case a == 0:
-				flags = append(flags, "OrderZero")
-			case a < 1:
-				flags = append(flags, "OrderBelowOne")
-			case a == 1:
-				flags = append(flags, "KullbackLeibler")
-			case math.IsInf(a, 1):
-				flags = append(flags, "InfiniteOrder")
-			}
+			flags := orderFlags(a)
 			if c.s2 == 1+1e-8 || c.m2 == 1e-6 {
 				flags = append(flags, "CancellingInputs")
 			}
@@ -153,4 +119,21 @@ func buildClosed(e *engine) (*fileBuilder, error) {
 		}
 	}
 	return b, nil
+}
+
+// orderFlags returns the flag that marks an order's special case, if any.
+func orderFlags(a float64) []string {
+	switch {
+	case a == 0:
+		return []string{"OrderZero"}
+	case a < 1:
+		return []string{"OrderBelowOne"}
+	case a == 1:
+		return []string{"KullbackLeibler"}
+	case a-1 < 1e-3:
+		return []string{"OrderNearOne"}
+	case math.IsInf(a, 1):
+		return []string{"InfiniteOrder"}
+	}
+	return nil
 }
