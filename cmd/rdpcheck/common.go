@@ -78,6 +78,23 @@ func (c *convFlag) Set(v string) error {
 	return nil
 }
 
+// dpFlags are the flags of the commands that convert an RDP curve to
+// (eps, delta): the target delta, the orders, the conversion and -json.
+type dpFlags struct {
+	delta  float64
+	orders ordersFlag
+	conv   convFlag
+	json   bool
+}
+
+func (d *dpFlags) register(fs *flag.FlagSet) {
+	fs.Float64Var(&d.delta, "delta", 0, "target delta in (0, 1)")
+	fs.Var(&d.orders, "orders", "RDP orders: comma-separated (e.g. 1.5,2,4,8,inf) or default (dp_accounting's 156)")
+	d.conv = convFlag{fast.Improved}
+	fs.Var(&d.conv, "conv", "RDP to DP conversion: improved (Canonne-Kamath-Steinke 2020) or classic (Mironov 2017)")
+	fs.BoolVar(&d.json, "json", false, "print JSON")
+}
+
 // sgmFlags are the sampled Gaussian's parameters, given directly
 // (-q, -steps) or as TF Privacy's compute_dp_sgd_privacy takes them
 // (-n, -batch, -epochs: q = batch/n, steps = ceil(epochs n / batch)).

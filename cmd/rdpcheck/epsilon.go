@@ -31,12 +31,8 @@ func runEpsilon(args []string, stdout, stderr io.Writer) int {
 	var s sgmFlags
 	s.register(fs, true)
 	sigma := fs.Float64("sigma", 0, "noise multiplier: noise standard deviation over l2-sensitivity (> 0)")
-	delta := fs.Float64("delta", 0, "target delta in (0, 1)")
-	var orders ordersFlag
-	fs.Var(&orders, "orders", "RDP orders: comma-separated (e.g. 1.5,2,4,8,inf) or default (dp_accounting's 156)")
-	conv := convFlag{fast.Improved}
-	fs.Var(&conv, "conv", "RDP to DP conversion: improved (Canonne-Kamath-Steinke 2020) or classic (Mironov 2017)")
-	asJSON := fs.Bool("json", false, "print JSON")
+	var d dpFlags
+	d.register(fs)
 	withRef := fs.Bool("reference", false, "also compute eps with the arbitrary-precision reference (slower; progress on stderr)")
 	if st := parse(fs, args); st >= 0 {
 		return st
@@ -44,38 +40,38 @@ func runEpsilon(args []string, stdout, stderr io.Writer) int {
 	if err := s.resolve(true); err != nil {
 		return fail(stderr, "epsilon", err)
 	}
-	if *delta == 0 {
+	if d.delta == 0 {
 		return fail(stderr, "epsilon", fmt.Errorf("missing -delta"))
 	}
-	o := orders.get()
+	o := d.orders.get()
 	curve := make([]float64, len(o))
 	if err := fast.SGMCurve(s.q, *sigma, s.steps, o, curve); err != nil {
 		return fail(stderr, "epsilon", err)
 	}
-	eps, order, err := fast.Epsilon(o, curve, *delta, conv.conv)
+	eps, order, err := fast.Epsilon(o, curve, d.delta, d.conv.conv)
 	if err != nil {
 		return fail(stderr, "epsilon", err)
 	}
 	out := map[string]any{
-		"q": s.q, "sigma": *sigma, "steps": s.steps, "delta": *delta,
-		"conversion": conv.conv.String(), "epsilon": jsonFloat(eps), "order": jsonFloat(order),
+		"q": s.q, "sigma": *sigma, "steps": s.steps, "delta": d.delta,
+		"conversion": d.conv.conv.String(), "epsilon": jsonFloat(eps), "order": jsonFloat(order),
 	}
 	var refEps string
 	if *withRef {
-		refEps, err = referenceEpsilon(s.q, *sigma, s.steps, o, *delta, conv.conv, stderr)
+		refEps, err = referenceEpsilon(s.q, *sigma, s.steps, o, d.delta, d.conv.conv, stderr)
 		if err != nil {
 			return fail(stderr, "epsilon", err)
 		}
 		out["epsilon_reference"] = refEps
 	}
-	if *asJSON {
+	if d.json {
 		if err := writeJSON(stdout, out); err != nil {
 			return fail(stderr, "epsilon", err)
 		}
 		return 0
 	}
 	fmt.Fprintf(stdout, "eps = %.10g at order %g  (%v conversion, delta = %g; q = %g, sigma = %g, steps = %d, %d orders)\n",
-		eps, order, conv.conv, *delta, s.q, *sigma, s.steps, len(o))
+		eps, order, d.conv.conv, d.delta, s.q, *sigma, s.steps, len(o))
 	if *withRef {
 		fmt.Fprintf(stdout, "reference eps = %s\n", refEps)
 	}

@@ -24,31 +24,27 @@ func runSigma(args []string, stdout, stderr io.Writer) int {
 	var s sgmFlags
 	s.register(fs, true)
 	eps := fs.Float64("eps", 0, "target epsilon (> 0)")
-	delta := fs.Float64("delta", 0, "target delta in (0, 1)")
 	tol := fs.Float64("tol", 1e-6, "relative tolerance on sigma, in [1e-12, 1)")
-	var orders ordersFlag
-	fs.Var(&orders, "orders", "RDP orders: comma-separated or default")
-	conv := convFlag{fast.Improved}
-	fs.Var(&conv, "conv", "RDP to DP conversion: improved or classic")
-	asJSON := fs.Bool("json", false, "print JSON")
+	var d dpFlags
+	d.register(fs)
 	if st := parse(fs, args); st >= 0 {
 		return st
 	}
 	if err := s.resolve(true); err != nil {
 		return fail(stderr, "sigma", err)
 	}
-	sigma, achieved, err := fast.CalibrateSigma(s.q, s.steps, *eps, *delta, conv.conv, orders.orders, *tol)
+	sigma, achieved, err := fast.CalibrateSigma(s.q, s.steps, *eps, d.delta, d.conv.conv, d.orders.orders, *tol)
 	if err != nil {
 		return fail(stderr, "sigma", err)
 	}
-	if *asJSON {
-		if err := writeJSON(stdout, map[string]any{"q": s.q, "steps": s.steps, "eps": *eps, "delta": *delta,
-			"conversion": conv.conv.String(), "sigma": sigma, "epsilon_achieved": achieved}); err != nil {
+	if d.json {
+		if err := writeJSON(stdout, map[string]any{"q": s.q, "steps": s.steps, "eps": *eps, "delta": d.delta,
+			"conversion": d.conv.conv.String(), "sigma": sigma, "epsilon_achieved": achieved}); err != nil {
 			return fail(stderr, "sigma", err)
 		}
 		return 0
 	}
 	fmt.Fprintf(stdout, "sigma = %.8g  (achieves eps = %.10g <= %g at delta = %g; q = %g, steps = %d, %v conversion)\n",
-		sigma, achieved, *eps, *delta, s.q, s.steps, conv.conv)
+		sigma, achieved, *eps, d.delta, s.q, s.steps, d.conv.conv)
 	return 0
 }

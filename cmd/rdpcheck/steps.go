@@ -24,30 +24,26 @@ func runSteps(args []string, stdout, stderr io.Writer) int {
 	s.register(fs, false)
 	sigma := fs.Float64("sigma", 0, "noise multiplier (> 0)")
 	eps := fs.Float64("eps", 0, "target epsilon (> 0)")
-	delta := fs.Float64("delta", 0, "target delta in (0, 1)")
-	var orders ordersFlag
-	fs.Var(&orders, "orders", "RDP orders: comma-separated or default")
-	conv := convFlag{fast.Improved}
-	fs.Var(&conv, "conv", "RDP to DP conversion: improved or classic")
-	asJSON := fs.Bool("json", false, "print JSON")
+	var d dpFlags
+	d.register(fs)
 	if st := parse(fs, args); st >= 0 {
 		return st
 	}
 	if err := s.resolve(false); err != nil {
 		return fail(stderr, "steps", err)
 	}
-	steps, achieved, err := fast.MaxSteps(s.q, *sigma, *eps, *delta, conv.conv, orders.orders)
+	steps, achieved, err := fast.MaxSteps(s.q, *sigma, *eps, d.delta, d.conv.conv, d.orders.orders)
 	if err != nil {
 		return fail(stderr, "steps", err)
 	}
-	if *asJSON {
-		if err := writeJSON(stdout, map[string]any{"q": s.q, "sigma": *sigma, "eps": *eps, "delta": *delta,
-			"conversion": conv.conv.String(), "steps": steps, "epsilon_achieved": achieved}); err != nil {
+	if d.json {
+		if err := writeJSON(stdout, map[string]any{"q": s.q, "sigma": *sigma, "eps": *eps, "delta": d.delta,
+			"conversion": d.conv.conv.String(), "steps": steps, "epsilon_achieved": achieved}); err != nil {
 			return fail(stderr, "steps", err)
 		}
 		return 0
 	}
-	line := fmt.Sprintf("steps = %d  (achieves eps = %.10g <= %g at delta = %g; q = %g, sigma = %g, %v conversion)", steps, achieved, *eps, *delta, s.q, *sigma, conv.conv)
+	line := fmt.Sprintf("steps = %d  (achieves eps = %.10g <= %g at delta = %g; q = %g, sigma = %g, %v conversion)", steps, achieved, *eps, d.delta, s.q, *sigma, d.conv.conv)
 	if s.n > 0 {
 		line += fmt.Sprintf("; %.4g epochs of %g examples", float64(steps)*s.batch/s.n, s.n)
 	}
