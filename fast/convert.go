@@ -3,33 +3,26 @@ package fast
 import (
 	"fmt"
 	"math"
+
+	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
-// Conversion selects an RDP to (eps, delta)-DP conversion.
-type Conversion int
+// Conversion selects an RDP to (eps, delta)-DP conversion; it is
+// rdp.Conversion, shared with package reference.
+type Conversion = rdp.Conversion
 
 const (
 	// Classic is Mironov 2017, Proposition 3: eps = rdp + log(1/delta)/(alpha-1).
-	Classic Conversion = iota
+	Classic = rdp.Classic
 	// Improved is Canonne, Kamath, Steinke 2020 (equivalently Balle et al.
 	// 2020, Proposition 12):
 	// eps = rdp + log1p(-1/alpha) - (log delta + log alpha)/(alpha-1).
-	Improved
+	Improved = rdp.Improved
 )
-
-func (v Conversion) String() string {
-	switch v {
-	case Classic:
-		return "classic"
-	case Improved:
-		return "improved"
-	}
-	return fmt.Sprintf("Conversion(%d)", int(v))
-}
 
 func checkCurve(fn string, orders, rdp []float64, conv Conversion) error {
 	if len(orders) == 0 || len(orders) != len(rdp) {
-		return &InputError{Func: fn, Arg: "orders, rdp", Value: math.NaN(),
+		return &InputError{Pkg: pkgName, Func: fn, Arg: "orders, rdp", Value: math.NaN(),
 			Msg: fmt.Sprintf("must be non-empty and of equal length (have %d and %d)", len(orders), len(rdp))}
 	}
 	if conv != Classic && conv != Improved {

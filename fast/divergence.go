@@ -67,7 +67,7 @@ import (
 func Divergence(p, q []float64, alpha float64) (float64, error) {
 	const fn = "Divergence"
 	if len(p) == 0 || len(p) != len(q) {
-		return 0, &InputError{Func: fn, Arg: "p, q", Value: math.NaN(),
+		return 0, &InputError{Pkg: pkgName, Func: fn, Arg: "p, q", Value: math.NaN(),
 			Msg: fmt.Sprintf("must be non-empty and of equal length (have %d and %d)", len(p), len(q))}
 	}
 	if err := checkAlpha(fn, alpha, 0); err != nil {

@@ -236,9 +236,6 @@ import (
 const (
 	unit = 0x1p-53 // unit roundoff of float64
 
-	// MaxIntegerOrder is the largest order SGM accepts; cost is O(alpha).
-	MaxIntegerOrder = 1 << 20
-
 	// maxFracOrder: fractional orders above it are bounded by the next integer.
 	maxFracOrder = 1024
 

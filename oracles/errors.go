@@ -3,23 +3,19 @@ package oracles
 import (
 	"errors"
 	"fmt"
+
+	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
 // InputError reports an argument outside a function's domain. It is always
-// returned, never panicked.
-type InputError struct {
-	Func  string  // function name, e.g. "SGMQuad"
-	Arg   string  // argument name, e.g. "q"
-	Value float64 // offending value (NaN for vector arguments)
-	Msg   string  // what the argument must be
-}
-
-func (e *InputError) Error() string {
-	return fmt.Sprintf("oracles.%s: %s = %v: %s", e.Func, e.Arg, e.Value, e.Msg)
-}
+// returned, never panicked. It is rdp.InputError, the type fast and
+// reference return too (a shared error type, no shared numerics: package
+// rdp holds no computation), so errors.Is(err, rdp.ErrInput) holds for
+// every one; its Pkg is "oracles".
+type InputError = rdp.InputError
 
 func inErr(fn, arg string, v float64, msg string) error {
-	return &InputError{Func: fn, Arg: arg, Value: v, Msg: msg}
+	return &InputError{Pkg: "oracles", Func: fn, Arg: arg, Value: v, Msg: msg}
 }
 
 // ErrNotConverged is wrapped by errors of quadratures whose error estimate

@@ -28,7 +28,7 @@ import (
 func (c Context) Divergence(p, q []float64, alpha float64) (*big.Float, error) {
 	const fn = "Divergence"
 	if len(p) == 0 || len(p) != len(q) {
-		return nil, &InputError{Func: fn, Arg: "p, q", Value: math.NaN(),
+		return nil, &InputError{Pkg: pkgName, Func: fn, Arg: "p, q", Value: math.NaN(),
 			Msg: fmt.Sprintf("probability vectors must be non-empty and of equal length (have %d and %d)", len(p), len(q))}
 	}
 	for _, v := range []struct {

@@ -6,13 +6,6 @@ import (
 	"math/big"
 )
 
-// MaxIntegerOrder and MaxFractionalOrder bound the orders the SGM functions
-// accept; the cost grows linearly in the order. Larger orders give ErrTooLarge.
-const (
-	MaxIntegerOrder    = 100_000
-	MaxFractionalOrder = 10_000
-)
-
 // logMomentInteger returns log I(a) for an integer a >= 2 from the finite
 // binomial sum, written so that nothing cancels:
 //

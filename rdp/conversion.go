@@ -1,0 +1,27 @@
+package rdp
+
+import "fmt"
+
+// Conversion selects an RDP to (eps, delta)-DP conversion. fast.Conversion
+// and reference.Conversion are aliases of it, so one value serves both.
+type Conversion int
+
+const (
+	// Classic is Mironov 2017, Proposition 3: eps = rdp + log(1/delta)/(alpha-1).
+	Classic Conversion = iota
+	// Improved is Canonne, Kamath, Steinke 2020 (Proposition 12 of Balle et
+	// al. 2020, arXiv 2004.00010, is equivalent):
+	// eps = rdp + log1p(-1/alpha) - (log delta + log alpha)/(alpha-1).
+	Improved
+)
+
+// String returns "classic", "improved", or "Conversion(n)" for other values.
+func (v Conversion) String() string {
+	switch v {
+	case Classic:
+		return "classic"
+	case Improved:
+		return "improved"
+	}
+	return fmt.Sprintf("Conversion(%d)", int(v))
+}
