@@ -1,0 +1,406 @@
+package rdp_test
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/rdpcheck/rdpcheck/fast"
+	"github.com/rdpcheck/rdpcheck/rdp"
+	"github.com/rdpcheck/rdpcheck/reference"
+)
+
+// A kind is what an answer is, as the domain table in the package
+// documentation states it: a value class or an error kind.
+type kind string
+
+const (
+	zero     kind = "0"
+	finite   kind = "finite > 0"
+	inf      kind = "+Inf"
+	badInput kind = "ErrInput"
+	tooLarge kind = "ErrTooLarge"
+)
+
+// answers are the kinds the two packages give for one input.
+type answers struct{ Fast, Reference kind }
+
+func both(k kind) answers { return answers{k, k} }
+
+// floatKind classifies fast's answer; anything the table has no kind for
+// (a negative value, NaN, an untyped error) is spelled out so that the
+// test fails on it.
+func floatKind(v float64, err error) kind {
+	if err != nil {
+		return errKind(err)
+	}
+	switch {
+	case v == 0:
+		return zero
+	case math.IsInf(v, 1):
+		return inf
+	case v > 0 && !math.IsInf(v, 0):
+		return finite
+	}
+	return kind(fmt.Sprintf("value %v", v))
+}
+
+func bigKind(v *big.Float, err error) kind {
+	if err != nil {
+		return errKind(err)
+	}
+	switch {
+	case v == nil:
+		return "nil value"
+	case v.Sign() == 0:
+		return zero
+	case v.IsInf() && v.Sign() > 0:
+		return inf
+	case v.Sign() > 0 && !v.IsInf():
+		return finite
+	}
+	return kind(fmt.Sprintf("value %v", v))
+}
+
+// errKind names the rdp kind an error wraps. An *InputError must also name
+// its package, as its text did before the type was shared.
+func errKind(err error) kind {
+	var ie *rdp.InputError
+	switch {
+	case errors.As(err, &ie):
+		if ie.Pkg != "fast" && ie.Pkg != "reference" {
+			return kind(fmt.Sprintf("InputError without its package: %v", err))
+		}
+		if !errors.Is(err, rdp.ErrInput) || !errors.Is(err, fast.ErrInput) || !errors.Is(err, reference.ErrInput) {
+			return kind(fmt.Sprintf("InputError not matching ErrInput: %v", err))
+		}
+		return badInput
+	case errors.Is(err, rdp.ErrTooLarge):
+		return tooLarge
+	}
+	return kind(fmt.Sprintf("untyped error %q", err))
+}
+
+// curveKind is the kind of a whole curve: an error's, or that of its
+// values when they all share one.
+func curveKind(vs []float64, err error) kind {
+	if err != nil {
+		return errKind(err)
+	}
+	k := floatKind(vs[0], nil)
+	for _, v := range vs[1:] {
+		if floatKind(v, nil) != k {
+			return "mixed"
+		}
+	}
+	return k
+}
+
+func bigCurveKind(vs []*big.Float, err error) kind {
+	if err != nil {
+		return errKind(err)
+	}
+	k := bigKind(vs[0], nil)
+	for _, v := range vs[1:] {
+		if bigKind(v, nil) != k {
+			return "mixed"
+		}
+	}
+	return k
+}
+
+// bigs converts an RDP curve for reference; NaN, which a big.Float cannot
+// hold, becomes nil, reference's "no value".
+func bigs(xs []float64) []*big.Float {
+	out := make([]*big.Float, len(xs))
+	for i, x := range xs {
+		if !math.IsNaN(x) {
+			out[i] = new(big.Float).SetFloat64(x)
+		}
+	}
+	return out
+}
+
+// ref is reference at 64 bits: the kinds do not depend on the precision,
+// and the special cases are cheap there.
+var ref = reference.Context{Prec: 64}
+
+// contractCase is one row of the domain table: an input, and the kinds
+// fast and reference must give for it.
+type contractCase struct {
+	row  string // the row as the table writes it
+	fast func() kind
+	ref  func() kind
+	want answers
+}
+
+func sgm(row string, q, sigma, alpha float64, want answers) contractCase {
+	return contractCase{row,
+		func() kind { return floatKind(fast.SGM(q, sigma, alpha)) },
+		func() kind { return bigKind(ref.SGM(q, sigma, alpha)) },
+		want}
+}
+
+func sgmCurve(row string, q, sigma float64, steps int, orders []float64, want answers) contractCase {
+	return contractCase{row,
+		func() kind {
+			out := make([]float64, len(orders))
+			return curveKind(out, fast.SGMCurve(q, sigma, steps, orders, out))
+		},
+		func() kind { return bigCurveKind(ref.SGMCurve(q, sigma, steps, orders)) },
+		want}
+}
+
+func closed(fn string, args []float64, want answers) contractCase {
+	f := map[string]func(a []float64) (float64, error){
+		"Gaussian":           func(a []float64) (float64, error) { return fast.Gaussian(a[0], a[1]) },
+		"Laplace":            func(a []float64) (float64, error) { return fast.Laplace(a[0], a[1]) },
+		"RandomizedResponse": func(a []float64) (float64, error) { return fast.RandomizedResponse(a[0], a[1]) },
+		"GaussianDivergence": func(a []float64) (float64, error) {
+			return fast.GaussianDivergence(a[0], a[1], a[2], a[3], a[4])
+		},
+	}[fn]
+	r := map[string]func(a []float64) (*big.Float, error){
+		"Gaussian":           func(a []float64) (*big.Float, error) { return ref.Gaussian(a[0], a[1]) },
+		"Laplace":            func(a []float64) (*big.Float, error) { return ref.Laplace(a[0], a[1]) },
+		"RandomizedResponse": func(a []float64) (*big.Float, error) { return ref.RandomizedResponse(a[0], a[1]) },
+		"GaussianDivergence": func(a []float64) (*big.Float, error) {
+			return ref.GaussianDivergence(a[0], a[1], a[2], a[3], a[4])
+		},
+	}[fn]
+	strs := make([]string, len(args))
+	for i, a := range args {
+		strs[i] = fmt.Sprint(a)
+	}
+	return contractCase{fmt.Sprintf("%s(%s)", fn, strings.Join(strs, ", ")),
+		func() kind { return floatKind(f(args)) },
+		func() kind { return bigKind(r(args)) },
+		want}
+}
+
+func divergence(row string, p, q []float64, alpha float64, want answers) contractCase {
+	return contractCase{row,
+		func() kind { return floatKind(fast.Divergence(p, q, alpha)) },
+		func() kind { return bigKind(ref.Divergence(p, q, alpha)) },
+		want}
+}
+
+func epsilon(row string, orders, curve []float64, delta float64, conv rdp.Conversion, want answers) contractCase {
+	return contractCase{row,
+		func() kind {
+			e, _, err := fast.Epsilon(orders, curve, delta, conv)
+			return floatKind(e, err)
+		},
+		func() kind {
+			e, _, err := ref.Epsilon(orders, bigs(curve), delta, conv)
+			return bigKind(e, err)
+		},
+		want}
+}
+
+func delta(row string, orders, curve []float64, eps float64, conv rdp.Conversion, want answers) contractCase {
+	return contractCase{row,
+		func() kind {
+			d, _, err := fast.Delta(orders, curve, eps, conv)
+			return floatKind(d, err)
+		},
+		func() kind {
+			d, _, err := ref.Delta(orders, bigs(curve), eps, conv)
+			return bigKind(d, err)
+		},
+		want}
+}
+
+var (
+	inf64 = math.Inf(1)
+	nan   = math.NaN()
+)
+
+// contractCases are the rows of the domain table in doc.go, in its order.
+// Where the two packages differ the row says so in both columns, and the
+// table says why.
+var contractCases = []contractCase{
+	sgm("SGM(q=0, sigma, alpha) = 0", 0, 1, 2, both(zero)),
+	sgm("SGM(q=0, sigma, alpha=+Inf) = 0", 0, 1, inf64, both(zero)),
+	sgm("SGM(q=1, sigma, alpha) = alpha/(2 sigma^2)", 1, 2, 3, both(finite)),
+	sgm("SGM(q>0, sigma, alpha=+Inf) = +Inf", 0.5, 1, inf64, both(inf)),
+	sgm("SGM(q, sigma=0, alpha): fast ErrInput, reference +Inf", 0.5, 0, 2, answers{badInput, inf}),
+	sgm("SGM(q=0, sigma=0, alpha): fast ErrInput, reference 0", 0, 0, 2, answers{badInput, zero}),
+	sgm("SGM(q<0) = ErrInput", -0.1, 1, 2, both(badInput)),
+	sgm("SGM(q>1) = ErrInput", 1.5, 1, 2, both(badInput)),
+	sgm("SGM(q=NaN) = ErrInput", nan, 1, 2, both(badInput)),
+	sgm("SGM(sigma<0) = ErrInput", 0.5, -1, 2, both(badInput)),
+	sgm("SGM(sigma=+Inf) = ErrInput", 0.5, inf64, 2, both(badInput)),
+	sgm("SGM(sigma=NaN) = ErrInput", 0.5, nan, 2, both(badInput)),
+	sgm("SGM(alpha=1) = ErrInput", 0.5, 1, 1, both(badInput)),
+	sgm("SGM(alpha<1) = ErrInput", 0.5, 1, 0.5, both(badInput)),
+	sgm("SGM(alpha=NaN) = ErrInput", 0.5, 1, nan, both(badInput)),
+	sgm("SGM(alpha=MaxIntegerOrder) is computed", 0.5, 1, rdp.MaxIntegerOrder, both(finite)),
+	sgm("SGM(alpha=MaxIntegerOrder+1) = ErrTooLarge", 0.5, 1, rdp.MaxIntegerOrder+1, both(tooLarge)),
+	sgm("SGM(alpha=MaxIntegerOrder+0.5) = ErrTooLarge", 0.5, 1, rdp.MaxIntegerOrder+0.5, both(tooLarge)),
+	sgm("SGM(alpha=MaxFractionalOrder+0.5): fast a bound, reference ErrTooLarge", 0.5, 1, rdp.MaxFractionalOrder+0.5, answers{finite, tooLarge}),
+	sgm("SGM(sigma=1e7): fast a value, reference ErrTooLarge", 0.5, 1e7, 2, answers{finite, tooLarge}),
+
+	sgmCurve("SGMCurve(q=0, ...) = 0 at every order", 0, 1, 3, []float64{2, 2.5, inf64}, both(zero)),
+	sgmCurve("SGMCurve(steps=0) = ErrInput", 0.5, 1, 0, []float64{2}, both(badInput)),
+	sgmCurve("SGMCurve(orders empty) = ErrInput", 0.5, 1, 1, nil, both(badInput)),
+	sgmCurve("SGMCurve(an order <= 1) = ErrInput", 0.5, 1, 1, []float64{2, 1}, both(badInput)),
+	sgmCurve("SGMCurve(an order > MaxIntegerOrder) = ErrTooLarge", 0.5, 1, 1, []float64{2, rdp.MaxIntegerOrder + 1}, both(tooLarge)),
+
+	closed("Gaussian", []float64{1, 0}, both(zero)),
+	closed("Gaussian", []float64{1, inf64}, both(inf)),
+	closed("Gaussian", []float64{1, 0.5}, both(finite)),
+	closed("Gaussian", []float64{0, 2}, answers{badInput, inf}),
+	closed("Gaussian", []float64{1e-200, 2}, answers{inf, finite}),
+	closed("Gaussian", []float64{-1, 2}, both(badInput)),
+	closed("Gaussian", []float64{inf64, 2}, both(badInput)),
+	closed("Gaussian", []float64{nan, 2}, both(badInput)),
+	closed("Gaussian", []float64{1, -1}, both(badInput)),
+	closed("Gaussian", []float64{1, nan}, both(badInput)),
+
+	closed("Laplace", []float64{1, 1}, both(finite)),
+	closed("Laplace", []float64{1, inf64}, both(finite)),
+	closed("Laplace", []float64{0, 2}, answers{badInput, inf}),
+	closed("Laplace", []float64{1, 0.5}, both(badInput)),
+	closed("Laplace", []float64{-1, 2}, both(badInput)),
+	closed("Laplace", []float64{inf64, 2}, both(badInput)),
+	closed("Laplace", []float64{nan, 2}, both(badInput)),
+	closed("Laplace", []float64{1, nan}, both(badInput)),
+
+	closed("RandomizedResponse", []float64{0.5, 2}, both(zero)),
+	closed("RandomizedResponse", []float64{0, 2}, both(inf)),
+	closed("RandomizedResponse", []float64{1, 2}, both(inf)),
+	closed("RandomizedResponse", []float64{0.75, 1}, both(finite)),
+	closed("RandomizedResponse", []float64{0.75, inf64}, both(finite)),
+	closed("RandomizedResponse", []float64{0.75, 0.5}, answers{badInput, finite}),
+	closed("RandomizedResponse", []float64{0.75, 0}, answers{badInput, zero}),
+	closed("RandomizedResponse", []float64{-0.1, 2}, both(badInput)),
+	closed("RandomizedResponse", []float64{1.1, 2}, both(badInput)),
+	closed("RandomizedResponse", []float64{nan, 2}, both(badInput)),
+	closed("RandomizedResponse", []float64{0.75, -1}, both(badInput)),
+	closed("RandomizedResponse", []float64{0.75, nan}, both(badInput)),
+
+	closed("GaussianDivergence", []float64{0, 1, 1, 2, 0}, both(zero)),
+	closed("GaussianDivergence", []float64{1, 2, 1, 2, 5}, both(zero)),
+	closed("GaussianDivergence", []float64{0, 1, 1, 2, 1}, both(finite)),
+	closed("GaussianDivergence", []float64{0, 2, 0, 1, 3}, both(inf)),
+	closed("GaussianDivergence", []float64{0, 1, 1, 1, inf64}, both(inf)),
+	closed("GaussianDivergence", []float64{0, 2, 0, 1, inf64}, both(inf)),
+	closed("GaussianDivergence", []float64{0, 1, 1, 2, inf64}, both(finite)),
+	closed("GaussianDivergence", []float64{0, 0, 0, 1, 2}, both(badInput)),
+	closed("GaussianDivergence", []float64{0, 1, 0, -1, 2}, both(badInput)),
+	closed("GaussianDivergence", []float64{inf64, 1, 0, 1, 2}, both(badInput)),
+	closed("GaussianDivergence", []float64{0, inf64, 0, 1, 2}, both(badInput)),
+	closed("GaussianDivergence", []float64{nan, 1, 0, 1, 2}, both(badInput)),
+	closed("GaussianDivergence", []float64{0, 1, 0, 1, -1}, both(badInput)),
+	closed("GaussianDivergence", []float64{0, 1, 0, 1, nan}, both(badInput)),
+
+	divergence("Divergence(P, P, alpha) = 0", []float64{0.25, 0.75}, []float64{0.25, 0.75}, 2, both(zero)),
+	divergence("Divergence(alpha>=1, p_i>0 where q_i=0) = +Inf", []float64{0.5, 0.5}, []float64{1, 0}, 2, both(inf)),
+	divergence("Divergence(alpha<1, p_i>0 where q_i=0) is finite", []float64{0.5, 0.5}, []float64{1, 0}, 0.5, both(finite)),
+	divergence("Divergence(alpha<1, disjoint supports) = +Inf", []float64{0, 1}, []float64{1, 0}, 0.5, both(inf)),
+	divergence("Divergence(alpha=0) = -log q(supp P)", []float64{0, 1}, []float64{0.5, 0.5}, 0, both(finite)),
+	divergence("Divergence(empty) = ErrInput", nil, nil, 2, both(badInput)),
+	divergence("Divergence(lengths differ) = ErrInput", []float64{1}, []float64{0.5, 0.5}, 2, both(badInput)),
+	divergence("Divergence(negative entry) = ErrInput", []float64{1.5, -0.5}, []float64{0.5, 0.5}, 2, both(badInput)),
+	divergence("Divergence(sum away from 1) = ErrInput", []float64{0.5, 0.4}, []float64{0.5, 0.5}, 2, both(badInput)),
+	divergence("Divergence(Inf entry) = ErrInput", []float64{inf64, 0}, []float64{0.5, 0.5}, 2, both(badInput)),
+	divergence("Divergence(NaN entry) = ErrInput", []float64{nan, 1}, []float64{0.5, 0.5}, 2, both(badInput)),
+	divergence("Divergence(alpha<0) = ErrInput", []float64{0.5, 0.5}, []float64{0.5, 0.5}, -1, both(badInput)),
+	divergence("Divergence(alpha=NaN) = ErrInput", []float64{0.5, 0.5}, []float64{0.5, 0.5}, nan, both(badInput)),
+
+	epsilon("Epsilon(every rdp +Inf) = +Inf", []float64{2, 3}, []float64{inf64, inf64}, 1e-5, rdp.Classic, both(inf)),
+	epsilon("Epsilon(order +Inf) = rdp(+Inf)", []float64{inf64}, []float64{0.5}, 1e-5, rdp.Classic, both(finite)),
+	epsilon("Epsilon(improved, below 0) = 0", []float64{2}, []float64{0}, 0.9, rdp.Improved, both(zero)),
+	epsilon("Epsilon(empty) = ErrInput", nil, nil, 1e-5, rdp.Classic, both(badInput)),
+	epsilon("Epsilon(lengths differ) = ErrInput", []float64{2}, []float64{1, 2}, 1e-5, rdp.Classic, both(badInput)),
+	epsilon("Epsilon(order <= 1) = ErrInput", []float64{1}, []float64{1}, 1e-5, rdp.Classic, both(badInput)),
+	epsilon("Epsilon(order NaN) = ErrInput", []float64{nan}, []float64{1}, 1e-5, rdp.Classic, both(badInput)),
+	epsilon("Epsilon(rdp < 0) = ErrInput", []float64{2}, []float64{-1}, 1e-5, rdp.Classic, both(badInput)),
+	epsilon("Epsilon(rdp NaN; nil in reference) = ErrInput", []float64{2}, []float64{nan}, 1e-5, rdp.Classic, both(badInput)),
+	epsilon("Epsilon(delta=0) = ErrInput", []float64{2}, []float64{1}, 0, rdp.Classic, both(badInput)),
+	epsilon("Epsilon(delta=1) = ErrInput", []float64{2}, []float64{1}, 1, rdp.Classic, both(badInput)),
+	epsilon("Epsilon(delta=NaN) = ErrInput", []float64{2}, []float64{1}, nan, rdp.Classic, both(badInput)),
+	epsilon("Epsilon(unknown conv) = ErrInput", []float64{2}, []float64{1}, 1e-5, rdp.Conversion(2), both(badInput)),
+
+	delta("Delta(no order gives less than 1) = 1", []float64{2}, []float64{5}, 1, rdp.Classic, both(finite)),
+	delta("Delta(order +Inf, rdp <= eps) = 0", []float64{inf64}, []float64{0.5}, 1, rdp.Classic, both(zero)),
+	delta("Delta(below e^-1.48e9): fast 2^-1074, reference ErrTooLarge", []float64{rdp.MaxIntegerOrder}, []float64{0}, 2000, rdp.Classic, answers{finite, tooLarge}),
+	delta("Delta(eps<0) = ErrInput", []float64{2}, []float64{1}, -1, rdp.Classic, both(badInput)),
+	delta("Delta(eps=+Inf) = ErrInput", []float64{2}, []float64{1}, inf64, rdp.Classic, both(badInput)),
+	delta("Delta(eps=NaN) = ErrInput", []float64{2}, []float64{1}, nan, rdp.Classic, both(badInput)),
+	delta("Delta(lengths differ) = ErrInput", []float64{2, 3}, []float64{1}, 1, rdp.Classic, both(badInput)),
+	delta("Delta(rdp NaN; nil in reference) = ErrInput", []float64{2}, []float64{nan}, 1, rdp.Classic, both(badInput)),
+	delta("Delta(order <= 1) = ErrInput", []float64{0.5}, []float64{1}, 1, rdp.Improved, both(badInput)),
+	delta("Delta(unknown conv) = ErrInput", []float64{2}, []float64{1}, 1, rdp.Conversion(-1), both(badInput)),
+}
+
+// TestContract runs every row of the domain table through fast and
+// reference and checks that each gives the kind the table states: the same
+// kind where the table says they agree, the stated pair where it says they
+// differ. A change of either package's contract fails here until the table
+// (and this list) is changed with it.
+func TestContract(t *testing.T) {
+	for _, c := range contractCases {
+		got := answers{c.fast(), c.ref()}
+		if diff := cmp.Diff(c.want, got); diff != "" {
+			t.Errorf("%s: (-table +got)\n%s", c.row, diff)
+		}
+	}
+}
+
+// TestErrorKindsShared checks that fast's and reference's names for each
+// error kind are the rdp object itself, so errors.Is cannot depend on which
+// package's name a caller uses.
+func TestErrorKindsShared(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		got, want error
+	}{
+		{"fast.ErrInput", fast.ErrInput, rdp.ErrInput},
+		{"reference.ErrInput", reference.ErrInput, rdp.ErrInput},
+		{"fast.ErrTooLarge", fast.ErrTooLarge, rdp.ErrTooLarge},
+		{"reference.ErrTooLarge", reference.ErrTooLarge, rdp.ErrTooLarge},
+		{"fast.ErrNotConverged", fast.ErrNotConverged, rdp.ErrNotConverged},
+		{"reference.ErrPrecision", reference.ErrPrecision, rdp.ErrPrecision},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s is not the rdp kind (%v)", c.name, c.got)
+		}
+	}
+}
+
+// TestInputErrorText checks that sharing the type kept each package's
+// error text: callers and logs saw "fast.SGM: ..." and "reference.SGM: ..."
+// before, and see them still.
+func TestInputErrorText(t *testing.T) {
+	_, ferr := fast.SGM(nan, 1, 2)
+	_, rerr := reference.SGM(nan, 1, 2)
+	got := []string{fmt.Sprint(ferr), fmt.Sprint(rerr)}
+	want := []string{
+		"fast.SGM: q = NaN: must be in [0, 1]",
+		"reference.SGM: q = NaN: sampling rate must be in [0, 1]",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("error texts (-want +got)\n%s", diff)
+	}
+}
+
+// TestDefaultOrdersShared checks that both packages hand out rdp's list.
+func TestDefaultOrdersShared(t *testing.T) {
+	want := rdp.DefaultOrders()
+	if diff := cmp.Diff(want, fast.DefaultOrders()); diff != "" {
+		t.Errorf("fast.DefaultOrders (-rdp +fast)\n%s", diff)
+	}
+	if diff := cmp.Diff(want, reference.DefaultOrders()); diff != "" {
+		t.Errorf("reference.DefaultOrders (-rdp +reference)\n%s", diff)
+	}
+	if fast.MaxIntegerOrder != reference.MaxIntegerOrder {
+		t.Errorf("MaxIntegerOrder: fast %d, reference %d", fast.MaxIntegerOrder, reference.MaxIntegerOrder)
+	}
+}

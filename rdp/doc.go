@@ -1,0 +1,167 @@
+// Package rdp is the vocabulary that rdpcheck's two implementations of
+// Rényi differential privacy (RDP) accounting share: package reference
+// (math/big, every digit checked) and package fast (float64, rounded up by a
+// proven bound). It holds the conversion names (Conversion), the error type
+// and error kinds (InputError, ErrInput, ErrTooLarge, ErrPrecision,
+// ErrNotConverged), the order limits (MaxIntegerOrder, MaxFractionalOrder)
+// and the default order list (DefaultOrders). It holds no numerics: each
+// implementation computes on its own, so that testing one against the
+// other means something.
+//
+// fast and reference re-export these names as aliases (fast.Conversion is
+// rdp.Conversion, reference.ErrTooLarge is rdp.ErrTooLarge, ...), so a
+// value of one package is a value of the other, and errors.Is(err, X) gives
+// the same answer whichever package's X is named and whichever package
+// returned err. Package oracles returns rdp.InputError too.
+//
+// # Errors
+//
+// Every function of both packages returns, never panics:
+//
+//   - an *InputError (errors.Is ErrInput) for an argument outside the
+//     domain below; its text names the package, the function, the argument
+//     and what it must be, e.g. "fast.SGM: q = NaN: must be in [0, 1]";
+//   - an error wrapping ErrTooLarge for a valid input beyond what the
+//     implementation supports (the rows marked so below);
+//   - reference only: an error wrapping ErrPrecision when its Ziv loop
+//     cannot confirm the requested precision;
+//   - fast only: an error wrapping ErrNotConverged when a calibration
+//     (CalibrateSigma, MaxSteps) cannot meet its target.
+//
+// # Domains and special cases
+//
+// One table for both packages. A row that names no package holds for both
+// (reference returns a *big.Float, fast a float64 that is never below the
+// exact value). Rows that name a package are where the two answer
+// differently; each says why. "finite" means a finite value > 0. The rows
+// are checked, kind by kind, by TestContract (contract_test.go), which runs
+// each through both packages.
+//
+// SGM(q, sigma, alpha), and SGMCurve(q, sigma, steps, orders) order by
+// order (steps > 0, orders non-empty); reference.SGMDirections has SGM's
+// cases for both directions:
+//
+//	SGM(q=0, sigma, alpha) = 0                       (alpha = +Inf included)
+//	SGM(q=1, sigma, alpha) = alpha/(2 sigma^2)
+//	SGM(q>0, sigma, alpha=+Inf) = +Inf
+//	SGM(q, sigma=0, alpha): reference +Inf (0 for q = 0); fast ErrInput   [1]
+//	SGM(q, sigma, alpha) = ErrInput for q outside [0, 1], sigma < 0 or
+//	    +Inf, alpha <= 1, any NaN
+//	SGM(q, sigma, alpha) = ErrTooLarge for alpha > MaxIntegerOrder
+//	SGM(q, sigma, alpha) for non-integer alpha in (MaxFractionalOrder,
+//	    MaxIntegerOrder]: reference ErrTooLarge; fast an upper bound      [2]
+//	SGM(q, sigma > about 2e6, alpha): reference ErrTooLarge; fast a value [3]
+//	SGMCurve(...) = ErrInput for steps <= 0, empty orders (fast: also
+//	    len(out) != len(orders))
+//
+// Gaussian(sigma, alpha) = alpha/(2 sigma^2):
+//
+//	Gaussian(sigma, alpha=0) = 0
+//	Gaussian(sigma, alpha=+Inf) = +Inf
+//	Gaussian(sigma=0, alpha): reference +Inf; fast ErrInput               [1]
+//	Gaussian(sigma, alpha) where alpha/(2 sigma^2) > MaxFloat64:
+//	    reference finite; fast +Inf                                       [4]
+//	Gaussian(sigma, alpha) = ErrInput for sigma < 0 or +Inf, alpha < 0,
+//	    any NaN
+//
+// Laplace(b, alpha):
+//
+//	Laplace(b, alpha=1) = 1/b + e^(-1/b) - 1
+//	Laplace(b, alpha=+Inf) = 1/b
+//	Laplace(b=0, alpha): reference +Inf; fast ErrInput                    [1]
+//	Laplace(b, alpha) = ErrInput for b < 0 or +Inf, alpha < 1, any NaN
+//
+// RandomizedResponse(p, alpha):
+//
+//	RandomizedResponse(p=1/2, alpha) = 0
+//	RandomizedResponse(p=0 or 1, alpha) = +Inf
+//	RandomizedResponse(p, alpha=1) = (2p-1) log(p/(1-p))
+//	RandomizedResponse(p, alpha=+Inf) = |log(p/(1-p))|
+//	RandomizedResponse(p, alpha in [0, 1)): reference its value (0 at
+//	    alpha = 0); fast ErrInput                                         [5]
+//	RandomizedResponse(p, alpha) = ErrInput for p outside [0, 1],
+//	    alpha < 0, any NaN
+//
+// GaussianDivergence(m1, s1, m2, s2, alpha) = D_alpha(N(m1, s1^2) || N(m2, s2^2)),
+// sa^2 = alpha s2^2 + (1-alpha) s1^2:
+//
+//	GaussianDivergence(m1, s1, m2, s2, alpha=0) = 0
+//	GaussianDivergence(m, s, m, s, alpha) = 0
+//	GaussianDivergence(m1, s1, m2, s2, alpha=1) = KL, finite
+//	GaussianDivergence(m1, s1, m2, s2, alpha>1) = +Inf where sa^2 <= 0
+//	GaussianDivergence(m1, s, m2, s, alpha=+Inf) = +Inf for m1 != m2
+//	GaussianDivergence(m1, s1, m2, s2, alpha=+Inf) = +Inf for s1 > s2,
+//	    log(s2/s1) + (m1-m2)^2/(2(s2^2-s1^2)) for s1 < s2
+//	GaussianDivergence(...) = ErrInput for s1 or s2 <= 0 or +Inf, an
+//	    infinite mean, alpha < 0, any NaN
+//
+// Divergence(P, Q, alpha), alpha in [0, +Inf]:
+//
+//	Divergence(P, P, alpha) = 0
+//	Divergence(P, Q, alpha>=1) = +Inf where some p_i > 0 has q_i = 0
+//	Divergence(P, Q, alpha<1) = +Inf for disjoint supports (else finite)
+//	Divergence(P, Q, alpha=0) = -log sum_{i: p_i > 0} q_i
+//	Divergence(P, Q, alpha) = ErrInput for empty or mismatched vectors,
+//	    negative, NaN or Inf entries, sums away from 1 by more than
+//	    len * 2^-52, alpha < 0 or NaN
+//
+// Epsilon(orders, rdp, delta, conv) and Delta(orders, rdp, eps, conv)
+// (reference takes rdp as []*big.Float, where nil stands for fast's NaN):
+//
+//	Epsilon(orders, rdp all +Inf, delta, conv) = +Inf
+//	Epsilon at alpha = +Inf is rdp(+Inf)
+//	Epsilon(..., Improved) = 0 where the minimum is below 0
+//	Delta(orders, rdp, eps, conv) = 1 where no order gives less
+//	Delta at alpha = +Inf is 0 if rdp(+Inf) <= eps, else 1
+//	Delta(...) where the exact delta is below e^-1.48e9: reference
+//	    ErrTooLarge; fast 2^-1074                                         [6]
+//	Epsilon, Delta = ErrInput for empty or mismatched lists, an order <= 1
+//	    or NaN, an rdp < 0 or NaN (nil), an unknown conv; Epsilon for delta
+//	    outside (0, 1) or NaN; Delta for eps < 0, NaN or +Inf
+//
+// Why the two differ where they do:
+//
+//	[1] No noise (sigma = 0, b = 0). The exact divergence is +Inf, which
+//	    the reference returns: it answers the mathematical question. fast
+//	    is an accountant: a zero noise scale there is almost always a
+//	    misconfiguration, and an error naming the argument says so where
+//	    +Inf would surface only later as eps = +Inf. Neither gives a
+//	    finite guarantee, and the vectors accept both (flag ZeroNoise).
+//	[2] Beyond MaxFractionalOrder the reference's series for a
+//	    non-integer order grows in cost and precision with the order, and
+//	    the reference promises the value itself, not a bound. fast bounds
+//	    fractional orders above 1024 by the next integer order,
+//	    SGM(ceil alpha) (ceil(alpha)-1)/(alpha-1) (Rényi divergence is
+//	    non-decreasing in its order): more epsilon, never less, which is
+//	    the side an accountant may err on. The vectors hold no such order.
+//	[3] The reference's quadrature strip needs about one piece per unit
+//	    of sigma. fast's float64 method has no such cost, and from sigma =
+//	    1e100 on it uses the closed form alpha q^2/(2 sigma^2), within
+//	    1e-40 of the exact value.
+//	[4] float64 overflows where big.Float does not; +Inf is fast's upper
+//	    bound for a value above MaxFloat64.
+//	[5] An accountant needs orders >= 1 (every conversion to (eps, delta)
+//	    uses alpha > 1), and fast's RandomizedResponse, like both
+//	    packages' Laplace, takes alpha >= 1. The reference computes
+//	    RandomizedResponse as a Divergence, which is defined on alpha >= 0.
+//	    The vectors accept both (flags OrderBelowOne, ZeroOrderClosed).
+//	[6] big.Float's exponent range ends near e^-1.48e9, so the reference
+//	    cannot hold the exact value; float64's smallest positive value is
+//	    an upper bound on it, which fast returns.
+//
+// # Where the packages do not mirror each other
+//
+// Names that exist on one side only, and why:
+//
+//   - reference only: Context (the working precision), DefaultPrec,
+//     MaxWorkingPrec, ErrPrecision, MaxFractionalOrder (see [2]), and
+//     SGMDirections (both divergences; the reference checks which one
+//     dominates, fast relies on Mironov, Talwar and Zhang 2019, Thm 5).
+//   - fast only: Accountant (composition), CalibrateSigma and MaxSteps
+//     (searches that evaluate whole RDP curves many times: float64 work),
+//     ErrNotConverged, PureDPCurve, ZCDPEpsilon, ZCDPEpsilonRDP and
+//     AdvancedComposition (closed-form bridges between DP notions, which
+//     need no reference beyond their formulas).
+//   - SGMCurve writes into a caller's slice in fast (out, no allocation)
+//     and returns a new slice in reference.
+package rdp
