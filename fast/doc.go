@@ -4,9 +4,23 @@
 // and calibration, at float64 speed with a proven error bound on every
 // value.
 //
-// Every function mirrors the high-precision package reference (same names,
-// same argument order) with float64 results. The contract differs from the
-// peers' (TF Privacy, dp_accounting, Opacus) in three ways:
+// The functions it shares with the high-precision package reference have
+// the same names and argument order, with float64 results; the vocabulary
+// (Conversion, InputError, the error kinds, MaxIntegerOrder, DefaultOrders)
+// is package rdp's, aliased here, so a value or error of one package is one
+// of the other. The domains and special cases of both packages are one
+// table in package rdp's documentation, which also states where the two
+// answer differently and why (sigma = 0 and b = 0 are an error here, +Inf
+// there; fractional orders above rdp.MaxFractionalOrder get an upper bound
+// here, ErrTooLarge there; a delta below e^-1.48e9 is 2^-1074 here,
+// ErrTooLarge there). Not everything is mirrored: Accountant,
+// CalibrateSigma, MaxSteps, PureDPCurve, ZCDPEpsilon, ZCDPEpsilonRDP and
+// AdvancedComposition exist only here (composition and calibration are
+// float64 work; the bridges are closed forms), and reference alone has
+// SGMDirections, Context and its precision limits.
+//
+// The contract differs from the peers' (TF Privacy, dp_accounting, Opacus)
+// in three ways:
 //
 //   - Safe rounding. Each value carries an error bound computed alongside it
 //     and is rounded up by it, so an RDP, an epsilon or a delta is never
@@ -21,7 +35,8 @@
 //     TestSGMAccuracySweep checks this against the reference.
 //   - Errors, not guesses. Bad input gives an *InputError (errors.Is
 //     ErrInput); inputs beyond the supported range give ErrTooLarge; a
-//     calibration that cannot meet its target gives ErrNotConverged.
+//     calibration that cannot meet its target gives ErrNotConverged. These
+//     are rdp's kinds: errors.Is(err, reference.ErrInput) holds as well.
 //
 // The method for the sampled Gaussian (exact binomial sums with a
 // cancellation-free I-1 for integer orders; trapezoidal quadrature of a

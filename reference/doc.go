@@ -57,9 +57,11 @@
 // (tinysigma.go).
 //
 // Supported: every q in [0, 1], sigma in [0, about 2e6], integer orders up
-// to MaxIntegerOrder, other orders in (1, MaxFractionalOrder]. The cost
-// grows with the order and with 1/sigma; orders near 1000 with sigma near
-// 0.05 take seconds. Above sigma ~ 2e6 the quadrature strip would need more
+// to MaxIntegerOrder (2^20, the same as package fast), other orders in
+// (1, MaxFractionalOrder]. The cost grows with the order and with 1/sigma;
+// orders near 1000 with sigma near 0.05 take seconds, and integer orders
+// near MaxIntegerOrder up to about a minute at tiny q (50 s at q = 1e-12,
+// sigma = 100, alpha = 2^20; milliseconds at q = 0.01, sigma = 1). Above sigma ~ 2e6 the quadrature strip would need more
 // than 2,000,000 pieces (about one per unit of sigma) and SGM returns an
 // error wrapping ErrTooLarge instead (package fast covers any sigma; the
 // RDP there is alpha q^2/(2 sigma^2) to within about alpha^2/sigma^2).
@@ -68,5 +70,10 @@
 //
 // Bad input returns *InputError naming the function, the argument and what it
 // must be; inputs beyond the supported range return an error wrapping
-// ErrTooLarge. Nothing panics on any float64 input.
+// ErrTooLarge. Nothing panics on any float64 input. The error type and
+// kinds, like Conversion and the order limits, are package rdp's, shared
+// with package fast: errors.Is(err, fast.ErrInput) holds for this
+// package's errors too. The domains and special cases of both packages,
+// and where and why they answer differently, are one table in package
+// rdp's documentation.
 package reference
