@@ -19,7 +19,7 @@ func checkTarget(fn string, eps, delta float64, conv Conversion) error {
 	if math.IsNaN(delta) || delta <= 0 || delta >= 1 {
 		return inputErr(fn, "delta", delta, "must be in (0, 1)")
 	}
-	if conv != Classic && conv != Improved {
+	if !conv.Valid() {
 		return inputErr(fn, "conv", float64(conv), "unknown conversion")
 	}
 	return nil

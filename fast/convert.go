@@ -25,7 +25,7 @@ func checkCurve(fn string, orders, rdp []float64, conv Conversion) error {
 		return &InputError{Pkg: pkgName, Func: fn, Arg: "orders, rdp", Value: math.NaN(),
 			Msg: fmt.Sprintf("must be non-empty and of equal length (have %d and %d)", len(orders), len(rdp))}
 	}
-	if conv != Classic && conv != Improved {
+	if !conv.Valid() {
 		return inputErr(fn, "conv", float64(conv), "unknown conversion")
 	}
 	for i, a := range orders {

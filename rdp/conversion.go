@@ -15,6 +15,10 @@ const (
 	Improved
 )
 
+// Valid reports whether v is one of the conversions above; the functions
+// that take a Conversion reject any other value with an InputError.
+func (v Conversion) Valid() bool { return v == Classic || v == Improved }
+
 // String returns "classic", "improved", or "Conversion(n)" for other values.
 func (v Conversion) String() string {
 	switch v {

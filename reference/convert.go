@@ -26,7 +26,7 @@ func checkCurve(fn string, orders []float64, rdp []*big.Float, conv Conversion) 
 		return &InputError{Pkg: pkgName, Func: fn, Arg: "orders, rdp", Value: math.NaN(),
 			Msg: fmt.Sprintf("must be non-empty and of equal length (have %d and %d)", len(orders), len(rdp))}
 	}
-	if conv != Classic && conv != Improved {
+	if !conv.Valid() {
 		return inputErr(fn, "conv", float64(conv), "unknown conversion")
 	}
 	for i, a := range orders {
