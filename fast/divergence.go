@@ -199,20 +199,6 @@ func divOrderInf(p, q []float64) float64 {
 	return best
 }
 
-// nearRatio reports whether p is within a factor 2 of q (then p-q is exact).
-func nearRatio(p, q float64) bool { return 2*p >= q && p <= 2*q }
-
-// logRatio returns log(p/q) for p, q > 0.
-func logRatio(p, q float64) ev {
-	if nearRatio(p, q) {
-		return evLog1p(evDiv(evExact(p-q), evExact(q)))
-	}
-	if r := p / q; r >= 0x1p-1000 && r <= 0x1p1000 {
-		return evLog(evDiv(evExact(p), evExact(q)))
-	}
-	return evSub(evLog(evExact(p)), evLog(evExact(q)))
-}
-
 // pqTerm holds the pieces of one term p, q > 0.
 type pqTerm struct {
 	p, q   float64

@@ -96,7 +96,7 @@ type shared struct {
 	d       float64 // step of r, s (0: none computed)
 	m       int     // steps since anchor
 	betaRec float64 // anchor + m d
-	wsPrev  float64 // W/S of the last order (see fracShared)
+	wsPrev  float64 // W/S of the last order (see sum)
 }
 
 // seriesJ is the number of series coefficients for order a: the ratio of
@@ -365,12 +365,17 @@ func (sh *shared) stepSumW(lo, hi, l0, l1, jLog int, beta, dBeta float64) (S, W,
 	return sl + sr, wr - wl, dr
 }
 
-// fracShared is fracRDP on the cached grid with the moments and the chain;
-// w0 (if not nil) holds the order's windows at level lref. ok is false if
-// the order's windows leave the cached grid.
-func (p *params) fracShared(a, lref float64, w0 *window, g *grid, sh *shared, coef *[maxJ + 1]float64) (rdp, rel float64, ok bool) {
+// sum is the fractional summation (Method 5-10) on the cached grid with
+// the moments and the chain, for SGM and SGMCurve alike; w0 (if not nil)
+// holds the order's windows at level lref. Where the order's windows leave
+// the grid (or a is outside the orders the moments were built for), it
+// returns sumRegrid with the windows wNew at level lrefNew, for rdp to
+// widen the grid.
+func (fo *fracOrders) sum(a, lref float64, w0 *window) (rdp, rel float64, res sumStatus, wNew window, lrefNew float64) {
+	p, g, sh, coef := fo.p, &fo.grid, &fo.sh, &fo.coef
 	if !sh.on || a > sh.amax || a < sh.amin {
-		return 0, 0, false
+		w := fo.windows(a, lref, w0)
+		return 0, 0, sumRegrid, w, lref
 	}
 	beta := a - 1
 	J := seriesJ(a)
@@ -422,21 +427,20 @@ func (p *params) fracShared(a, lref float64, w0 *window, g *grid, sh *shared, co
 	}
 	jLog := max(l1, min(jB, sh.jU))
 	var W tailW // tail weight, set on the first log-form node with u >= 1
-	var c, lw [4]float64
-	nc := 0
 	for iter := 0; iter < 4; iter++ {
 		var w window
 		if iter == 0 && w0 != nil {
 			w = *w0
 		} else {
-			if nc == 0 {
-				nc = p.fracCentres(a, false, &c, &lw)
-			}
-			w = p.fracWindows(c[:nc], lw[:nc], lref)
+			w = fo.windows(a, lref, nil)
 		}
-		if w.n == 0 || w.lo[0] < g.lo || w.hi[w.n-1] > hiIdx {
+		if w.count() > maxNodes {
 			flush()
-			return 0, 0, false
+			return 0, 0, sumRefused, w, lref
+		}
+		if w.n > 0 && (w.lo[0] < g.lo || w.hi[w.n-1] > hiIdx) {
+			flush()
+			return 0, 0, sumRegrid, w, lref
 		}
 		if mxb >= 600 {
 			flush()
@@ -450,7 +454,8 @@ func (p *params) fracShared(a, lref float64, w0 *window, g *grid, sh *shared, co
 				}
 			}
 			if Mx >= 600 {
-				return p.fracLarge(a, g, Mx)
+				rdp, rel, ok := fo.large(a, Mx)
+				return rdp, rel, status(ok), w, lref
 			}
 		}
 		S := Sser
@@ -468,7 +473,7 @@ func (p *params) fracShared(a, lref float64, w0 *window, g *grid, sh *shared, co
 			Dt += dd
 			pending = false
 			if hi > jLog {
-				s, e := p.logSum(sh, g, max(lo, jLog), hi, a, dBeta, &W)
+				s, e := fo.logSum(max(lo, jLog), hi, a, dBeta, &W)
 				S += s
 				L += e
 			}
@@ -479,19 +484,25 @@ func (p *params) fracShared(a, lref float64, w0 *window, g *grid, sh *shared, co
 			cnt += hi - lo
 			// beta form, left and right of the series nodes [l0, l1) and
 			// below the log-form nodes
-			sl, wl := sh.betaSum(lo, min(hi, l0), beta, a, dBeta, nodes)
-			sr, wr, dr := sh.betaSumR(max(lo, l1), min(hi, jLog), beta, dBeta)
+			sl, wl, _ := sh.betaSum(lo, min(hi, l0), beta, dBeta)
+			sr, wr, dr := sh.betaSum(max(lo, l1), min(hi, jLog), beta, dBeta)
 			S += sl + sr
 			Wb += wr - wl // E < 0 on the left (u < 0), > 0 on the right
 			Dt += dr
 			if hi > jLog {
-				s, e := p.logSum(sh, g, max(lo, jLog), hi, a, dBeta, &W)
+				s, e := fo.logSum(max(lo, jLog), hi, a, dBeta, &W)
 				S += s
 				L += e
 			}
 		}
 		if S <= 0 {
-			return 0, 0, false
+			// Every node underflowed: I-1 is below 1e-300; retry lower.
+			if lref < -2000 {
+				absT := float64(cnt) * (a + 1) * 0x1p-1020 // subnormal prefactors
+				return math.Log1p(absT) / beta, 0, sumDone, w, lref
+			}
+			lref -= 700
+			continue
 		}
 		if sh.m > 0 && float64(5*sh.m+4)*Wb > chainBudget*S {
 			// The chain's error term exceeds its budget: restart here.
@@ -511,15 +522,17 @@ func (p *params) fracShared(a, lref float64, w0 *window, g *grid, sh *shared, co
 		rel = fracRel(p, S, Wb, Dt, L, beta, cnt, J, sh.m)
 		sh.wsPrev = Wb / S
 		S += float64(cnt) * (a + 1) * 0x1p-1020 // subnormal prefactors
-		return logOnePlus(S, rel, beta)
+		rdp, rel, _ = logOnePlus(S, rel, beta)
+		return rdp, rel, sumDone, w, lref
 	}
-	return 0, 0, false
+	return 0, 0, sumRefused, window{}, lref
 }
 
 // logSum adds the log-form nodes [lo, hi) of the cached grid (logTerm with
 // the chain's E): their sum and absolute error bound (units of u). W is
 // computed on the first node with u >= 1 (W.mag = 0: not yet).
-func (p *params) logSum(sh *shared, g *grid, lo, hi int, a, dBeta float64, W *tailW) (S, L float64) {
+func (fo *fracOrders) logSum(lo, hi int, a, dBeta float64, W *tailW) (S, L float64) {
+	p, g, sh := fo.p, &fo.grid, &fo.sh
 	beta := a - 1
 	eE0 := float64(5*sh.m + 14)
 	for i := lo; i < hi; i++ {
@@ -568,9 +581,11 @@ func searchFirst(n int, f func(int) bool) int {
 	return lo
 }
 
-// betaSumR is betaSum right of the series nodes and below the log-form
-// nodes (every beta t <= 700); it also returns sum Pa E tw.
-func (sh *shared) betaSumR(lo, hi int, beta, dBeta float64) (S, W, D float64) {
+// betaSum adds P h(u) over the nodes [lo, hi) by the beta form with the
+// chain's E (no node with beta t > 700: left of z = 1/2 t < 0, right of it
+// the log-form nodes are excluded), and returns sum Pa E and sum Pa E tw
+// (tw = 0 left of z = 1/2).
+func (sh *shared) betaSum(lo, hi int, beta, dBeta float64) (S, W, D float64) {
 	if lo >= hi {
 		return 0, 0, 0
 	}
@@ -585,31 +600,199 @@ func (sh *shared) betaSumR(lo, hi int, beta, dBeta float64) (S, W, D float64) {
 	return S, W, D
 }
 
-// betaSum adds P h(u) over nodes [lo, hi) by the beta form with the chain's
-// E; it returns the sum and the sum of Pa E over the nodes that use E.
-func (sh *shared) betaSum(lo, hi int, beta, a, dBeta float64, nodes []node) (S, W float64) {
-	if lo >= hi {
-		return 0, 0
-	}
-	xs := sh.x[lo:hi]
-	if beta*xs[len(xs)-1].t <= 700 { // t increases with the index
-		for i := range xs {
-			x := &xs[i]
-			pe := x.Pa * (x.E + dBeta*x.t*(1+x.E))
-			S += pe - beta*x.Pu
-			W += pe
+// lref is a first estimate of log(I-1), a lower bound for a >= 2:
+// D_alpha is non-decreasing in alpha, so log I(a) >= (a-1)/(n-1) log I(n)
+// with n = floor(a), and I(n) is the exact binomial sum. Any level
+// is valid (sum checks it against the sum and retries);
+// a lower one only widens the windows. For lb = (a-1)/(n-1) log I(n) <= 36
+// it returns a lower bound on log(expm1(lb)) without a transcendental
+// function: log(expm1(lb)) = lb + log(1-e^-lb) >= lb - 0.1455 for lb >= 2,
+// and log(expm1(lb)) >= log(lb) >= e log 2 + 1 - 1/m for lb = m 2^e,
+// m in [1/2, 1) (log x >= 1 - 1/x).
+func (fo *fracOrders) lref(a float64) float64 {
+	p := fo.p
+	if a >= 2 {
+		n := int(a)
+		var logIn float64
+		if n == 2 {
+			logIn = math.Log1p(p.q * p.q * p.expm1is2)
+		} else {
+			logIn = fo.io.value(n).logI
 		}
-		return S, W
+		lb := (a - 1) / float64(n-1) * logIn
+		switch {
+		case lb > 36:
+			return lb
+		case lb >= 2:
+			return lb - 0.1455
+		case lb > 0:
+			m, e := math.Frexp(lb)
+			return float64(e)*ln2 + 1 - 1/m
+		}
 	}
-	for i := range xs {
-		x := &xs[i]
-		if beta*x.t > 700 {
-			S += math.Exp(nodes[lo+i].lP + a*x.t)
+	return math.Log(a*(a-1)/2) + 2*p.lq + p.lExpm1is2
+}
+
+// logOnePlus returns log1p(S)/beta and its relative error bound for S
+// within rel relative: log1p(S(1+rel)) - log1p(S) <= S rel/(1+S), a
+// relative S rel/((1+S) log1p(S)) <= rel; for S >= 1, log(1+S) (the
+// rounding of 1+S costs at most u/log 2 < 1.5u relative, carried as 2u).
+func logOnePlus(S, rel, beta float64) (float64, float64, bool) {
+	if S >= 1 {
+		l := math.Log(1 + S)
+		return l / beta, rel*(S/((1+S)*l)) + 2*unit, true
+	}
+	return math.Log1p(S) / beta, rel, true // (the factor is >= 0.72 here)
+}
+
+// fracRel is the relative error bound of the sum S of a fractional order
+// (see "Rounding" in the Method comment): n nodes, J series coefficients,
+// m steps of the chain since its restart; 1.01 covers the rounding of the
+// sums W, D and L themselves.
+func fracRel(p *params, S, Wb, Dt, L, beta float64, n, J, m int) float64 {
+	return unit*(20+p.ec0+1.4*float64(n)+2.8*float64(J)) +
+		1.01*unit*((32+5*float64(m))*Wb+beta*Dt+L)/S + 2e-18
+}
+
+// large sums log I in log space when I >= 4 (Method 6), from the
+// largest node term Mx0 found so far.
+func (fo *fracOrders) large(a, Mx0 float64) (rdp, rel float64, ok bool) {
+	p, g := fo.p, &fo.grid
+	var c, lw [4]float64
+	nc := p.fracCentres(a, true, &c, &lw)
+	lref := Mx0 - 1
+	for iter := 0; iter < 4; iter++ {
+		w := p.fracWindows(c[:nc], lw[:nc], lref)
+		if w.count() > maxNodes {
+			return 0, 0, false
+		}
+		Mx := math.Inf(-1)
+		var dmax float64
+		for iv := 0; iv < w.n; iv++ {
+			for j := w.lo[iv]; j <= w.hi[iv]; j++ {
+				nd := g.get(p, j)
+				if v := nd.lP + a*nd.t; v > Mx {
+					Mx = v
+				}
+			}
+		}
+		var S float64
+		n := 0
+		for iv := 0; iv < w.n; iv++ {
+			for j := w.lo[iv]; j <= w.hi[iv]; j++ {
+				nd := g.get(p, j)
+				v := (nd.lP + a*nd.t) + nd.lPl
+				if v < Mx-60 {
+					continue // < e^-60 each, at most maxNodes of them
+				}
+				S += math.Exp(v - Mx)
+				n++
+				// a t within (k+1) u a|t| (t within k u |t|, the
+				// product), two sums, v - Mx and exp
+				k := p.kL
+				if nd.t > 0 {
+					k = p.kR
+				}
+				if d := unit * ((k+1)*a*math.Abs(nd.t) + 3*math.Abs(v) + 64); d > dmax {
+					dmax = d
+				}
+			}
+		}
+		lS := math.Log(S)
+		logI := Mx + lS
+		if lref > logI+3 {
+			lref = logI
 			continue
 		}
-		pe := x.Pa * (x.E + dBeta*x.t*(1+x.E))
-		S += pe - beta*x.Pu
-		W += pe
+		abs := dmax + unit*(float64(n+4)+math.Abs(Mx)+math.Abs(logI)+2*math.Abs(lS)+p.ec0) + 1e-18
+		return logI / (a - 1), abs/logI + 2*unit, true
 	}
-	return S, W
+	return 0, 0, false
+}
+
+// fracOrders evaluates the fractional orders of one (q, sigma): the node
+// grid, the moments and the chain of E (shared), for one order (SGM) or
+// all the orders of a curve (SGMCurve); the integer orders give the first
+// level of each order (lref).
+type fracOrders struct {
+	p    *params
+	io   *intOrders
+	grid grid
+	sh   shared
+	coef [maxJ + 1]float64
+}
+
+// reset prepares fo for the parameters p, with an empty grid.
+func (fo *fracOrders) reset(p *params, io *intOrders) {
+	fo.p, fo.io = p, io
+	fo.grid.nodes = fo.grid.nodes[:0]
+	fo.sh.on = false
+}
+
+// windows returns the node windows of order a at level lref (w if not nil).
+func (fo *fracOrders) windows(a, lref float64, w *window) window {
+	if w != nil {
+		return *w
+	}
+	var c, lw [4]float64
+	nc := fo.p.fracCentres(a, false, &c, &lw)
+	return fo.p.fracWindows(c[:nc], lw[:nc], lref)
+}
+
+// cover fills the grid over the nodes [lo, hi] and builds the moments for
+// the orders amin to amax.
+func (fo *fracOrders) cover(lo, hi int, amin, amax float64) {
+	fo.grid.fill(fo.p, lo, hi)
+	fo.sh.prepare(fo.p, &fo.grid, amin, amax)
+}
+
+type sumStatus int
+
+const (
+	sumDone    sumStatus = iota
+	sumRefused           // more than maxNodes nodes: the caller bounds the order
+	sumRegrid            // the windows leave the grid: widen it and sum again
+)
+
+func status(ok bool) sumStatus {
+	if ok {
+		return sumDone
+	}
+	return sumRefused
+}
+
+// rdp returns the RDP at the fractional order a (1 < a <= maxFracOrder)
+// and its relative error bound; w (if not nil) holds the order's windows
+// at level lref. ok is false if the order needs more than maxNodes nodes.
+// Where the order's windows leave the grid, the grid is widened (to the
+// union with the present one when that stays within maxGrid nodes) and
+// the order summed again.
+func (fo *fracOrders) rdp(a, lref float64, w *window) (rdp, rel float64, ok bool) {
+	for range 8 {
+		rdp, rel, st, wNew, lrefNew := fo.sum(a, lref, w)
+		switch st {
+		case sumDone:
+			return rdp, rel, true
+		case sumRefused:
+			return 0, 0, false
+		}
+		if wNew.n == 0 {
+			return 0, 0, false
+		}
+		lo, hi := wNew.lo[0], wNew.hi[wNew.n-1]
+		amin, amax := a, a
+		if fo.sh.on {
+			amin, amax = min(amin, fo.sh.amin), max(amax, fo.sh.amax)
+			glo, ghi := fo.grid.lo, fo.grid.lo+len(fo.grid.nodes)-1
+			if ulo, uhi := min(lo, glo), max(hi, ghi); uhi-ulo+1 <= maxGrid {
+				lo, hi = ulo, uhi
+			}
+		}
+		if hi-lo+1 > maxGrid {
+			return 0, 0, false
+		}
+		fo.cover(lo, hi, amin, amax)
+		lref, w = lrefNew, &wNew
+	}
+	return 0, 0, false
 }
