@@ -9,11 +9,21 @@ import (
 
 // Method
 //
-// Notation: s = sigma, L(z) = exp((2z-1)/(2 s^2)), u(z) = q (L(z)-1),
-// phi_s the N(0, s^2) density, I(alpha) = E_mu0[(1+u)^alpha], and
-// RDP = log I / (alpha-1). u = 2^-53 below is the unit roundoff.
+// The sections are numbered; comments in the code cite them as "Method n".
+// The files of the engine, from the bottom: sgmparams.go (the constants of
+// one (q, sigma)), sgmint.go (integer orders, 2-6), sgmnodes.go (the
+// quadrature nodes and their terms, 8-12), sgmfrac.go (the fractional
+// summation, one for SGM and SGMCurve, 7-15), sgm.go (domain, special cases
+// and dispatch, 16-17). TestFileLayers checks that no file uses a name of a
+// file above it.
 //
-// Integer orders (alpha = n). Because sum_k C(n,k)(1-q)^(n-k) q^k = 1,
+// 1. Notation. s = sigma, L(z) = exp((2z-1)/(2 s^2)), lL(z) = log L(z) =
+// (z - 1/2)/s^2, y(z) = q (L(z)-1), phi_s the N(0, s^2) density,
+// I(alpha) = E_mu0[(1+y)^alpha], and RDP = log I / (alpha-1). u = 2^-53 is
+// the unit roundoff, and only that: an error "within 4.1u" is 4.1 u
+// relative.
+//
+// 2. Integer orders (alpha = n). Because sum_k C(n,k)(1-q)^(n-k) q^k = 1,
 //
 //	I - 1 = sum_{k=2..n} T_k,  T_k = C(n,k) (1-q)^(n-k) q^k expm1((k^2-k)/(2 s^2)),
 //
@@ -27,7 +37,7 @@ import (
 // d log1p(e^x) / log1p(e^x) <= dx, that bound is also the relative error
 // bound of log I and of the RDP.
 //
-// log C(n,k). For n <= lfTabN = 4096 it is lf(n) - lf(k) - lf(n-k) from a
+// 3. log C(n,k). For n <= lfTabN = 4096 it is lf(n) - lf(k) - lf(n-k) from a
 // double-double table of lf(m) = log m!, built at start-up from logDD of
 // the primes (relative error ~1e-31), sums for composite m and prefix sums
 // (each a double-double addition of positive terms, relative 2^-104): an
@@ -37,7 +47,7 @@ import (
 // recurrence over a table of log m (absolute error at most 2k u log n plus
 // a few ulps of |log C|, added to d_k), with every term scanned.
 //
-// Skipping terms (n <= lfTabN). B(k) = log C(n,k) + k (log q - log(1-q))
+// 4. Skipping terms (n <= lfTabN). B(k) = log C(n,k) + k (log q - log(1-q))
 // is strictly concave in k (B(k+1) - B(k) = log((n-k)/(k+1)) + log q -
 // log(1-q) decreases), so its maximiser is floor((n+1) q) or one below;
 // with m0 = floor((n+1) q) as computed (relative error < 1e-12, so off by at
@@ -64,10 +74,10 @@ import (
 // relative weight e^x/((1+e^x) log1p(e^x)) of an error of x = log(I-1) in
 // log I: log1p(e^x) >= x and >= e^x/(1+e^x)).
 //
-// Small orders of one (q, s) (n <= binomTabN = 64, intSumLin): the terms
+// 5. Small orders of one (q, s) (n <= binomTabN = 64, intSumLin): the terms
 // are summed in linear space, I - 1 = (1-q)^n sum_k C(n,k) G_k with
-// G_k = e^(g_k) = m_k 2^(e_k), shared by all orders: e_k = floor(g_k/log 2),
-// m_k = e^r, r = g_k - e_k log 2 by Cody-Waite's split of log 2 (exact
+// G_k = e^(g_k) = m_k 2^(ex_k), shared by all orders: ex_k = floor(g_k/log 2),
+// m_k = e^r, r = g_k - ex_k log 2 by Cody-Waite's split of log 2 (exact
 // products for |e_k| < 2^21). C(n,k) is rounded once from its exact
 // integer. A term is C(n,k) m_k 2^(e_k - emax) (two products and an exact
 // scaling by a power of 2); terms with e_k - emax < -135 are below 2^-70
@@ -83,39 +93,39 @@ import (
 // relative in log I the order is summed in log space instead. SGM uses the
 // same rule for these orders, so a curve and single calls agree.
 //
-// From log(I-1) = M + log S: log I = log1p(e^M S) for M <= 36 (e^M S has 2
+// 6. From log(I-1) = M + log S: log I = log1p(e^M S) for M <= 36 (e^M S has 2
 // roundings, carried as 2u), lm1 + e^-lm1 with lm1 = M + log S up to 40,
 // and lm1 above (the dropped e^-lm1 < 4.3e-18 is added to the bound).
 //
-// Fractional orders. I - 1 = integral of f(z) = phi_s(z) h(u(z)), where
-// h(u) = (1+u)^alpha - 1 - alpha u >= 0 (convexity; the alpha u term
-// integrates to 0 because E_mu0[L] = 1). Subtracting 1 + alpha u inside the
+// 7. Fractional orders. I - 1 = integral of f(z) = phi_s(z) h(y(z)), where
+// h(y) = (1+y)^alpha - 1 - alpha y >= 0 (convexity; the alpha y term
+// integrates to 0 because E_mu0[L] = 1). Subtracting 1 + alpha y inside the
 // integrand, rather than 1 from the integral, is what keeps every digit at
 // q = 1e-12. h is evaluated pointwise by its binomial series (2 <= j <= J,
-// ratio of terms at most rho = max(tau/3, tau/alpha) when alpha|u| <= tau =
+// ratio of terms at most rho = max(tau/3, tau/alpha) when alpha|y| <= tau =
 // 0.1, truncated when rho^(J-1) < 1e-18) or else in the beta form
-// (1+u) expm1((alpha-1) log1p(u)) - (alpha-1) u, or in the log form below;
+// (1+y) expm1((alpha-1) log1p(y)) - (alpha-1) y, or in the log form below;
 // the cancellation of the beta form is measured (W below), not assumed.
 //
-// The integral is taken by the trapezoid rule on the grid z_j = j h. f is
+// 8. Trapezoid rule. The integral is taken by the trapezoid rule on the grid z_j = j h. f is
 // analytic in the strip |Im z| < pi s^2 (the only singularities of
-// (1+u)^alpha are where 1+u = 0, at z0 + i(2m+1) pi s^2), so by
+// (1+y)^alpha are where 1+y = 0, at z0 + i(2m+1) pi s^2), so by
 // Trefethen-Weideman (SIAM Rev. 2014, Thm 5.1) the error of the infinite
 // sum is at most 2M/(exp(2 pi d/h)-1) for any d < pi s^2, where
-// M = sup_{|y|<d} int |f(x+iy)| dx. With d = theta pi s^2, theta = 0.9:
-// |phi_s(x+iy)| = phi_s(x) e^(y^2/(2s^2)); writing h(u) = u^2 alpha(alpha-1)
-// int_0^1 (1-t)(1+tu)^(alpha-2) dt along a segment that stays in one half
-// plane, |1+tu| <= 1+t u(x) and |1+tu| >= 0.157 (1+t u(x)) for
-// |arg| <= 0.9 pi, and |u| <= q(L+1); hence M <= e^(d^2/(2s^2)) C (I-1) with
+// M = sup_{|omega|<d} int |f(x+i omega)| dx. With d = theta pi s^2, theta = 0.9:
+// |phi_s(x+i omega)| = phi_s(x) e^(omega^2/(2s^2)); writing h(y) = y^2 alpha(alpha-1)
+// int_0^1 (1-t)(1+ty)^(alpha-2) dt along a segment that stays in one half
+// plane, |1+ty| <= 1+t y(x) and |1+ty| >= 0.157 (1+t y(x)) for
+// |arg| <= 0.9 pi, and |y| <= q(L+1); hence M <= e^(d^2/(2s^2)) C (I-1) with
 // C <= 6.4 (1 + 4 s^2) (the ratio E[(L+1)^2]/E[(L-1)^2] <= 1 + 4 s^2). The
-// step h is chosen so that e^(d^2/(2s^2)) e^(-2 pi d/h) <= e^-E with
-// E = 46 + log1p(4 s^2): minimising over d <= theta pi s^2 gives
-// h = pi s sqrt(2/E) when that is >= 2/theta, and otherwise
-// h = 2 theta pi^2 s^2 / (E + theta^2 pi^2 s^2/2). The discretisation error
+// step h is chosen so that e^(d^2/(2s^2)) e^(-2 pi d/h) <= e^-kappa with
+// kappa = 46 + log1p(4 s^2): minimising over d <= theta pi s^2 gives
+// h = pi s sqrt(2/kappa) when that is >= 2/theta, and otherwise
+// h = 2 theta pi^2 s^2 / (kappa + theta^2 pi^2 s^2/2). The discretisation error
 // is then below 2 * 6.4 e^-46 < 1.4e-19 of I-1.
 //
-// Truncation. For real u > -1, h(u) <= C(alpha,2) u^2 max(1,(1+u)^(alpha-2)),
-// u^2 <= q^2 (L^2+1), (1+u)^(alpha-2) <= 2^(alpha-2)(1+(qL)^(alpha-2)) for
+// 9. Truncation. For real y > -1, h(y) <= C(alpha,2) y^2 max(1,(1+y)^(alpha-2)),
+// y^2 <= q^2 (L^2+1), (1+y)^(alpha-2) <= 2^(alpha-2)(1+(qL)^(alpha-2)) for
 // alpha >= 2 and <= (1-q)^(alpha-2) for alpha < 2. Since
 // L^m phi_s(z) = e^((m^2-m)/(2s^2)) phi_s(z-m), f is bounded by a sum of at
 // most four Gaussians of width s centred at 0, 2, alpha-2, alpha with known
@@ -123,85 +133,84 @@ import (
 // R_m^2 = 2 (log w_m - lref + 46), so the neglected mass is at most
 // 4 e^(lref-46); after the sum S is known the code checks
 // lref <= log S + 3 (so the tail is < 1e-18 S) and widens the windows if not.
-// Any lref is thus valid; fracLref gives a lower estimate of log(I-1) from
+// Any lref is thus valid; fracOrders.lref gives a lower estimate of log(I-1) from
 // the integer order below (monotonicity), bounded below without a
-// transcendental function (see fracLrefCached). Larger weights and wider
+// transcendental function (see fracOrders.lref). Larger weights and wider
 // windows only add nodes, so log C(alpha,2) in the weights is replaced by
 // the upper bound logUB (within 0.2), and the node indices floor(a/h),
 // ceil(b/h) of a window [a, b] are taken from a(1/h), b(1/h) moved outwards
 // by 4u of their size (they are within 3u of a/h, b/h); a window reaching
 // beyond 2^50 nodes (or NaN) is made wider still, and refused, instead of
 // overflowing an index.
-// When some node has phi_s (1+u)^alpha >= 4, I >= 4 and log I is summed
+// When some node has phi_s (1+y)^alpha >= 4, I >= 4 and log I is summed
 // directly in log space (no subtraction needed, no overflow), with windows
-// from the two-Gaussian bound phi_s (1+u)^alpha <= 2^(alpha-1)
+// from the two-Gaussian bound phi_s (1+y)^alpha <= 2^(alpha-1)
 // ((1-q)^alpha phi_s + q^alpha L^alpha phi_s).
 //
-// Nodes. z_j = j h is carried exactly as zh + zl (zl = fma(j, h, -zh));
-// z^2/(2 s^2) and e = (z - 1/2)/s^2 are formed in double-double (1/(2 s^2)
+// 10. Nodes. z_j = j h is carried exactly as zh + zl (zl = fma(j, h, -zh));
+// z^2/(2 s^2) and lL = (z - 1/2)/s^2 are formed in double-double (1/(2 s^2)
 // from the exact s^2 of twoProd), so lP = log(h phi_s(z_j)) = c0 -
 // z^2/(2 s^2) is known to ~u^2 |lP| and P = e^lP (from its two parts,
 // e^hi (1 + lo)) is within 3u wherever it is normal, however large |lP| is;
 // c0 = log h - log(s sqrt(2 pi)), common to every node, is within ec0 u.
 // The elementary functions (math.Exp, Expm1, Log, Log1p) are taken within
-// 1 ulp, 2u. u = q expm1(e) is within 4.1u (expm1 of the high part of e
-// corrected by (1 + expm1) times the low part), 1+u within 5.1u right of
-// z = 1/2 and 9.2u left of it (there also as 1-q + q e^e, within 5u, when
-// u < -1/2), t = log(1+u) within 6.1u t right (kT = 6.5: u/(1+u) <= t) and
-// 10.2u |t| left (kL = 10.5: |u|/(1+u) <= 2|t| for u >= -1/2, and
-// |t| >= log 2 below). Right of the transition, u >= 1, 1+u = q e^e (1+w)
-// with w = (1-q)/(q e^e) = (1-q)/(q+u), and t = log q + e + log1p(w) is
+// 1 ulp, 2u. y = q expm1(lL) is within 4.1u (expm1 of the high part of lL
+// corrected by (1 + expm1) times the low part), 1+y within 5.1u right of
+// z = 1/2 and 9.2u left of it (there also as 1-q + q L, within 5u, when
+// y < -1/2), t = log(1+y) within 6.1u t right (kT = 6.5: y/(1+y) <= t) and
+// 10.2u |t| left (kL = 10.5: |y|/(1+y) <= 2|t| for y >= -1/2, and
+// |t| >= log 2 below). Right of the transition, y >= 1, 1+y = q L (1+w)
+// with w = (1-q)/(q L) = (1-q)/(q+y), and t = log q + lL + log1p(w) is
 // carried in double-double (log q by logDD): within tw u, tw = 9.1 lw +
 // 1e-13 (|log q| + t + 1), lw = log1p(w) (w within 7.1u, lw <= w) -- so that
 // beta t keeps its digits at any size. Write tw = kT t for the other nodes
 // right of z = 1/2: the error of t there is at most tw u.
 //
-// Beta form. A node with |u| > tau/alpha is summed as Pa E - beta Pu with
-// Pa = P A = e^(lP+t), Pu = Pa u/A, E = expm1(beta t), beta t formed in
-// double-double (expm1DD; curve.go steps d t the same way): an error dx of
+// 11. Beta form. A node with |y| > tau/alpha is summed as Pa E - beta Py with
+// Pa = P A = e^(lP+t), Py = Pa y/A, E = expm1(beta t), beta t formed in
+// double-double (expm1DD; the chain of Method 15 steps d t the same way): an error dx of
 // the argument x = beta t moves E by dx e^x/expm1(x) relative, at most
 // dx (1 + 1/x) for x > 0 and dx/|x| for x < 0, so E is within
 // (5m+4)u + 9.1u + beta tw u right of z = 1/2 and (5m+4)u + kL u left of it
-// (tw/t <= 9.1; m the steps of the chain of curve.go since its restart, 0
-// in SGM). The computed term is P(1+eP) [A(1+eA) E(1+eE) - beta u(1+eu)]
-// up to four roundings (A cancels in Pu = P u), and beta|Pu| <= |Pa E| +
-// term (term = Pa E - beta Pu >= 0; left of z = 1/2 both parts are
-// negative), so its error is at most term (eP + eu + 3u) + |Pa E|
-// (eA + eE + eu + 4u): over the beta-form nodes, at most
+// (tw/t <= 9.1; m the steps of the chain (Method 15) since its restart,
+// 0 for a single order). The computed term is P(1+eP) [A(1+eA) E(1+eE) - beta y(1+ey)]
+// up to four roundings (A cancels in Py = P y), and beta|Py| <= |Pa E| +
+// term (term = Pa E - beta Py >= 0; left of z = 1/2 both parts are
+// negative), so its error is at most term (eP + ey + 3u) + |Pa E|
+// (eA + eE + ey + 4u): over the beta-form nodes, at most
 // u (32 + 5m) W + u beta D + 11u S with W = sum |Pa E| and
 // D = sum Pa E tw right of z = 1/2, both accumulated with the sum. Series
-// nodes: P (3u), u^2 (8.2u), coefficients (4u) and their evaluation,
-// 16u + 1.4 (n + 2J) u of their sum (curve.go).
+// nodes: P (3u), y^2 (8.2u), coefficients (4u) and their evaluation,
+// 16u + 1.4 (n + 2J) u of their sum (Method 15).
 //
-// Log form. Where the prefactor e^(lP+t) could be subnormal (lP < -708 or
+// 12. Log form. Where the prefactor e^(lP+t) could be subnormal (lP < -708 or
 // lP + t < -690, far out in z, as the Gaussian at alpha is when
-// alpha* = 1 + 2 s^2 log(1/q) is large), where u overflowed (q e^e > e^708.5) or
+// alpha* = 1 + 2 s^2 log(1/q) is large), where y overflowed (q L > e^708.5) or
 // where E could (beta t > 700), a node right of z = 1/2 is summed as
-// e^X B, X = lP + alpha t, B = (E - beta r)/(1+E), r = u/(1+u) (B = 1
+// e^X B, X = lP + alpha t, B = (E - beta r)/(1+E), r = y/(1+y) (B = 1
 // where beta t > 700: then B is within (1+beta) e^-700 below 1). No factor
 // is far from the term, so nothing underflows unless the term itself does.
-// For u >= 1, X = c0 - (z-alpha)^2/(2 s^2) + W + alpha lw with
-// W = alpha log q + alpha(alpha-1)/(2 s^2) formed once per order in
+// For y >= 1, X = c0 - (z-alpha)^2/(2 s^2) + V + alpha lw with
+// V = alpha log q + alpha(alpha-1)/(2 s^2) formed once per order in
 // double-double (tailWeight; L^alpha phi_s(z) = e^((alpha^2-alpha)/(2s^2))
-// phi_s(z-alpha) and t = log q + e + lw): the large parts of lP and
-// alpha t (hundreds to thousands near alpha*) cancel exactly in W, and
+// phi_s(z-alpha) and t = log q + lL + lw): the large parts of lP and
+// alpha t (hundreds to thousands near alpha*) cancel exactly in V, and
 // the rest is small where the term is not negligible. X is then within
-// u (7 D + 2|W - D| + |c0| + 11.2 alpha lw + |X|), D = (z-alpha)^2/(2 s^2)
-// (for u < 1: X = lP + alpha t within u ((kT+1) alpha t + |lP + alpha t| +
+// u (7 Q + 2|V - Q| + |c0| + 11.2 alpha lw + |X|), Q = (z-alpha)^2/(2 s^2)
+// (for y < 1: X = lP + alpha t within u ((kT+1) alpha t + |lP + alpha t| +
 // |X|)), B within u (eE E (1 + beta r)/(1+E) + 11.2 beta r)/(E - beta r) +
 // 3u (eE the bound on E above); logTerm adds term (those + 3u) to L.
-// This is the cause of BugFastSGMTransition: those nodes were summed as
-// e^(lP+t) (expm1(beta t) - beta r) with lP + t below -708 (a subnormal
-// factor: 1.4% off at SGM(1e-9, 1, 40.59375), or lost to zero), and the
-// errors of the exponents (u |lP| + alpha u t, 1e-12 relative and more near
-// alpha*) were outside the 128u claimed per term.
+// The log form guards against two failures of the beta form there: a
+// subnormal factor e^(lP+t) (lP + t below -708: 1.4% off, or terms lost
+// to zero), and exponent errors (u |lP| + alpha u t, 1e-12 relative and
+// more near alpha*) far beyond a per-term bound of a few ulps.
 //
-// Subnormals. A subnormal prefactor is multiplied only by a factor of at
+// 13. Subnormals. A subnormal prefactor is multiplied only by a factor of at
 // most 1 (series, log form) or 1 + beta |r| <= (alpha+1) 2^54 (left of
 // z = 1/2, 1-q >= 2^-53): every node adds at most (alpha+1) 2^-1020 of
 // absolute error through underflow, and n of these are added to S.
 //
-// Rounding. S, the sum of the kept terms, is within rel(S) =
+// 14. Rounding. S, the sum of the kept terms, is within rel(S) =
 // u (20 + ec0 + 1.4 n + 2.8 J) + u ((32+5m) W + beta D + L)/S + 2e-18
 // (truncation, discretisation, series) of I-1 (fracRel), and since
 // log1p(S(1+r)) - log1p(S) <= S r/(1+S), log1p(S)/(alpha-1) is within
@@ -209,28 +218,30 @@ import (
 // rounded up by that bound, so that it is never below the exact RDP;
 // TestFracErrorBoundHolds checks |value/exact - 1| <= bound on single calls
 // and curves, in the band around alpha* too. In log space (I >= 4,
-// fracLarge) a kept node's log term v = lP + alpha t is within
+// fracOrders.large) a kept node's log term v = lP + alpha t is within
 // u ((k+1) alpha |t| + 3|v| + 64), k = kL or kR (kR >= kT also covers the
-// u = +Inf nodes, see newParams), the largest of which is carried.
+// y = +Inf nodes, see newParams), the largest of which is carried.
 //
-// Extreme sigma. D_alpha is quasi-convex in its first argument (van
+// 15. Shared work of a curve: see the comment at the top of sgmfrac.go.
+//
+// 16. Extreme sigma. D_alpha is quasi-convex in its first argument (van
 // Erven-Harremoes, Thm 13), so SGM <= D_alpha(N(1,s^2) || N(0,s^2)) =
 // alpha/(2 s^2); and 1 - q + qL >= qL gives I >= q^alpha e^(alpha(alpha-1)
 // /(2 s^2)), SGM >= alpha/(2 s^2) + alpha log q/(alpha-1). Where
 // 2 s^2 |log q| <= (alpha-1) 2^-60 the two are within 2^-60 relative and
 // SGM returns alpha/(2 s^2) rounded up (gaussianRDP, formed on scaled
 // mantissas: +Inf only where it overflows; sigma^2 may underflow).
-// For s >= 1e100, c = 1/(2 s^2) <= 5e-201: h(u) = C(alpha,2) u^2 (1 + theta
-// 2|alpha-2| |u|) for |u| <= eta = c^(1/4) (|theta| <= 1), |u| > eta has
+// For s >= 1e100, c = 1/(2 s^2) <= 5e-201: h(y) = C(alpha,2) y^2 (1 + theta
+// 2|alpha-2| |y|) for |y| <= eta = c^(1/4) (|theta| <= 1), |y| > eta has
 // probability below e^-(1e98) (log L ~ N(-c, 2c); the rest of E[h] there
-// is negligible by Cauchy-Schwarz), and E[u^2] = q^2 expm1(2c), so
+// is negligible by Cauchy-Schwarz), and E[y^2] = q^2 expm1(2c), so
 // I - 1 = C(alpha,2) q^2 expm1(2c) (1 + eps) with |eps| < 1e-44 (alpha <=
 // 2^20), and SGM = alpha q^2 c within 1e-40 (sgmHugeSigma): the general
 // method would form 4 s^2 = +Inf there. Results below the normal range
 // carry four subnormal steps (roundUpRDP): the exact value is > 0 for
 // q > 0, and SGM never returns 0 for it.
 //
-// Orders above maxFracOrder that are not integers are bounded by the next
+// 17. Orders above maxFracOrder that are not integers are bounded by the next
 // integer order: D_alpha is non-decreasing in alpha (van Erven-Harremoes
 // 2014, Thm 3), so RDP(alpha) <= RDP(ceil alpha) (ceil(alpha)-1)/(alpha-1)
 // is a valid upper bound; it is documented as such.
@@ -372,7 +383,7 @@ const sigmaHuge = 1e100
 
 // sgmExtreme returns SGM for 0 < q < 1 and a finite order where sigma is
 // so small or so large that the general method would overflow or
-// underflow (see "Extreme sigma" in the Method comment); ok is false
+// underflow (Method 16); ok is false
 // elsewhere.
 func sgmExtreme(q, sigma, alpha float64) (float64, bool) {
 	if sigma >= sigmaHuge {

@@ -2,25 +2,26 @@ package fast
 
 import "math"
 
-// Shared work for a curve (SGMCurve). Four devices make a fractional order
+// Method 15. Shared work of a curve (SGMCurve; a single order is a curve
+// of one order). Four devices make a fractional order
 // cost a few flops per node instead of a transcendental function:
 //
-//  1. Moments. A node with |u| <= tau/a is summed by the series
-//     h(u) = sum_{j=2..J} C(a,j) u^j; over a set of such nodes the sum is
-//     sum_j C(a,j) Mom_j with Mom_j = sum_n P_n u_n^j. Since u increases
+//  1. Moments. A node with |y| <= tau/a is summed by the series
+//     h(y) = sum_{j=2..J} C(a,j) y^j; over a set of such nodes the sum is
+//     sum_j C(a,j) Mom_j with Mom_j = sum_n P_n y_n^j. Since y increases
 //     with z, the series nodes of an order a are a contiguous index range
 //     [l0, l1) around z = 1/2, growing as a decreases. Moments are
 //     tabulated once per curve, cumulatively outwards from the nodes with
-//     |u| <= tau/amax (the "tiny" nodes, series nodes of every order):
+//     |y| <= tau/amax (the "tiny" nodes, series nodes of every order):
 //     cl[m] covers the tiny nodes and the m nearest nodes on the left,
-//     cr[m] the m nearest on the right, up to |u| <= tau/amin (amin, amax
+//     cr[m] the m nearest on the right, up to |y| <= tau/amin (amin, amax
 //     the smallest and largest fractional order of the curve). An order's
 //     series part is then sum_j C(a,j) (cl[t0-l0]_j + cr[l1-t1]_j),
 //     evaluated as C(a,2) (M_2 + r_2 (M_3 + r_3 (...))) with
 //     r_j = C(a,j+1)/C(a,j) = (a-j)/(j+1): J multiply-adds instead of J per
 //     node. Reordering the sum is safe: every node of the set has
-//     |u| <= tau/a, so sum_j |C(a,j)| |u|^j <= C(a,2) u^2/(1-rho) and
-//     h >= C(a,2) u^2 (1-rho/(1-rho)), and the rounding error of the moment
+//     |y| <= tau/a, so sum_j |C(a,j)| |y|^j <= C(a,2) y^2/(1-rho) and
+//     h >= C(a,2) y^2 (1-rho/(1-rho)), and the rounding error of the moment
 //     sums and of the nested evaluation stays below 1.4 (number of nodes
 //     + 2J) u sum h, within the u (1.4 n + 2.8 J) of the bound (n counts every
 //     node of the set, tabulated or not, and J). Series nodes beyond the
@@ -39,7 +40,7 @@ import "math"
 //     difference between the order's beta and the chain's anchor + m d
 //     (that difference is a few ulps). After m steps from a restart
 //     (expm1, 3u) E is within (5m+4)u relative besides the error of t
-//     itself (beta tw u, see the Method comment), so the chain adds at most
+//     itself (beta tw u, Method 11), so the chain adds at most
 //     (5m+4)u W to the sum S of an order, with
 //     W = sum Pa |E| over its beta-form nodes, accumulated with the sum (E
 //     has the sign of t: negative left of z = 1/2, positive right). The
@@ -74,8 +75,8 @@ const (
 
 // nodeX holds the per-node data of the recurrence.
 type nodeX struct {
-	Pa, Pu float64 // e^(lP+t) and e^(lP+t) u/(1+u): term = Pa E - beta Pu
-	t, tl  float64 // log(1+u), high and low part (tl: where u >= 1)
+	Pa, Py float64 // e^(lP+t) and e^(lP+t) y/(1+y): term = Pa E - beta Py
+	t, tl  float64 // log(1+y), high and low part (tl: where y >= 1)
 	tw     float64 // right of z = 1/2: the error of t in units of u (tErr)
 	r, s   float64 // e^(d t), expm1(d t)
 	E      float64 // expm1(betaRec t)
@@ -84,7 +85,7 @@ type nodeX struct {
 type shared struct {
 	on         bool
 	x          []nodeX // indexed as grid.nodes; unused on [t0, t1)
-	t0, t1     int     // tiny nodes [t0, t1): |u| <= tau/amax
+	t0, t1     int     // tiny nodes [t0, t1): |y| <= tau/amax
 	jU         int     // nodes from jU on (right of t1) are in log form
 	amin, amax float64
 	stride     int       // seriesJ(amin)+1
@@ -100,7 +101,7 @@ type shared struct {
 }
 
 // seriesJ is the number of series coefficients for order a: the ratio of
-// consecutive terms is at most rho = max(tau/3, tau/a) when a|u| <= tau,
+// consecutive terms is at most rho = max(tau/3, tau/a) when a|y| <= tau,
 // and the series stops when rho^(J-1) < 1e-18.
 func seriesJ(a float64) int {
 	if a >= 3 {
@@ -157,20 +158,20 @@ func (sh *shared) prepare(p *params, g *grid, amin, amax float64) {
 	sh.stride = st
 	lim := tau / amax
 	t0 := 0
-	for t0 < n && nodes[t0].u < -lim {
+	for t0 < n && nodes[t0].y < -lim {
 		t0++
 	}
 	t1 := t0
-	for t1 < n && nodes[t1].u <= lim {
+	for t1 < n && nodes[t1].y <= lim {
 		t1++
 	}
 	sh.t0, sh.t1 = t0, t1
 	limS := tau / amin
 	nl, nr := 0, 0
-	for nl < maxSide && t0-1-nl >= 0 && nodes[t0-1-nl].u >= -limS {
+	for nl < maxSide && t0-1-nl >= 0 && nodes[t0-1-nl].y >= -limS {
 		nl++
 	}
-	for nr < maxSide && t1+nr < n && nodes[t1+nr].u <= limS {
+	for nr < maxSide && t1+nr < n && nodes[t1+nr].y <= limS {
 		nr++
 	}
 	sh.nl, sh.nr = nl, nr
@@ -180,10 +181,10 @@ func (sh *shared) prepare(p *params, g *grid, amin, amax float64) {
 	clear(cl[:st])
 	clear(cr[:st])
 	addMom := func(row []float64, nd *node) {
-		v := nd.P * nd.u * nd.u
+		v := nd.P * nd.y * nd.y
 		for j := 2; j <= J; j++ {
 			row[j] += v
-			v *= nd.u
+			v *= nd.y
 		}
 	}
 	for i := t0; i < t1; i++ {
@@ -213,7 +214,7 @@ func (sh *shared) prepare(p *params, g *grid, amin, amax float64) {
 			}
 			r := 1.0
 			if !math.IsInf(nd.A, 1) {
-				r = nd.u / nd.A
+				r = nd.y / nd.A
 			}
 			if !math.IsInf(nd.A, 1) {
 				// e^(lP+t) within 9.1u where P is normal (the right-side
@@ -223,14 +224,14 @@ func (sh *shared) prepare(p *params, g *grid, amin, amax float64) {
 			} else {
 				x.Pa = math.Exp(nd.lP + nd.t)
 			}
-			x.Pu = x.Pa * r
+			x.Py = x.Pa * r
 		}
 	}
-	// First right-side node whose prefactor could underflow (or u
+	// First right-side node whose prefactor could underflow (or y
 	// overflowed): from there on every node is summed in log form.
 	sh.jU = n
 	for i := t1; i < n; i++ {
-		if nd := &nodes[i]; nd.lP < -708 || nd.lP+nd.t < -690 || math.IsInf(nd.u, 1) {
+		if nd := &nodes[i]; nd.lP < -708 || nd.lP+nd.t < -690 || math.IsInf(nd.y, 1) {
 			sh.jU = i
 			break
 		}
@@ -337,7 +338,7 @@ func stepSum(xs []nodeX, beta, dBeta float64) (S, W, D float64) {
 		E := x.E*x.r + x.s
 		x.E = E
 		pe := x.Pa * (E + dBeta*x.t*(1+E))
-		S += pe - beta*x.Pu
+		S += pe - beta*x.Py
 		W += pe
 		D += pe * x.tw
 	}
@@ -365,7 +366,7 @@ func (sh *shared) stepSumW(lo, hi, l0, l1, jLog int, beta, dBeta float64) (S, W,
 	return sl + sr, wr - wl, dr
 }
 
-// sum is the fractional summation (Method 5-10) on the cached grid with
+// sum is the fractional summation (Method 7-15) on the cached grid with
 // the moments and the chain, for SGM and SGMCurve alike; w0 (if not nil)
 // holds the order's windows at level lref. Where the order's windows leave
 // the grid (or a is outside the orders the moments were built for), it
@@ -384,9 +385,9 @@ func (fo *fracOrders) sum(a, lref float64, w0 *window) (rdp, rel float64, res su
 	n := len(nodes)
 	hiIdx := g.lo + n - 1
 	t0, t1 := sh.t0, sh.t1
-	// Series nodes [l0, t0) and [t1, l1): |u| <= lim (u increases with z).
-	l0 := t0 - searchFirst(t0, func(m int) bool { return nodes[t0-1-m].u < -lim })
-	l1 := t1 + searchFirst(n-t1, func(m int) bool { return nodes[t1+m].u > lim })
+	// Series nodes [l0, t0) and [t1, l1): |y| <= lim (y increases with z).
+	l0 := t0 - searchFirst(t0, func(m int) bool { return nodes[t0-1-m].y < -lim })
+	l1 := t1 + searchFirst(n-t1, func(m int) bool { return nodes[t1+m].y > lim })
 	mL, mR := t0-l0, l1-t1
 	cL, cR := min(mL, sh.nl), min(mR, sh.nr)
 	st := sh.stride
@@ -414,19 +415,19 @@ func (fo *fracOrders) sum(a, lref float64, w0 *window) (rdp, rel float64, res su
 		}
 	}
 	dBeta := beta - sh.betaRec
-	// Overflow guard: log of the largest node term of phi_s (1+u)^a is
+	// Overflow guard: log of the largest node term of phi_s (1+y)^a is
 	// below this bound (two-Gaussian bound, see Method; log(e^x+e^y) <=
-	// max(x,y) + log 2); below 600 the direct sum of P h(u) cannot overflow.
+	// max(x,y) + log 2); below 600 the direct sum of P h(y) cannot overflow.
 	mxb := p.logh - p.lNorm + a*ln2 + max(a*p.l1q, a*p.lq+(a*a-a)*p.i2s2)
 	// Log-form nodes: from jLog on (right of the series nodes), the first
-	// with beta t > 700, or with a prefactor that could underflow or u
+	// with beta t > 700, or with a prefactor that could underflow or y
 	// overflowed (jU, see prepare).
 	jB := n
 	if n > t1 && beta*nodes[n-1].t > 700 {
 		jB = t1 + searchFirst(n-t1, func(m int) bool { return beta*nodes[t1+m].t > 700 })
 	}
 	jLog := max(l1, min(jB, sh.jU))
-	var W tailW // tail weight, set on the first log-form node with u >= 1
+	var V tailW // tail weight, set on the first log-form node with y >= 1
 	for iter := 0; iter < 4; iter++ {
 		var w window
 		if iter == 0 && w0 != nil {
@@ -473,7 +474,7 @@ func (fo *fracOrders) sum(a, lref float64, w0 *window) (rdp, rel float64, res su
 			Dt += dd
 			pending = false
 			if hi > jLog {
-				s, e := fo.logSum(max(lo, jLog), hi, a, dBeta, &W)
+				s, e := fo.logSum(max(lo, jLog), hi, a, dBeta, &V)
 				S += s
 				L += e
 			}
@@ -487,10 +488,10 @@ func (fo *fracOrders) sum(a, lref float64, w0 *window) (rdp, rel float64, res su
 			sl, wl, _ := sh.betaSum(lo, min(hi, l0), beta, dBeta)
 			sr, wr, dr := sh.betaSum(max(lo, l1), min(hi, jLog), beta, dBeta)
 			S += sl + sr
-			Wb += wr - wl // E < 0 on the left (u < 0), > 0 on the right
+			Wb += wr - wl // E < 0 on the left (y < 0), > 0 on the right
 			Dt += dr
 			if hi > jLog {
-				s, e := fo.logSum(max(lo, jLog), hi, a, dBeta, &W)
+				s, e := fo.logSum(max(lo, jLog), hi, a, dBeta, &V)
 				S += s
 				L += e
 			}
@@ -530,38 +531,38 @@ func (fo *fracOrders) sum(a, lref float64, w0 *window) (rdp, rel float64, res su
 
 // logSum adds the log-form nodes [lo, hi) of the cached grid (logTerm with
 // the chain's E): their sum and absolute error bound (units of u). W is
-// computed on the first node with u >= 1 (W.mag = 0: not yet).
-func (fo *fracOrders) logSum(lo, hi int, a, dBeta float64, W *tailW) (S, L float64) {
+// computed on the first node with y >= 1 (V.mag = 0: not yet).
+func (fo *fracOrders) logSum(lo, hi int, a, dBeta float64, V *tailW) (S, L float64) {
 	p, g, sh := fo.p, &fo.grid, &fo.sh
 	beta := a - 1
 	eE0 := float64(5*sh.m + 14)
 	for i := lo; i < hi; i++ {
 		nd := &g.nodes[i]
-		if W.mag == 0 && nd.u >= 1 {
-			*W = p.tailWeight(a)
+		if V.mag == 0 && nd.y >= 1 {
+			*V = p.tailWeight(a)
 		}
 		x := &sh.x[i]
 		var E float64
 		if beta*x.t <= 700 {
 			E = x.E + dBeta*x.t*(1+x.E)
 		}
-		tm, e := p.logTerm(g.lo+i, nd, a, beta, W, E, beta*x.tw+eE0)
+		tm, e := p.logTerm(g.lo+i, nd, a, beta, V, E, beta*x.tw+eE0)
 		S += tm
 		L += e
 	}
 	return S, L
 }
 
-// hornerSum adds P h(u) over nodes by the series with coef[2..J].
+// hornerSum adds P h(y) over nodes by the series with coef[2..J].
 func hornerSum(nodes []node, coef *[maxJ + 1]float64, J int) float64 {
 	var S float64
 	for i := range nodes {
 		nd := &nodes[i]
 		v := coef[J]
 		for k := J - 1; k >= 2; k-- {
-			v = v*nd.u + coef[k]
+			v = v*nd.y + coef[k]
 		}
-		S += nd.P * v * nd.u * nd.u
+		S += nd.P * v * nd.y * nd.y
 	}
 	return S
 }
@@ -581,7 +582,7 @@ func searchFirst(n int, f func(int) bool) int {
 	return lo
 }
 
-// betaSum adds P h(u) over the nodes [lo, hi) by the beta form with the
+// betaSum adds P h(y) over the nodes [lo, hi) by the beta form with the
 // chain's E (no node with beta t > 700: left of z = 1/2 t < 0, right of it
 // the log-form nodes are excluded), and returns sum Pa E and sum Pa E tw
 // (tw = 0 left of z = 1/2).
@@ -593,7 +594,7 @@ func (sh *shared) betaSum(lo, hi int, beta, dBeta float64) (S, W, D float64) {
 	for i := range xs {
 		x := &xs[i]
 		pe := x.Pa * (x.E + dBeta*x.t*(1+x.E))
-		S += pe - beta*x.Pu
+		S += pe - beta*x.Py
 		W += pe
 		D += pe * x.tw
 	}
@@ -646,7 +647,7 @@ func logOnePlus(S, rel, beta float64) (float64, float64, bool) {
 }
 
 // fracRel is the relative error bound of the sum S of a fractional order
-// (see "Rounding" in the Method comment): n nodes, J series coefficients,
+// (Method 14): n nodes, J series coefficients,
 // m steps of the chain since its restart; 1.01 covers the rounding of the
 // sums W, D and L themselves.
 func fracRel(p *params, S, Wb, Dt, L, beta float64, n, J, m int) float64 {
@@ -654,7 +655,7 @@ func fracRel(p *params, S, Wb, Dt, L, beta float64, n, J, m int) float64 {
 		1.01*unit*((32+5*float64(m))*Wb+beta*Dt+L)/S + 2e-18
 }
 
-// large sums log I in log space when I >= 4 (Method 6), from the
+// large sums log I in log space when I >= 4 (Method 9), from the
 // largest node term Mx0 found so far.
 func (fo *fracOrders) large(a, Mx0 float64) (rdp, rel float64, ok bool) {
 	p, g := fo.p, &fo.grid

@@ -527,11 +527,11 @@ var binomTab = func() *[(binomTabN + 1) * (binomTabN + 2) / 2]float64 {
 	return &t
 }()
 
-// gPow is G_k = m 2^e with dg a bound on its relative error; emax is the
+// gPow is G_k = m 2^e with dg a bound on its relative error; exmax is the
 // largest e of G_2..G_k.
 type gPow struct {
-	m, dg   float64
-	e, emax int
+	m, dg     float64
+	ex, exmax int
 }
 
 // ln2Hi has 21 trailing zero bits: k*ln2Hi is exact for |k| < 2^21.
@@ -561,7 +561,7 @@ func (io *intOrders) gPowAt(k int) (gp gPow, ok bool) {
 	K := math.Floor(gv * log2E)
 	r := (gv - K*ln2Hi) - K*ln2Lo
 	gp.m = math.Exp(r)
-	gp.e = int(K)
+	gp.ex = int(K)
 	gp.dg = dg + 4*unit
 	return gp, true
 }
@@ -570,11 +570,11 @@ func (io *intOrders) gPowAt(k int) (gp gPow, ok bool) {
 // must hold gPowAt(k). log(I-1) = M + log S, 1 <= S < 2.
 func (p *params) intSumLin(n int, gp []gPow) (M, S, errAbs float64) {
 	gp = gp[:n+1]
-	emax := gp[n].emax
+	exmax := gp[n].exmax
 	row := binomTab[n*(n+1)/2 : n*(n+1)/2+n+1]
 	var Sd float64
 	for k := 2; k <= n; k++ {
-		d := gp[k].e - emax
+		d := gp[k].ex - exmax
 		if d < -135 {
 			// C(n,k) m_k 2^d < 2^64 * 2.01 * 2^-136 < 2^-70, while the
 			// term with d = 0 is >= 0.99: the dropped terms are below
@@ -586,7 +586,7 @@ func (p *params) intSumLin(n int, gp []gPow) (M, S, errAbs float64) {
 		Sd += t * gp[k].dg
 	}
 	fn := float64(n)
-	fe := float64(emax)
+	fe := float64(exmax)
 	dterm := Sd / S
 	m, e := math.Frexp(S)
 	S = 2 * m
@@ -632,9 +632,9 @@ func (io *intOrders) value(n int) intVal {
 		for ; cache.gpN <= n && cache.lin; cache.gpN++ {
 			k := cache.gpN
 			cache.gp[k], cache.lin = io.gPowAt(k)
-			cache.gp[k].emax = cache.gp[k].e
+			cache.gp[k].exmax = cache.gp[k].ex
 			if k > 2 {
-				cache.gp[k].emax = max(cache.gp[k].e, cache.gp[k-1].emax)
+				cache.gp[k].exmax = max(cache.gp[k].ex, cache.gp[k-1].exmax)
 			}
 		}
 	}
@@ -668,7 +668,7 @@ func (io *intOrders) rdp(n int, alpha float64) float64 {
 	return roundUpRDP(logI/(alpha-1), errAbs*sig/logI*(1+1e-3)+4*unit)
 }
 
-// intOrders evaluates the integer orders of one (q, sigma) (Method 2-4):
+// intOrders evaluates the integer orders of one (q, sigma) (Method 2-6):
 // the memo of g_k, the scratch of the terms x_k and the values of the
 // small orders, reset for each (q, sigma).
 type intOrders struct {

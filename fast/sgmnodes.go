@@ -3,26 +3,25 @@ package fast
 import "math"
 
 const (
-	tau      = 0.1 // series region alpha |u| <= tau
+	tau      = 0.1 // series region alpha |y| <= tau
 	maxJ     = 24  // at most maxJ series coefficients (rho <= 0.1 -> J <= 19)
 	maxNodes = 1 << 16
 )
 
-// node holds the order-independent values at z_j = j h (see "Nodes" in
-// the Method comment).
+// node holds the order-independent values at z_j = j h (Method 10).
 type node struct {
 	lP  float64 // log(h phi_s(z_j)): high part
 	lPl float64 // its low part
 	P   float64 // h phi_s(z_j) = e^(lP+lPl), within 3u when normal
-	u   float64 // q(L-1), within 4.1u; +Inf past overflow
-	A   float64 // 1+u, accurate also when u is near -1
-	t   float64 // log(1+u): high part
-	tl  float64 // its low part, where u >= 1 (else 0)
-	lw  float64 // log1p(w), w = (1-q)/(q L), where u >= 1 (else 0)
+	y   float64 // q(L-1), within 4.1u; +Inf past overflow
+	A   float64 // 1+y, accurate also when y is near -1
+	t   float64 // log(1+y): high part
+	tl  float64 // its low part, where y >= 1 (else 0)
+	lw  float64 // log1p(w), w = (1-q)/(q L), where y >= 1 (else 0)
 }
 
 // node computes the values at z_j. z_j = zh + zl exactly; z^2/(2 s^2)
-// and e = (z-1/2)/s^2 are formed in double-double, so that P and u carry a
+// and lL = log L = (z-1/2)/s^2 are formed in double-double, so that P and y carry a
 // few ulps whatever the size of the exponents.
 func (p *params) node(j int) node {
 	fj := float64(j)
@@ -37,62 +36,62 @@ func (p *params) node(j int) node {
 	P := math.Exp(nd.lP)
 	nd.P = math.FMA(P, nd.lPl, P)
 	dh, dl := twoSum(zh, -0.5)
-	eh, el := ddMul(dh, dl+zl, p.is2, p.is2l)
-	nd.u = math.Inf(1)
-	if eh < 709 {
-		em := math.Expm1(eh)
-		em += (1 + em) * el // expm1(eh+el) to first order in el
-		nd.u = p.q * em
-	} else if lqh, lql := p.logQDD(); lqh+eh < 708.5 {
-		// e^e overflows but q e^e does not (tiny or subnormal q): u = q e^e
+	lLh, lLl := ddMul(dh, dl+zl, p.is2, p.is2l)
+	nd.y = math.Inf(1)
+	if lLh < 709 {
+		em := math.Expm1(lLh)
+		em += (1 + em) * lLl // expm1(lLh+lLl) to first order in lLl
+		nd.y = p.q * em
+	} else if lqh, lql := p.logQDD(); lqh+lLh < 708.5 {
+		// L overflows but q L does not (tiny or subnormal q): y = q L
 		// - q from log q + e in double-double, within 3u. Calling such a u
-		// +Inf would leave t = log q + e + log1p(w) to cancel to nearly
+		// +Inf would leave t = log q + lL + log1p(w) to cancel to nearly
 		// nothing, and its error bound (kR) to grow without limit.
-		xh, xl := ddAdd(lqh, lql, eh, el)
+		xh, xl := ddAdd(lqh, lql, lLh, lLl)
 		ex := math.Exp(xh)
-		nd.u = (ex + ex*xl) - p.q
+		nd.y = (ex + ex*xl) - p.q
 	}
 	switch {
-	case math.IsInf(nd.u, 1):
+	case math.IsInf(nd.y, 1):
 		nd.A = math.Inf(1)
-		nd.lw = math.Log1p(math.Exp(p.l1q - p.lq - eh))
-		nd.t, nd.tl = p.tDD(eh, el, nd.lw)
-	case nd.u >= 1:
-		nd.A = 1 + nd.u
-		// w = (1-q)/(q e^e) and q e^e = q + u
-		w := p.omq / (p.q + nd.u)
+		nd.lw = math.Log1p(math.Exp(p.l1q - p.lq - lLh))
+		nd.t, nd.tl = p.tDD(lLh, lLl, nd.lw)
+	case nd.y >= 1:
+		nd.A = 1 + nd.y
+		// w = (1-q)/(q L) and q L = q + y
+		w := p.omq / (p.q + nd.y)
 		if w < 0x1p-14 {
 			// log1p(w) to w^5/5 < 3e-18 w
 			nd.lw = w * (1 - w*(0.5-w*(1.0/3-w*0.25)))
 		} else {
 			nd.lw = math.Log1p(w)
 		}
-		nd.t, nd.tl = p.tDD(eh, el, nd.lw)
-	case nd.u >= -0.5:
-		nd.A = 1 + nd.u
-		nd.t = math.Log1p(nd.u)
+		nd.t, nd.tl = p.tDD(lLh, lLl, nd.lw)
+	case nd.y >= -0.5:
+		nd.A = 1 + nd.y
+		nd.t = math.Log1p(nd.y)
 	default:
-		ex := math.Exp(eh)
-		nd.A = p.omq + p.q*(ex+ex*el)
+		ex := math.Exp(lLh)
+		nd.A = p.omq + p.q*(ex+ex*lLl)
 		nd.t = math.Log(nd.A)
 	}
 	return nd
 }
 
-// tDD returns t = log(1+u) = log q + e + log1p(w) (1+u = q e^e (1+w)) in
-// double-double, for u >= 1: within 9.1u lw + 1e-13 u (|log q| + e + 1).
-func (p *params) tDD(eh, el, lw float64) (float64, float64) {
+// tDD returns t = log(1+y) = log q + lL + log1p(w) (1+y = q L (1+w)) in
+// double-double, for y >= 1: within 9.1u lw + 1e-13 u (|log q| + lL + 1).
+func (p *params) tDD(lLh, lLl, lw float64) (float64, float64) {
 	lqh, lql := p.logQDD()
-	h, l := ddAdd(lqh, lql, eh, el)
+	h, l := ddAdd(lqh, lql, lLh, lLl)
 	return ddAdd(h, l, lw, 0)
 }
 
-// kT: |error of t| <= kT u t right of z = 1/2 where u < 1 (log1p of u
+// kT: |error of t| <= kT u t right of z = 1/2 where y < 1 (log1p of y
 // within 4.1u); tErr is the error of t in units of u right of z = 1/2.
 const kT = 6.5
 
 func (p *params) tErr(nd *node) float64 {
-	if nd.u >= 1 {
+	if nd.y >= 1 {
 		return 9.1*nd.lw + 1e-13*(math.Abs(p.lq)+nd.t+1)
 	}
 	return kT * nd.t
@@ -209,8 +208,8 @@ func logUB(x float64) float64 {
 }
 
 // fracCentres returns the centres and log weights (upper bounds) of the
-// Gaussian bounds of the small-regime integrand phi_s h(u) (large=false) or
-// of phi_s (1+u)^a.
+// Gaussian bounds of the small-regime integrand phi_s h(y) (large=false) or
+// of phi_s (1+y)^a.
 func (p *params) fracCentres(a float64, large bool, c, lw *[4]float64) int {
 	if large {
 		c[0], lw[0] = 0, (a-1)*ln2+a*p.l1q
@@ -236,13 +235,13 @@ func (p *params) fracCentres(a float64, large bool, c, lw *[4]float64) int {
 }
 
 // logForm reports whether a node with t > 0 is summed in log form (see
-// "Log form" in the Method comment): its prefactor e^(lP+t) could be
-// subnormal, u overflowed, or E = expm1(beta t) could.
+// Method 12): its prefactor e^(lP+t) could be
+// subnormal, y overflowed, or E = expm1(beta t) could.
 func logForm(nd *node, bt float64) bool {
-	return nd.lP < -708 || nd.lP+nd.t < -690 || math.IsInf(nd.u, 1) || bt > 700
+	return nd.lP < -708 || nd.lP+nd.t < -690 || math.IsInf(nd.y, 1) || bt > 700
 }
 
-// tailW is W = a log q + a(a-1)/(2 s^2), the log weight of the Gaussian at
+// tailW is V = a log q + a(a-1)/(2 s^2), the log weight of the Gaussian at
 // a (L^a phi_s(z) = e^((a^2-a)/(2s^2)) phi_s(z-a)), in double-double: its
 // error is below 1e-29 (mag = |a log q| + a(a-1)/(2s^2)).
 type tailW struct{ h, l, mag float64 }
@@ -257,27 +256,27 @@ func (p *params) tailWeight(a float64) tailW {
 	return tailW{h, l, math.Abs(ah) + math.Abs(ch)}
 }
 
-// logTerm returns the term P h(u) of node j (t > 0) in log form,
+// logTerm returns the term P h(y) of node j (t > 0) in log form,
 // e^X (E - beta r)/(1+E) with X = lP + a t, and a bound on its absolute
 // error in units of u (the common error ec0 of c0 aside). E = expm1(beta t)
-// within eE u relative (not used when beta t > 700). W: tailWeight(a),
-// needed when u >= 1.
-func (p *params) logTerm(j int, nd *node, a, beta float64, W *tailW, E, eE float64) (term, errAbs float64) {
+// within eE u relative (not used when beta t > 700). V: tailWeight(a),
+// needed when y >= 1.
+func (p *params) logTerm(j int, nd *node, a, beta float64, V *tailW, E, eE float64) (term, errAbs float64) {
 	var X, eX float64
-	if nd.u >= 1 {
-		// X = c0 - (z-a)^2/(2 s^2) + W + a log1p(w): the large parts of
-		// lP and a t cancel exactly in W.
+	if nd.y >= 1 {
+		// X = c0 - (z-a)^2/(2 s^2) + V + a log1p(w): the large parts of
+		// lP and a t cancel exactly in V.
 		fj := float64(j)
 		zh := fj * p.h
 		zl := math.FMA(fj, p.h, -zh)
 		dz := (zh - a) + zl
-		D := dz * dz * p.i2s2
-		wd := W.h - D
+		Q := dz * dz * p.i2s2
+		wd := V.h - Q
 		al := a * nd.lw
-		X = (wd + p.c0) + (W.l + al)
-		eX = 7*D + 2*math.Abs(wd) + math.Abs(p.c0) + 11.2*al + math.Abs(X) + 1e-13*W.mag
-		if math.IsInf(nd.u, 1) {
-			// w = exp(log(1-q) - log q - e), e <= t + |log q|
+		X = (wd + p.c0) + (V.l + al)
+		eX = 7*Q + 2*math.Abs(wd) + math.Abs(p.c0) + 11.2*al + math.Abs(X) + 1e-13*V.mag
+		if math.IsInf(nd.y, 1) {
+			// w = exp(log(1-q) - log q - e), lL <= t + |log q|
 			eX += al * (5*math.Abs(p.lq) + 2*math.Abs(p.l1q) + 3*nd.t + 4)
 		}
 	} else {
@@ -294,10 +293,10 @@ func (p *params) logTerm(j int, nd *node, a, beta float64, W *tailW, E, eE float
 	}
 	br := beta
 	if !math.IsInf(nd.A, 1) {
-		br = beta * (nd.u / nd.A)
+		br = beta * (nd.y / nd.A)
 	}
 	num := E - br
-	dB := eE*(E/(1+E))*(1+br) + 11.2*br // error of num (units of u), see Method
+	dB := eE*(E/(1+E))*(1+br) + 11.2*br // error of num (units of u), Method 12
 	if num <= 0 {
 		// all cancelled: the term is at most the error of num
 		return 0, f * (dB + 3*E) / (1 + E)

@@ -8,8 +8,8 @@ import (
 
 const (
 	logTabN = 1 << 14 // log n is tabulated for n <= logTabN
-	theta   = 0.9     // strip half-width d = theta pi s^2 (Method 5)
-	tailT   = 46.0    // truncation and discretisation exponent (Method 5, 6)
+	theta   = 0.9     // strip half-width d = theta pi s^2 (Method 8)
+	tailT   = 46.0    // truncation and discretisation exponent (Method 8, 9)
 )
 
 var logTab = func() *[logTabN + 1]float64 {
@@ -43,7 +43,7 @@ type params struct {
 	c0        float64 // log h - lNorm = log(h phi_s(0))
 	ec0       float64 // bound on the error of c0, in units of u
 	kR, kL    float64 // |error of t| <= kR u t where t > 0, kL u |t| where t < 0
-	E         float64 // trapezoid error exponent
+	kappa     float64 // trapezoid error exponent (Method 8)
 	expm1is2  float64 // expm1(1/s^2)
 	lExpm1is2 float64 // log(expm1(1/s^2))
 	lqh, lql  float64 // log q in double-double, once lqDD is true
@@ -64,18 +64,18 @@ func newParams(q, s float64) params {
 	p.lemLow = math.Abs(math.Log(2*p.i2s2)) + 1
 	ls := math.Log(s)
 	p.lNorm = ls + lnSqrt2Pi
-	// E = 46 + log1p(4 s^2), without overflowing 4 s^2
+	// kappa = 46 + log1p(4 s^2), without overflowing 4 s^2
 	if s > 1 {
-		p.E = tailT + 2*math.Log(2*s) + math.Log1p(0.25*p.is2)
+		p.kappa = tailT + 2*math.Log(2*s) + math.Log1p(0.25*p.is2)
 	} else {
-		p.E = tailT + math.Log1p(4*s*s)
+		p.kappa = tailT + math.Log1p(4*s*s)
 	}
-	h1 := math.Pi * s * math.Sqrt(2/p.E)
+	h1 := math.Pi * s * math.Sqrt(2/p.kappa)
 	if h1 >= 2/theta {
 		p.h = h1
 	} else {
 		t2 := theta * theta * math.Pi * math.Pi * s * s
-		p.h = 2 * theta * math.Pi * math.Pi * s * s / (p.E + t2/2)
+		p.h = 2 * theta * math.Pi * math.Pi * s * s / (p.kappa + t2/2)
 	}
 	p.logh = math.Log(p.h)
 	p.ih = 1 / p.h
@@ -83,9 +83,9 @@ func newParams(q, s float64) params {
 	// log h, log s within 2u relative, lnSqrt2Pi within u/2, two sums
 	p.ec0 = 2*math.Abs(p.logh) + 2*math.Abs(ls) + 1 + math.Abs(p.lNorm) + math.Abs(p.c0)
 	p.kL = 10.5
-	// Right of z = 1/2, t = log1p(u) is within 6.1u t, except on nodes
-	// where q e^e overflows (u = +Inf: e >= 709 and log q + e >= 708.5, see
-	// node) where t = log q + e + log1p(w) is within u (2t + 8|log q| +
+	// Right of z = 1/2, t = log1p(y) is within 6.1u t, except on nodes
+	// where q L overflows (y = +Inf: e >= 709 and log q + e >= 708.5, see
+	// node) where t = log q + lL + log1p(w) is within u (2t + 8|log q| +
 	// 1426) and t >= 708 (see Method).
 	p.kR = max(6.5, 2+(8*math.Abs(p.lq)+1426)/708)
 	p.expm1is2 = math.Expm1(p.is2)
