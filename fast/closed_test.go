@@ -65,6 +65,15 @@ func (s *refStats) check(t *testing.T, what string, v float64, err error, r *big
 	}
 }
 
+// draws is n random draws, or n/10 under -short (every table row of hard
+// inputs still runs).
+func draws(n int) int {
+	if testing.Short() {
+		return n / 10
+	}
+	return n
+}
+
 func fmtPQ(p, q []float64, a float64) string {
 	return "D(" + fmtF(p) + " || " + fmtF(q) + ", " + big.NewFloat(a).Text('g', 17) + ")"
 }
@@ -231,7 +240,7 @@ func TestDivergenceRandomVsReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 11))
 	st := refStats{name: "Divergence dyadic"}
 	sk := refStats{name: "Divergence skewed"}
-	for i := 0; i < 3000; i++ {
+	for i := 0; i < draws(3000); i++ {
 		n := 2 + r.IntN(5)
 		bits := max(3, 3+r.IntN(22))
 		p, q := dyadicVec(r, n, bits), dyadicVec(r, n, bits)
@@ -240,7 +249,7 @@ func TestDivergenceRandomVsReference(t *testing.T) {
 		ref, rerr := ref128.Divergence(p, q, a)
 		st.check(t, fmtPQ(p, q, a), v, err, ref, rerr, divBound(n), 0)
 	}
-	for i := 0; i < 1500; i++ {
+	for i := 0; i < draws(1500); i++ {
 		n := 2 + r.IntN(6)
 		p, q := skewVec(r, n), skewVec(r, n)
 		if r.IntN(3) == 0 {
@@ -313,7 +322,7 @@ func TestRandomizedResponseVsReference(t *testing.T) {
 		}
 	}
 	r := rand.New(rand.NewPCG(3, 5))
-	for i := 0; i < 3000; i++ {
+	for i := 0; i < draws(3000); i++ {
 		var p float64
 		switch r.IntN(4) {
 		case 0:
@@ -376,7 +385,7 @@ func TestGaussianDivergenceVsReference(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(9, 1))
 	lu := func(lo, hi float64) float64 { return math.Exp(math.Log(lo) + r.Float64()*(math.Log(hi)-math.Log(lo))) }
-	for i := 0; i < 3000; i++ {
+	for i := 0; i < draws(3000); i++ {
 		m1, m2 := r.Float64()*10-5, r.Float64()*10-5
 		if r.IntN(4) == 0 {
 			m2 = m1
@@ -498,7 +507,7 @@ func TestImprovedConversionNearOrderOne(t *testing.T) {
 		t.Errorf("ZCDPEpsilon(0.5, 5e-324) = %v", e)
 	}
 	r := rand.New(rand.NewPCG(5, 8))
-	for i := 0; i < 2000; i++ {
+	for i := 0; i < draws(2000); i++ {
 		a := 1 + math.Exp(-r.Float64()*30)
 		if r.IntN(3) == 0 {
 			a = 1 + r.Float64()*3
@@ -532,7 +541,7 @@ func TestImprovedConversionNearOrderOne(t *testing.T) {
 func TestSeriesHelpersVsReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 1))
 	worstEm, worstLm := 0.0, 0.0
-	for i := 0; i < 3000; i++ {
+	for i := 0; i < draws(3000); i++ {
 		y := (r.Float64()*2 - 1) * math.Pow(10, r.Float64()*6-5)
 		if r.IntN(2) == 0 {
 			y = r.Float64()*4 - 1.5
