@@ -19,9 +19,8 @@ type rawPoint struct {
 
 // singleRaw mirrors SGM for a fractional order (empty grid).
 func singleRaw(q, sigma, a float64) rawPoint {
-	p := newParams(q, sigma)
 	ws := new(workspace)
-	ws.reset(&p)
+	ws.reset(q, sigma)
 	r, e, ok := ws.fo.rdp(a, ws.fo.lref(a), nil)
 	return rawPoint{q: q, sigma: sigma, alpha: a, rdp: r, rel: e, ok: ok}
 }
@@ -29,9 +28,8 @@ func singleRaw(q, sigma, a float64) rawPoint {
 // curveRaw mirrors SGMCurve for the fractional orders of orders (shared
 // grid, moments and chain).
 func curveRaw(q, sigma float64, orders []float64) []rawPoint {
-	p := newParams(q, sigma)
 	ws := new(workspace)
-	ws.reset(&p)
+	ws.reset(q, sigma)
 	wins := make([]window, len(orders))
 	lrefs := make([]float64, len(orders))
 	hullLo, hullHi := math.MaxInt, math.MinInt

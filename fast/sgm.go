@@ -257,6 +257,7 @@ const (
 // workspace is the scratch memory of one SGM call or curve: the integer
 // and the fractional orders of one (q, sigma).
 type workspace struct {
+	p    params
 	io   intOrders
 	fo   fracOrders
 	wins []window // per order of a curve
@@ -264,10 +265,12 @@ type workspace struct {
 
 var wsPool = sync.Pool{New: func() any { return new(workspace) }}
 
-// reset prepares ws for the parameters p.
-func (ws *workspace) reset(p *params) {
-	ws.io.reset(p)
-	ws.fo.reset(p, &ws.io)
+// reset prepares ws for the parameters of (q, sigma).
+func (ws *workspace) reset(q, sigma float64) *params {
+	ws.p = newParams(q, sigma)
+	ws.io.reset(&ws.p)
+	ws.fo.reset(&ws.p, &ws.io)
+	return &ws.p
 }
 
 func checkQSigma(fn string, q, sigma float64) error {
@@ -348,10 +351,9 @@ func SGM(q, sigma, alpha float64) (float64, error) {
 	if v, ok := sgmExtreme(q, sigma, alpha); ok {
 		return v, nil
 	}
-	p := newParams(q, sigma)
 	ws := wsPool.Get().(*workspace)
 	defer wsPool.Put(ws)
-	ws.reset(&p)
+	ws.reset(q, sigma)
 	var lref float64
 	if alpha != math.Trunc(alpha) && alpha <= maxFracOrder {
 		lref = ws.fo.lref(alpha)
@@ -461,11 +463,10 @@ func SGMCurve(q, sigma float64, steps int, orders []float64, out []float64) erro
 	// orders of the tiny-sigma closed form (sgmExtreme)
 	lq2s2 := 2 * sigma * sigma * math.Abs(xmath.Log(q))
 	extreme := func(a float64) bool { return lq2s2 <= (a-1)*0x1p-60 }
-	p := newParams(q, sigma)
 	ws := wsPool.Get().(*workspace)
 	defer wsPool.Put(ws)
 
-	ws.reset(&p)
+	ws.reset(q, sigma)
 	var hullLo, hullHi = math.MaxInt, math.MinInt
 	amax := 0.0
 	// out[i] holds the first window level of each fractional order until

@@ -769,6 +769,7 @@ func status(ok bool) sumStatus {
 // union with the present one when that stays within maxGrid nodes) and
 // the order summed again.
 func (fo *fracOrders) rdp(a, lref float64, w *window) (rdp, rel float64, ok bool) {
+	var wBuf window // the windows of a retry (a variable of the loop would escape)
 	for range 8 {
 		rdp, rel, st, wNew, lrefNew := fo.sum(a, lref, w)
 		switch st {
@@ -793,7 +794,8 @@ func (fo *fracOrders) rdp(a, lref float64, w *window) (rdp, rel float64, ok bool
 			return 0, 0, false
 		}
 		fo.cover(lo, hi, amin, amax)
-		lref, w = lrefNew, &wNew
+		wBuf = wNew
+		lref, w = lrefNew, &wBuf
 	}
 	return 0, 0, false
 }
