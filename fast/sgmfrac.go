@@ -467,7 +467,7 @@ func (fo *fracOrders) sum(a, lref float64, w0 *window) (rdp, rel float64, res su
 		cnt := nSer
 		if pending {
 			lo, hi := w.lo[0]-g.lo, w.hi[0]-g.lo+1
-			cnt += hi - lo
+			cnt += hi - lo - overlap(lo, hi, l0, l1) // series nodes are in nSer
 			s, ww, dd := sh.stepSumW(lo, hi, l0, l1, jLog, beta, dBeta)
 			S += s
 			Wb += ww
@@ -482,7 +482,7 @@ func (fo *fracOrders) sum(a, lref float64, w0 *window) (rdp, rel float64, res su
 		}
 		for iv := 0; iv < w.n; iv++ {
 			lo, hi := w.lo[iv]-g.lo, w.hi[iv]-g.lo+1
-			cnt += hi - lo
+			cnt += hi - lo - overlap(lo, hi, l0, l1) // series nodes are in nSer
 			// beta form, left and right of the series nodes [l0, l1) and
 			// below the log-form nodes
 			sl, wl, _ := sh.betaSum(lo, min(hi, l0), beta, dBeta)
@@ -551,6 +551,11 @@ func (fo *fracOrders) logSum(lo, hi int, a, dBeta float64, V *tailW) (S, L float
 		L += e
 	}
 	return S, L
+}
+
+// overlap is the number of nodes [lo, hi) shares with [l0, l1).
+func overlap(lo, hi, l0, l1 int) int {
+	return max(0, min(hi, l1)-max(lo, l0))
 }
 
 // hornerSum adds P h(y) over nodes by the series with coef[2..J].
