@@ -17,57 +17,45 @@ type rawPoint struct {
 	curve           bool
 }
 
-// singleRaw mirrors SGM for a fractional order (fracRDP, empty grid).
+// singleRaw mirrors SGM for a fractional order (empty grid).
 func singleRaw(q, sigma, a float64) rawPoint {
-	p := newParams(q, sigma)
-	ws := &workspace{buf: make([]float64, 4200)}
-	ws.icache.reset()
-	lref := p.fracLref(a, nil, ws.buf)
-	r, e, ok := p.fracRDP(a, lref, &ws.grid, &ws.coef)
+	ws := new(workspace)
+	ws.reset(q, sigma)
+	r, e, ok := ws.fo.rdp(a, ws.fo.lref(a), nil)
 	return rawPoint{q: q, sigma: sigma, alpha: a, rdp: r, rel: e, ok: ok}
 }
 
 // curveRaw mirrors SGMCurve for the fractional orders of orders (shared
-// grid, moments and chain; fracRDP where the shared path declines).
+// grid, moments and chain).
 func curveRaw(q, sigma float64, orders []float64) []rawPoint {
-	p := newParams(q, sigma)
-	ws := &workspace{g: make([]float64, 128), buf: make([]float64, 4200)}
-	for k := range ws.g {
-		ws.g[k] = math.NaN()
-	}
-	ws.icache.reset()
-	ws.wins = make([]window, len(orders))
+	ws := new(workspace)
+	ws.reset(q, sigma)
+	wins := make([]window, len(orders))
 	lrefs := make([]float64, len(orders))
 	hullLo, hullHi := math.MaxInt, math.MinInt
 	amin, amax := math.Inf(1), 0.0
-	var c, lw [4]float64
 	frac := func(a float64) bool { return a != math.Trunc(a) && a <= maxFracOrder }
 	for i, a := range orders {
 		if !frac(a) {
 			continue
 		}
 		amax, amin = max(amax, a), min(amin, a)
-		lrefs[i] = p.fracLrefCached(a, ws.g, ws.buf, &ws.icache)
-		nc := p.fracCentres(a, false, &c, &lw)
-		w := p.fracWindows(c[:nc], lw[:nc], lrefs[i])
-		ws.wins[i] = w
+		lrefs[i] = ws.fo.lref(a)
+		w := ws.fo.windows(a, lrefs[i], nil)
+		wins[i] = w
 		if w.n > 0 {
 			hullLo, hullHi = min(hullLo, w.lo[0]), max(hullHi, w.hi[w.n-1])
 		}
 	}
 	if hullLo <= hullHi {
-		ws.grid.fill(&p, hullLo, hullHi)
-		ws.sh.prepare(&p, &ws.grid, amin, amax)
+		ws.fo.cover(hullLo, hullHi, amin, amax)
 	}
 	var out []rawPoint
 	for i, a := range orders {
 		if !frac(a) {
 			continue
 		}
-		r, e, ok := p.fracShared(a, lrefs[i], &ws.wins[i], &ws.grid, &ws.sh, &ws.coef)
-		if !ok {
-			r, e, ok = p.fracRDP(a, lrefs[i], &ws.grid, &ws.coef)
-		}
+		r, e, ok := ws.fo.rdp(a, lrefs[i], &wins[i])
 		out = append(out, rawPoint{q: q, sigma: sigma, alpha: a, rdp: r, rel: e, ok: ok, curve: true})
 	}
 	return out
@@ -100,7 +88,7 @@ func TestFracErrorBoundHolds(t *testing.T) {
 	}
 	n := 120
 	if testing.Short() {
-		n = 30
+		n = 8
 	}
 	for i := 0; i < n; i++ {
 		q, s, a := band()
@@ -108,11 +96,15 @@ func TestFracErrorBoundHolds(t *testing.T) {
 		pts = append(pts, singleRaw(logUniform(r, 1e-12, 1), logUniform(r, 0.1, 1000), frac(1.0001, 256)))
 	}
 	// curves: the default orders, and orders through the band
-	for _, qs := range [][2]float64{{0.01, 1.1}, {1e-9, 1}, {1e-12, 2}, {3e-8, 0.5}} {
+	curves, step := [][2]float64{{0.01, 1.1}, {1e-9, 1}, {1e-12, 2}, {3e-8, 0.5}}, 0.173
+	if testing.Short() {
+		curves, step = curves[1:2], 0.173*5
+	}
+	for _, qs := range curves {
 		q, s := qs[0], qs[1]
 		as := 1 + 2*s*s*math.Log(1/q)
 		orders := DefaultOrders()
-		for a := math.Max(1.05, as-4); a < math.Min(256, as+1); a += 0.173 {
+		for a := math.Max(1.05, as-4); a < math.Min(256, as+1); a += step {
 			orders = append(orders, a)
 		}
 		pts = append(pts, curveRaw(q, s, orders)...)

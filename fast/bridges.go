@@ -1,6 +1,10 @@
 package fast
 
-import "math"
+import (
+	"math"
+
+	"github.com/rdpcheck/rdpcheck/internal/xmath"
+)
 
 // ZCDPEpsilon returns the (eps, delta)-DP guarantee of rho-zCDP by Bun and
 // Steinke 2016, Prop 1.3: eps = rho + 2 sqrt(rho log(1/delta)). It equals
@@ -21,7 +25,7 @@ func ZCDPEpsilon(rho, delta float64) (float64, error) {
 	if rho == 0 || math.IsInf(rho, 1) {
 		return rho, nil
 	}
-	return roundUp(rho+2*math.Sqrt(rho*-logPos(delta)), 8*unit), nil
+	return roundUp(rho+2*math.Sqrt(rho*-xmath.Log(delta)), 8*unit), nil
 }
 
 func checkRhoDelta(fn string, rho, delta float64) error {
@@ -60,7 +64,7 @@ func ZCDPEpsilonRDP(rho, delta float64) (eps, order float64, err error) {
 	if rho == 0 {
 		return 0, math.Inf(1), nil
 	}
-	ld := logPos(delta)
+	ld := xmath.Log(delta)
 	f := func(a float64) float64 { return epsAt(Improved, a, rho*a, ld) }
 	// bracket around the classic optimum
 	a0 := 1 + math.Sqrt(-ld/rho)
@@ -143,6 +147,6 @@ func AdvancedComposition(eps float64, k int, deltaPrime float64) (float64, error
 		return 0, inputErr("AdvancedComposition", "deltaPrime", deltaPrime, "must be in (0, 1)")
 	}
 	fk := float64(k)
-	v := math.Sqrt(2*fk*-logPos(deltaPrime))*eps + fk*eps*math.Expm1(eps)
+	v := math.Sqrt(2*fk*-xmath.Log(deltaPrime))*eps + fk*eps*math.Expm1(eps)
 	return roundUp(v, 16*unit), nil
 }

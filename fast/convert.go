@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/rdpcheck/rdpcheck/internal/xmath"
 	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
@@ -107,7 +108,7 @@ func Epsilon(orders, rdp []float64, delta float64, conv Conversion) (eps, order 
 	if math.IsNaN(delta) || delta <= 0 || delta >= 1 {
 		return 0, 0, inputErr("Epsilon", "delta", delta, "must be in (0, 1)")
 	}
-	ld := logPos(delta)
+	ld := xmath.Log(delta)
 	eps, order = math.Inf(1), orders[0]
 	for i, a := range orders {
 		if e := epsAt(conv, a, rdp[i], ld); e < eps {

@@ -2,6 +2,11 @@ package fast
 
 import "math"
 
+const (
+	unit = 0x1p-53 // unit roundoff of float64
+	ln2  = math.Ln2
+)
+
 // Double-double helpers (value hi+lo, about 106 bits), used only where a
 // float64 sum would cancel: k log q + k(k-1)/(2 s^2) for tiny q.
 

@@ -3,6 +3,8 @@ package fast
 import (
 	"math"
 	"math/big"
+
+	"github.com/rdpcheck/rdpcheck/internal/xmath"
 )
 
 // Running error bounds for the closed forms, the discrete divergence and
@@ -135,21 +137,8 @@ func (x ev) upNonNeg() float64 {
 	return v
 }
 
-// logPos is math.Log, correct also for a subnormal x > 0: Go's amd64
-// assembly Log does not normalise subnormals (math.Log(5e-324) gives
-// -709.09, not -744.44; math.Log(1e-310) gives -709.09, not -713.80), so
-// they go through logDD, whose Frexp reduction handles them (its high part
-// is within 1 ulp).
-func logPos(x float64) float64 {
-	if x > 0 && x < 0x1p-1022 {
-		h, _ := logDD(x)
-		return h
-	}
-	return math.Log(x)
-}
-
 func evLog(x ev) ev {
-	v := logPos(x.v)
+	v := xmath.Log(x.v)
 	d := x.v - x.e
 	if !(d > 0) {
 		return ev{v, math.Inf(1)}
@@ -385,3 +374,34 @@ func (s sev) float() ev {
 	}
 	return ev{v, e}
 }
+
+// roundUp returns v(1+rel) rounded up, so that an exact value within a
+// relative distance rel of v is never above the result.
+func roundUp(v, rel float64) float64 {
+	if v <= 0 || math.IsInf(v, 1) {
+		return v
+	}
+	return math.Nextafter(v*(1+rel), math.Inf(1))
+}
+
+// scaleUp returns v*f rounded up.
+func scaleUp(v, f float64) float64 {
+	if f == 1 || v == 0 || math.IsInf(v, 0) {
+		return v
+	}
+	return math.Nextafter(v*f, math.Inf(1))
+}
+
+// logRatio returns log(p/q) for p, q > 0.
+func logRatio(p, q float64) ev {
+	if nearRatio(p, q) {
+		return evLog1p(evDiv(evExact(p-q), evExact(q)))
+	}
+	if r := p / q; r >= 0x1p-1000 && r <= 0x1p1000 {
+		return evLog(evDiv(evExact(p), evExact(q)))
+	}
+	return evSub(evLog(evExact(p)), evLog(evExact(q)))
+}
+
+// nearRatio reports whether p is within a factor 2 of q (then p-q is exact).
+func nearRatio(p, q float64) bool { return 2*p >= q && p <= 2*q }

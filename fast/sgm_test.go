@@ -6,30 +6,30 @@ import (
 	"testing"
 )
 
-// Regressions of the transition band (properties.BugFastSGMTransition): at
-// fractional orders with tiny q, just below alpha* = 1 + 2 sigma^2
-// log(1/q), the tail Gaussian at alpha lies where phi_s underflows; the
-// old integrand e^(lP+t) (expm1(beta t) - beta r) formed a subnormal
-// factor (+1.5e-5, or terms lost: below the exact value), and its exponent
-// errors (|lP|, a t in the hundreds) were not in the bound.
+// The transition band: at fractional orders with tiny q, just below
+// alpha* = 1 + 2 sigma^2 log(1/q), the tail Gaussian at alpha lies where
+// phi_s underflows. An integrand formed as e^(lP+t) (expm1(beta t) -
+// beta r) there has a subnormal factor, and exponent errors (|lP|, a t in
+// the hundreds) that a per-term bound of a few ulps does not cover; these
+// rows caught both (Method: log form).
 var transitionCases = []struct {
-	name            string
 	q, sigma, alpha float64
+	caught          string
 }{
-	{"q=1e-9 alpha=40.59375 (was +1.5e-5)", 1e-9, 1, 40.59375},
-	{"q=1e-9 alpha=39.84375 (was -2.6e-9)", 1e-9, 1, 39.84375},
-	{"q=7.58e-10 alpha=40- (was -1.15e-12)", 7.582560427911933e-10, 1, 39.99999999999999},
-	{"q=1.18e-12 sigma=0.63 (was -1.29e-9)", 1.1756597373746562e-12, 0.6318041516766033, 21.187679586258803},
-	{"q=1e-9 alpha=41.1 (was -6.1e-12)", 1e-9, 1, 41.1},
+	{1e-9, 1, 40.59375, "subnormal prefactor: 1.5e-5 above"},
+	{1e-9, 1, 39.84375, "terms lost to underflow: 2.6e-9 below"},
+	{7.582560427911933e-10, 1, 39.99999999999999, "exponent errors outside the bound: 1.15e-12 below"},
+	{1.1756597373746562e-12, 0.6318041516766033, 21.187679586258803, "terms lost to underflow: 1.29e-9 below"},
+	{1e-9, 1, 41.1, "exponent errors outside the bound: 6.1e-12 below"},
 }
 
-func TestSGMTransitionRegressions(t *testing.T) {
+func TestSGMTransitionBand(t *testing.T) {
 	for _, c := range transitionCases {
 		ref, err := refCtx.SGM(c.q, c.sigma, c.alpha)
 		if err != nil {
-			t.Fatalf("%s: reference: %v", c.name, err)
+			t.Fatalf("%s: reference: %v", c.caught, err)
 		}
-		checkSingleAndCurve(t, c.name, c.q, c.sigma, c.alpha, ref, []float64{c.alpha - 0.25, c.alpha, c.alpha + 0.125})
+		checkSingleAndCurve(t, c.caught, c.q, c.sigma, c.alpha, ref, []float64{c.alpha - 0.25, c.alpha, c.alpha + 0.125})
 	}
 }
 
@@ -101,7 +101,7 @@ func checkUp(got float64, want *big.Float, rel float64) bool {
 
 // TestSGMExtremeSigma: sigma so small that sigma^2 underflows (or the
 // Gaussian at alpha swamps everything) and so large that 4 sigma^2
-// overflows used to give NaN (properties.BugFastSGMExtremeSigma). Now: the
+// overflows (NaN where the general method formed them). Expected: the
 // Gaussian bound alpha/(2 sigma^2), within 2^-60 of the exact value, for
 // tiny sigma; alpha q^2/(2 sigma^2), within 1e-40, for sigma >= 1e100;
 // never NaN, never below the exact value, +Inf only where it overflows.
@@ -186,8 +186,7 @@ func TestSGMExtremeSigma(t *testing.T) {
 }
 
 // TestGaussianRDPExtreme: alpha/(2 sigma^2) without spurious overflow or
-// underflow (properties.BugFastGaussianHugeSigma: Inf/Inf = NaN at
-// alpha = +Inf for sigma >= 9.5e153), through SGM at q = 1 and Gaussian.
+// underflow (Inf/Inf gave NaN at alpha = +Inf for sigma >= 9.5e153), through SGM at q = 1 and Gaussian.
 func TestGaussianRDPExtreme(t *testing.T) {
 	sigmas := []float64{5e-324, 1e-300, 1e-160, 1e-154, 1e-10, 1, 1e10, 1e153, 9.5e153, 1.5e154, 1e160, 1e300, math.MaxFloat64}
 	for _, s := range sigmas {
@@ -237,8 +236,7 @@ func TestSGMCurveHugeWindows(t *testing.T) {
 	}
 }
 
-// Regressions of subnormal sampling rates (properties.BugFastSGMSubnormalQ,
-// found by FuzzSGM). amd64's math.Log does not normalise subnormals
+// Subnormal sampling rates (found by FuzzSGM). amd64's math.Log does not normalise subnormals
 // (math.Log(1e-310) = -709.09, not -713.80), which put log q off by up to
 // 35 and SGM(1e-310, 1/3, 161) at 2e-323 for 6.24; and at fractional
 // orders, nodes where e^e overflowed but q e^e did not were taken as
@@ -250,17 +248,17 @@ func TestSGMCurveHugeWindows(t *testing.T) {
 // with mpmath's binomial sum at 60 digits (log1p(sum_k C(n,k) (1-q)^(n-k)
 // q^k expm1((k^2-k)/(2 s^2)))/(n-1), mp.dps = 60) to all 26.
 var subnormalQCases = []struct {
-	name            string
 	q, sigma, alpha float64
 	exact           string
+	caught          string
 }{
-	{"integer (was 2e-323)", 1e-310, 1.0 / 3, 161, "6.2373625541699518031345047e+00"},
-	{"integer, smallest normal q", 0x1p-1022, 1.0 / 3, 256, "4.4082555629702126047240116e+02"},
-	{"fractional, q = 2^-1074 (was 6.1e7)", 5e-324, 1.0 / 3, 1000.5, "3.7570651156004587760429933e+03"},
-	{"fractional, q = 1e-320 (was 33799)", 1e-320, 1.0 / 3, 1000.5, "3.7646855632702162146034755e+03"},
-	{"fractional, sigma 0.1", 1e-310, 0.1, 60.5, "2.2992019593428008912400729e+03"},
-	{"truth below the float64 range", 1e-310, 1, 60.5, "5.1978025310885800776923032e-619"},
-	{"truth below the float64 range, integer", 1e-310, 1, 161, "1.3832168719095229628239022e-618"},
+	{1e-310, 1.0 / 3, 161, "6.2373625541699518031345047e+00", "amd64 Log of subnormal q: 2e-323 for 6.24"},
+	{0x1p-1022, 1.0 / 3, 256, "4.4082555629702126047240116e+02", "smallest normal q, integer order"},
+	{5e-324, 1.0 / 3, 1000.5, "3.7570651156004587760429933e+03", "q e^e finite where e^e overflows: bound 6.1e7"},
+	{1e-320, 1.0 / 3, 1000.5, "3.7646855632702162146034755e+03", "q e^e finite where e^e overflows: 33799"},
+	{1e-310, 0.1, 60.5, "2.2992019593428008912400729e+03", "subnormal q, fractional order, sigma 0.1"},
+	{1e-310, 1, 60.5, "5.1978025310885800776923032e-619", "exact value below the float64 range"},
+	{1e-310, 1, 161, "1.3832168719095229628239022e-618", "exact value below the float64 range, integer order"},
 }
 
 func TestSGMSubnormalQ(t *testing.T) {
@@ -269,11 +267,11 @@ func TestSGMSubnormalQ(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkSingleAndCurve(t, c.name, c.q, c.sigma, c.alpha, ref, []float64{2, c.alpha, c.alpha + 0.5})
+		checkSingleAndCurve(t, c.caught, c.q, c.sigma, c.alpha, ref, []float64{2, c.alpha, c.alpha + 0.5})
 	}
 }
 
-// Regressions of the binomial terms far from their mean: Loader's
+// The binomial terms far from their mean: Loader's
 // bd0(x, M) = x log(x/M) + M - x was formed in float64 away from x = M,
 // where its parts are as large as n and cancel, which put 1.6e-12 into the
 // bound (and the rounded-up result) at n = 10,000, sigma = 1000 and

@@ -2,25 +2,26 @@ package fast
 
 import "math"
 
-// Shared work for a curve (SGMCurve). Four devices make a fractional order
+// Method 15. Shared work of a curve (SGMCurve; a single order is a curve
+// of one order). Four devices make a fractional order
 // cost a few flops per node instead of a transcendental function:
 //
-//  1. Moments. A node with |u| <= tau/a is summed by the series
-//     h(u) = sum_{j=2..J} C(a,j) u^j; over a set of such nodes the sum is
-//     sum_j C(a,j) Mom_j with Mom_j = sum_n P_n u_n^j. Since u increases
+//  1. Moments. A node with |y| <= tau/a is summed by the series
+//     h(y) = sum_{j=2..J} C(a,j) y^j; over a set of such nodes the sum is
+//     sum_j C(a,j) Mom_j with Mom_j = sum_n P_n y_n^j. Since y increases
 //     with z, the series nodes of an order a are a contiguous index range
 //     [l0, l1) around z = 1/2, growing as a decreases. Moments are
 //     tabulated once per curve, cumulatively outwards from the nodes with
-//     |u| <= tau/amax (the "tiny" nodes, series nodes of every order):
+//     |y| <= tau/amax (the "tiny" nodes, series nodes of every order):
 //     cl[m] covers the tiny nodes and the m nearest nodes on the left,
-//     cr[m] the m nearest on the right, up to |u| <= tau/amin (amin, amax
+//     cr[m] the m nearest on the right, up to |y| <= tau/amin (amin, amax
 //     the smallest and largest fractional order of the curve). An order's
 //     series part is then sum_j C(a,j) (cl[t0-l0]_j + cr[l1-t1]_j),
 //     evaluated as C(a,2) (M_2 + r_2 (M_3 + r_3 (...))) with
 //     r_j = C(a,j+1)/C(a,j) = (a-j)/(j+1): J multiply-adds instead of J per
 //     node. Reordering the sum is safe: every node of the set has
-//     |u| <= tau/a, so sum_j |C(a,j)| |u|^j <= C(a,2) u^2/(1-rho) and
-//     h >= C(a,2) u^2 (1-rho/(1-rho)), and the rounding error of the moment
+//     |y| <= tau/a, so sum_j |C(a,j)| |y|^j <= C(a,2) y^2/(1-rho) and
+//     h >= C(a,2) y^2 (1-rho/(1-rho)), and the rounding error of the moment
 //     sums and of the nested evaluation stays below 1.4 (number of nodes
 //     + 2J) u sum h, within the u (1.4 n + 2.8 J) of the bound (n counts every
 //     node of the set, tabulated or not, and J). Series nodes beyond the
@@ -39,7 +40,7 @@ import "math"
 //     difference between the order's beta and the chain's anchor + m d
 //     (that difference is a few ulps). After m steps from a restart
 //     (expm1, 3u) E is within (5m+4)u relative besides the error of t
-//     itself (beta tw u, see the Method comment), so the chain adds at most
+//     itself (beta tw u, Method 11), so the chain adds at most
 //     (5m+4)u W to the sum S of an order, with
 //     W = sum Pa |E| over its beta-form nodes, accumulated with the sum (E
 //     has the sign of t: negative left of z = 1/2, positive right). The
@@ -74,8 +75,8 @@ const (
 
 // nodeX holds the per-node data of the recurrence.
 type nodeX struct {
-	Pa, Pu float64 // e^(lP+t) and e^(lP+t) u/(1+u): term = Pa E - beta Pu
-	t, tl  float64 // log(1+u), high and low part (tl: where u >= 1)
+	Pa, Py float64 // e^(lP+t) and e^(lP+t) y/(1+y): term = Pa E - beta Py
+	t, tl  float64 // log(1+y), high and low part (tl: where y >= 1)
 	tw     float64 // right of z = 1/2: the error of t in units of u (tErr)
 	r, s   float64 // e^(d t), expm1(d t)
 	E      float64 // expm1(betaRec t)
@@ -84,7 +85,7 @@ type nodeX struct {
 type shared struct {
 	on         bool
 	x          []nodeX // indexed as grid.nodes; unused on [t0, t1)
-	t0, t1     int     // tiny nodes [t0, t1): |u| <= tau/amax
+	t0, t1     int     // tiny nodes [t0, t1): |y| <= tau/amax
 	jU         int     // nodes from jU on (right of t1) are in log form
 	amin, amax float64
 	stride     int       // seriesJ(amin)+1
@@ -96,11 +97,11 @@ type shared struct {
 	d       float64 // step of r, s (0: none computed)
 	m       int     // steps since anchor
 	betaRec float64 // anchor + m d
-	wsPrev  float64 // W/S of the last order (see fracShared)
+	wsPrev  float64 // W/S of the last order (see sum)
 }
 
 // seriesJ is the number of series coefficients for order a: the ratio of
-// consecutive terms is at most rho = max(tau/3, tau/a) when a|u| <= tau,
+// consecutive terms is at most rho = max(tau/3, tau/a) when a|y| <= tau,
 // and the series stops when rho^(J-1) < 1e-18.
 func seriesJ(a float64) int {
 	if a >= 3 {
@@ -157,20 +158,20 @@ func (sh *shared) prepare(p *params, g *grid, amin, amax float64) {
 	sh.stride = st
 	lim := tau / amax
 	t0 := 0
-	for t0 < n && nodes[t0].u < -lim {
+	for t0 < n && nodes[t0].y < -lim {
 		t0++
 	}
 	t1 := t0
-	for t1 < n && nodes[t1].u <= lim {
+	for t1 < n && nodes[t1].y <= lim {
 		t1++
 	}
 	sh.t0, sh.t1 = t0, t1
 	limS := tau / amin
 	nl, nr := 0, 0
-	for nl < maxSide && t0-1-nl >= 0 && nodes[t0-1-nl].u >= -limS {
+	for nl < maxSide && t0-1-nl >= 0 && nodes[t0-1-nl].y >= -limS {
 		nl++
 	}
-	for nr < maxSide && t1+nr < n && nodes[t1+nr].u <= limS {
+	for nr < maxSide && t1+nr < n && nodes[t1+nr].y <= limS {
 		nr++
 	}
 	sh.nl, sh.nr = nl, nr
@@ -180,10 +181,10 @@ func (sh *shared) prepare(p *params, g *grid, amin, amax float64) {
 	clear(cl[:st])
 	clear(cr[:st])
 	addMom := func(row []float64, nd *node) {
-		v := nd.P * nd.u * nd.u
+		v := nd.P * nd.y * nd.y
 		for j := 2; j <= J; j++ {
 			row[j] += v
-			v *= nd.u
+			v *= nd.y
 		}
 	}
 	for i := t0; i < t1; i++ {
@@ -213,7 +214,7 @@ func (sh *shared) prepare(p *params, g *grid, amin, amax float64) {
 			}
 			r := 1.0
 			if !math.IsInf(nd.A, 1) {
-				r = nd.u / nd.A
+				r = nd.y / nd.A
 			}
 			if !math.IsInf(nd.A, 1) {
 				// e^(lP+t) within 9.1u where P is normal (the right-side
@@ -223,14 +224,14 @@ func (sh *shared) prepare(p *params, g *grid, amin, amax float64) {
 			} else {
 				x.Pa = math.Exp(nd.lP + nd.t)
 			}
-			x.Pu = x.Pa * r
+			x.Py = x.Pa * r
 		}
 	}
-	// First right-side node whose prefactor could underflow (or u
+	// First right-side node whose prefactor could underflow (or y
 	// overflowed): from there on every node is summed in log form.
 	sh.jU = n
 	for i := t1; i < n; i++ {
-		if nd := &nodes[i]; nd.lP < -708 || nd.lP+nd.t < -690 || math.IsInf(nd.u, 1) {
+		if nd := &nodes[i]; nd.lP < -708 || nd.lP+nd.t < -690 || math.IsInf(nd.y, 1) {
 			sh.jU = i
 			break
 		}
@@ -337,7 +338,7 @@ func stepSum(xs []nodeX, beta, dBeta float64) (S, W, D float64) {
 		E := x.E*x.r + x.s
 		x.E = E
 		pe := x.Pa * (E + dBeta*x.t*(1+E))
-		S += pe - beta*x.Pu
+		S += pe - beta*x.Py
 		W += pe
 		D += pe * x.tw
 	}
@@ -365,12 +366,17 @@ func (sh *shared) stepSumW(lo, hi, l0, l1, jLog int, beta, dBeta float64) (S, W,
 	return sl + sr, wr - wl, dr
 }
 
-// fracShared is fracRDP on the cached grid with the moments and the chain;
-// w0 (if not nil) holds the order's windows at level lref. ok is false if
-// the order's windows leave the cached grid.
-func (p *params) fracShared(a, lref float64, w0 *window, g *grid, sh *shared, coef *[maxJ + 1]float64) (rdp, rel float64, ok bool) {
+// sum is the fractional summation (Method 7-15) on the cached grid with
+// the moments and the chain, for SGM and SGMCurve alike; w0 (if not nil)
+// holds the order's windows at level lref. Where the order's windows leave
+// the grid (or a is outside the orders the moments were built for), it
+// returns sumRegrid with the windows wNew at level lrefNew, for rdp to
+// widen the grid.
+func (fo *fracOrders) sum(a, lref float64, w0 *window) (rdp, rel float64, res sumStatus, wNew window, lrefNew float64) {
+	p, g, sh, coef := fo.p, &fo.grid, &fo.sh, &fo.coef
 	if !sh.on || a > sh.amax || a < sh.amin {
-		return 0, 0, false
+		w := fo.windows(a, lref, w0)
+		return 0, 0, sumRegrid, w, lref
 	}
 	beta := a - 1
 	J := seriesJ(a)
@@ -379,9 +385,9 @@ func (p *params) fracShared(a, lref float64, w0 *window, g *grid, sh *shared, co
 	n := len(nodes)
 	hiIdx := g.lo + n - 1
 	t0, t1 := sh.t0, sh.t1
-	// Series nodes [l0, t0) and [t1, l1): |u| <= lim (u increases with z).
-	l0 := t0 - searchFirst(t0, func(m int) bool { return nodes[t0-1-m].u < -lim })
-	l1 := t1 + searchFirst(n-t1, func(m int) bool { return nodes[t1+m].u > lim })
+	// Series nodes [l0, t0) and [t1, l1): |y| <= lim (y increases with z).
+	l0 := t0 - searchFirst(t0, func(m int) bool { return nodes[t0-1-m].y < -lim })
+	l1 := t1 + searchFirst(n-t1, func(m int) bool { return nodes[t1+m].y > lim })
 	mL, mR := t0-l0, l1-t1
 	cL, cR := min(mL, sh.nl), min(mR, sh.nr)
 	st := sh.stride
@@ -409,34 +415,33 @@ func (p *params) fracShared(a, lref float64, w0 *window, g *grid, sh *shared, co
 		}
 	}
 	dBeta := beta - sh.betaRec
-	// Overflow guard: log of the largest node term of phi_s (1+u)^a is
+	// Overflow guard: log of the largest node term of phi_s (1+y)^a is
 	// below this bound (two-Gaussian bound, see Method; log(e^x+e^y) <=
-	// max(x,y) + log 2); below 600 the direct sum of P h(u) cannot overflow.
+	// max(x,y) + log 2); below 600 the direct sum of P h(y) cannot overflow.
 	mxb := p.logh - p.lNorm + a*ln2 + max(a*p.l1q, a*p.lq+(a*a-a)*p.i2s2)
 	// Log-form nodes: from jLog on (right of the series nodes), the first
-	// with beta t > 700, or with a prefactor that could underflow or u
+	// with beta t > 700, or with a prefactor that could underflow or y
 	// overflowed (jU, see prepare).
 	jB := n
 	if n > t1 && beta*nodes[n-1].t > 700 {
 		jB = t1 + searchFirst(n-t1, func(m int) bool { return beta*nodes[t1+m].t > 700 })
 	}
 	jLog := max(l1, min(jB, sh.jU))
-	var W tailW // tail weight, set on the first log-form node with u >= 1
-	var c, lw [4]float64
-	nc := 0
+	var V tailW // tail weight, set on the first log-form node with y >= 1
 	for iter := 0; iter < 4; iter++ {
 		var w window
 		if iter == 0 && w0 != nil {
 			w = *w0
 		} else {
-			if nc == 0 {
-				nc = p.fracCentres(a, false, &c, &lw)
-			}
-			w = p.fracWindows(c[:nc], lw[:nc], lref)
+			w = fo.windows(a, lref, nil)
 		}
-		if w.n == 0 || w.lo[0] < g.lo || w.hi[w.n-1] > hiIdx {
+		if w.count() > maxNodes {
 			flush()
-			return 0, 0, false
+			return 0, 0, sumRefused, w, lref
+		}
+		if w.n > 0 && (w.lo[0] < g.lo || w.hi[w.n-1] > hiIdx) {
+			flush()
+			return 0, 0, sumRegrid, w, lref
 		}
 		if mxb >= 600 {
 			flush()
@@ -450,7 +455,8 @@ func (p *params) fracShared(a, lref float64, w0 *window, g *grid, sh *shared, co
 				}
 			}
 			if Mx >= 600 {
-				return p.fracLarge(a, g, Mx)
+				rdp, rel, ok := fo.large(a, Mx)
+				return rdp, rel, status(ok), w, lref
 			}
 		}
 		S := Sser
@@ -461,14 +467,14 @@ func (p *params) fracShared(a, lref float64, w0 *window, g *grid, sh *shared, co
 		cnt := nSer
 		if pending {
 			lo, hi := w.lo[0]-g.lo, w.hi[0]-g.lo+1
-			cnt += hi - lo
+			cnt += hi - lo - overlap(lo, hi, l0, l1) // series nodes are in nSer
 			s, ww, dd := sh.stepSumW(lo, hi, l0, l1, jLog, beta, dBeta)
 			S += s
 			Wb += ww
 			Dt += dd
 			pending = false
 			if hi > jLog {
-				s, e := p.logSum(sh, g, max(lo, jLog), hi, a, dBeta, &W)
+				s, e := fo.logSum(max(lo, jLog), hi, a, dBeta, &V)
 				S += s
 				L += e
 			}
@@ -476,22 +482,28 @@ func (p *params) fracShared(a, lref float64, w0 *window, g *grid, sh *shared, co
 		}
 		for iv := 0; iv < w.n; iv++ {
 			lo, hi := w.lo[iv]-g.lo, w.hi[iv]-g.lo+1
-			cnt += hi - lo
+			cnt += hi - lo - overlap(lo, hi, l0, l1) // series nodes are in nSer
 			// beta form, left and right of the series nodes [l0, l1) and
 			// below the log-form nodes
-			sl, wl := sh.betaSum(lo, min(hi, l0), beta, a, dBeta, nodes)
-			sr, wr, dr := sh.betaSumR(max(lo, l1), min(hi, jLog), beta, dBeta)
+			sl, wl, _ := sh.betaSum(lo, min(hi, l0), beta, dBeta)
+			sr, wr, dr := sh.betaSum(max(lo, l1), min(hi, jLog), beta, dBeta)
 			S += sl + sr
-			Wb += wr - wl // E < 0 on the left (u < 0), > 0 on the right
+			Wb += wr - wl // E < 0 on the left (y < 0), > 0 on the right
 			Dt += dr
 			if hi > jLog {
-				s, e := p.logSum(sh, g, max(lo, jLog), hi, a, dBeta, &W)
+				s, e := fo.logSum(max(lo, jLog), hi, a, dBeta, &V)
 				S += s
 				L += e
 			}
 		}
 		if S <= 0 {
-			return 0, 0, false
+			// Every node underflowed: I-1 is below 1e-300; retry lower.
+			if lref < -2000 {
+				absT := float64(cnt) * (a + 1) * 0x1p-1020 // subnormal prefactors
+				return math.Log1p(absT) / beta, 0, sumDone, w, lref
+			}
+			lref -= 700
+			continue
 		}
 		if sh.m > 0 && float64(5*sh.m+4)*Wb > chainBudget*S {
 			// The chain's error term exceeds its budget: restart here.
@@ -511,44 +523,51 @@ func (p *params) fracShared(a, lref float64, w0 *window, g *grid, sh *shared, co
 		rel = fracRel(p, S, Wb, Dt, L, beta, cnt, J, sh.m)
 		sh.wsPrev = Wb / S
 		S += float64(cnt) * (a + 1) * 0x1p-1020 // subnormal prefactors
-		return logOnePlus(S, rel, beta)
+		rdp, rel, _ = logOnePlus(S, rel, beta)
+		return rdp, rel, sumDone, w, lref
 	}
-	return 0, 0, false
+	return 0, 0, sumRefused, window{}, lref
 }
 
 // logSum adds the log-form nodes [lo, hi) of the cached grid (logTerm with
 // the chain's E): their sum and absolute error bound (units of u). W is
-// computed on the first node with u >= 1 (W.mag = 0: not yet).
-func (p *params) logSum(sh *shared, g *grid, lo, hi int, a, dBeta float64, W *tailW) (S, L float64) {
+// computed on the first node with y >= 1 (V.mag = 0: not yet).
+func (fo *fracOrders) logSum(lo, hi int, a, dBeta float64, V *tailW) (S, L float64) {
+	p, g, sh := fo.p, &fo.grid, &fo.sh
 	beta := a - 1
 	eE0 := float64(5*sh.m + 14)
 	for i := lo; i < hi; i++ {
 		nd := &g.nodes[i]
-		if W.mag == 0 && nd.u >= 1 {
-			*W = p.tailWeight(a)
+		if V.mag == 0 && nd.y >= 1 {
+			*V = p.tailWeight(a)
 		}
 		x := &sh.x[i]
 		var E float64
 		if beta*x.t <= 700 {
 			E = x.E + dBeta*x.t*(1+x.E)
 		}
-		tm, e := p.logTerm(g.lo+i, nd, a, beta, W, E, beta*x.tw+eE0)
+		tm, e := p.logTerm(g.lo+i, nd, a, beta, V, E, beta*x.tw+eE0)
 		S += tm
 		L += e
 	}
 	return S, L
 }
 
-// hornerSum adds P h(u) over nodes by the series with coef[2..J].
+// overlap is the number of nodes [lo, hi) shares with [l0, l1).
+func overlap(lo, hi, l0, l1 int) int {
+	return max(0, min(hi, l1)-max(lo, l0))
+}
+
+// hornerSum adds P h(y) over nodes by the series with coef[2..J].
 func hornerSum(nodes []node, coef *[maxJ + 1]float64, J int) float64 {
 	var S float64
 	for i := range nodes {
 		nd := &nodes[i]
 		v := coef[J]
 		for k := J - 1; k >= 2; k-- {
-			v = v*nd.u + coef[k]
+			v = v*nd.y + coef[k]
 		}
-		S += nd.P * v * nd.u * nd.u
+		S += nd.P * v * nd.y * nd.y
 	}
 	return S
 }
@@ -568,9 +587,11 @@ func searchFirst(n int, f func(int) bool) int {
 	return lo
 }
 
-// betaSumR is betaSum right of the series nodes and below the log-form
-// nodes (every beta t <= 700); it also returns sum Pa E tw.
-func (sh *shared) betaSumR(lo, hi int, beta, dBeta float64) (S, W, D float64) {
+// betaSum adds P h(y) over the nodes [lo, hi) by the beta form with the
+// chain's E (no node with beta t > 700: left of z = 1/2 t < 0, right of it
+// the log-form nodes are excluded), and returns sum Pa E and sum Pa E tw
+// (tw = 0 left of z = 1/2).
+func (sh *shared) betaSum(lo, hi int, beta, dBeta float64) (S, W, D float64) {
 	if lo >= hi {
 		return 0, 0, 0
 	}
@@ -578,38 +599,208 @@ func (sh *shared) betaSumR(lo, hi int, beta, dBeta float64) (S, W, D float64) {
 	for i := range xs {
 		x := &xs[i]
 		pe := x.Pa * (x.E + dBeta*x.t*(1+x.E))
-		S += pe - beta*x.Pu
+		S += pe - beta*x.Py
 		W += pe
 		D += pe * x.tw
 	}
 	return S, W, D
 }
 
-// betaSum adds P h(u) over nodes [lo, hi) by the beta form with the chain's
-// E; it returns the sum and the sum of Pa E over the nodes that use E.
-func (sh *shared) betaSum(lo, hi int, beta, a, dBeta float64, nodes []node) (S, W float64) {
-	if lo >= hi {
-		return 0, 0
-	}
-	xs := sh.x[lo:hi]
-	if beta*xs[len(xs)-1].t <= 700 { // t increases with the index
-		for i := range xs {
-			x := &xs[i]
-			pe := x.Pa * (x.E + dBeta*x.t*(1+x.E))
-			S += pe - beta*x.Pu
-			W += pe
+// lref is a first estimate of log(I-1), a lower bound for a >= 2:
+// D_alpha is non-decreasing in alpha, so log I(a) >= (a-1)/(n-1) log I(n)
+// with n = floor(a), and I(n) is the exact binomial sum. Any level
+// is valid (sum checks it against the sum and retries);
+// a lower one only widens the windows. For lb = (a-1)/(n-1) log I(n) <= 36
+// it returns a lower bound on log(expm1(lb)) without a transcendental
+// function: log(expm1(lb)) = lb + log(1-e^-lb) >= lb - 0.1455 for lb >= 2,
+// and log(expm1(lb)) >= log(lb) >= e log 2 + 1 - 1/m for lb = m 2^e,
+// m in [1/2, 1) (log x >= 1 - 1/x).
+func (fo *fracOrders) lref(a float64) float64 {
+	p := fo.p
+	if a >= 2 {
+		n := int(a)
+		var logIn float64
+		if n == 2 {
+			logIn = math.Log1p(p.q * p.q * p.expm1is2)
+		} else {
+			logIn = fo.io.value(n).logI
 		}
-		return S, W
+		lb := (a - 1) / float64(n-1) * logIn
+		switch {
+		case lb > 36:
+			return lb
+		case lb >= 2:
+			return lb - 0.1455
+		case lb > 0:
+			m, e := math.Frexp(lb)
+			return float64(e)*ln2 + 1 - 1/m
+		}
 	}
-	for i := range xs {
-		x := &xs[i]
-		if beta*x.t > 700 {
-			S += math.Exp(nodes[lo+i].lP + a*x.t)
+	return math.Log(a*(a-1)/2) + 2*p.lq + p.lExpm1is2
+}
+
+// logOnePlus returns log1p(S)/beta and its relative error bound for S
+// within rel relative: log1p(S(1+rel)) - log1p(S) <= S rel/(1+S), a
+// relative S rel/((1+S) log1p(S)) <= rel; for S >= 1, log(1+S) (the
+// rounding of 1+S costs at most u/log 2 < 1.5u relative, carried as 2u).
+func logOnePlus(S, rel, beta float64) (float64, float64, bool) {
+	if S >= 1 {
+		l := math.Log(1 + S)
+		return l / beta, rel*(S/((1+S)*l)) + 2*unit, true
+	}
+	return math.Log1p(S) / beta, rel, true // (the factor is >= 0.72 here)
+}
+
+// fracRel is the relative error bound of the sum S of a fractional order
+// (Method 14): n nodes, J series coefficients,
+// m steps of the chain since its restart; 1.01 covers the rounding of the
+// sums W, D and L themselves.
+func fracRel(p *params, S, Wb, Dt, L, beta float64, n, J, m int) float64 {
+	return unit*(20+p.ec0+1.4*float64(n)+2.8*float64(J)) +
+		1.01*unit*((32+5*float64(m))*Wb+beta*Dt+L)/S + 2e-18
+}
+
+// large sums log I in log space when I >= 4 (Method 9), from the
+// largest node term Mx0 found so far.
+func (fo *fracOrders) large(a, Mx0 float64) (rdp, rel float64, ok bool) {
+	p, g := fo.p, &fo.grid
+	var c, lw [4]float64
+	nc := p.fracCentres(a, true, &c, &lw)
+	lref := Mx0 - 1
+	for iter := 0; iter < 4; iter++ {
+		w := p.fracWindows(c[:nc], lw[:nc], lref)
+		if w.count() > maxNodes {
+			return 0, 0, false
+		}
+		Mx := math.Inf(-1)
+		var dmax float64
+		for iv := 0; iv < w.n; iv++ {
+			for j := w.lo[iv]; j <= w.hi[iv]; j++ {
+				nd := g.get(p, j)
+				if v := nd.lP + a*nd.t; v > Mx {
+					Mx = v
+				}
+			}
+		}
+		var S float64
+		n := 0
+		for iv := 0; iv < w.n; iv++ {
+			for j := w.lo[iv]; j <= w.hi[iv]; j++ {
+				nd := g.get(p, j)
+				v := (nd.lP + a*nd.t) + nd.lPl
+				if v < Mx-60 {
+					continue // < e^-60 each, at most maxNodes of them
+				}
+				S += math.Exp(v - Mx)
+				n++
+				// a t within (k+1) u a|t| (t within k u |t|, the
+				// product), two sums, v - Mx and exp
+				k := p.kL
+				if nd.t > 0 {
+					k = p.kR
+				}
+				if d := unit * ((k+1)*a*math.Abs(nd.t) + 3*math.Abs(v) + 64); d > dmax {
+					dmax = d
+				}
+			}
+		}
+		lS := math.Log(S)
+		logI := Mx + lS
+		if lref > logI+3 {
+			lref = logI
 			continue
 		}
-		pe := x.Pa * (x.E + dBeta*x.t*(1+x.E))
-		S += pe - beta*x.Pu
-		W += pe
+		abs := dmax + unit*(float64(n+4)+math.Abs(Mx)+math.Abs(logI)+2*math.Abs(lS)+p.ec0) + 1e-18
+		return logI / (a - 1), abs/logI + 2*unit, true
 	}
-	return S, W
+	return 0, 0, false
+}
+
+// fracOrders evaluates the fractional orders of one (q, sigma): the node
+// grid, the moments and the chain of E (shared), for one order (SGM) or
+// all the orders of a curve (SGMCurve); the integer orders give the first
+// level of each order (lref).
+type fracOrders struct {
+	p    *params
+	io   *intOrders
+	grid grid
+	sh   shared
+	coef [maxJ + 1]float64
+}
+
+// reset prepares fo for the parameters p, with an empty grid.
+func (fo *fracOrders) reset(p *params, io *intOrders) {
+	fo.p, fo.io = p, io
+	fo.grid.nodes = fo.grid.nodes[:0]
+	fo.sh.on = false
+}
+
+// windows returns the node windows of order a at level lref (w if not nil).
+func (fo *fracOrders) windows(a, lref float64, w *window) window {
+	if w != nil {
+		return *w
+	}
+	var c, lw [4]float64
+	nc := fo.p.fracCentres(a, false, &c, &lw)
+	return fo.p.fracWindows(c[:nc], lw[:nc], lref)
+}
+
+// cover fills the grid over the nodes [lo, hi] and builds the moments for
+// the orders amin to amax.
+func (fo *fracOrders) cover(lo, hi int, amin, amax float64) {
+	fo.grid.fill(fo.p, lo, hi)
+	fo.sh.prepare(fo.p, &fo.grid, amin, amax)
+}
+
+type sumStatus int
+
+const (
+	sumDone    sumStatus = iota
+	sumRefused           // more than maxNodes nodes: the caller bounds the order
+	sumRegrid            // the windows leave the grid: widen it and sum again
+)
+
+func status(ok bool) sumStatus {
+	if ok {
+		return sumDone
+	}
+	return sumRefused
+}
+
+// rdp returns the RDP at the fractional order a (1 < a <= maxFracOrder)
+// and its relative error bound; w (if not nil) holds the order's windows
+// at level lref. ok is false if the order needs more than maxNodes nodes.
+// Where the order's windows leave the grid, the grid is widened (to the
+// union with the present one when that stays within maxGrid nodes) and
+// the order summed again.
+func (fo *fracOrders) rdp(a, lref float64, w *window) (rdp, rel float64, ok bool) {
+	var wBuf window // the windows of a retry (a variable of the loop would escape)
+	for range 8 {
+		rdp, rel, st, wNew, lrefNew := fo.sum(a, lref, w)
+		switch st {
+		case sumDone:
+			return rdp, rel, true
+		case sumRefused:
+			return 0, 0, false
+		}
+		if wNew.n == 0 {
+			return 0, 0, false
+		}
+		lo, hi := wNew.lo[0], wNew.hi[wNew.n-1]
+		amin, amax := a, a
+		if fo.sh.on {
+			amin, amax = min(amin, fo.sh.amin), max(amax, fo.sh.amax)
+			glo, ghi := fo.grid.lo, fo.grid.lo+len(fo.grid.nodes)-1
+			if ulo, uhi := min(lo, glo), max(hi, ghi); uhi-ulo+1 <= maxGrid {
+				lo, hi = ulo, uhi
+			}
+		}
+		if hi-lo+1 > maxGrid {
+			return 0, 0, false
+		}
+		fo.cover(lo, hi, amin, amax)
+		wBuf = wNew
+		lref, w = lrefNew, &wBuf
+	}
+	return 0, 0, false
 }

@@ -9,23 +9,23 @@ import (
 	"github.com/rdpcheck/rdpcheck/reference"
 )
 
-// Tests for the fixes of the known bugs in the closed forms, the discrete
-// divergence, the conversions and the bridges (properties/knownbugs.go):
-// each bug's own inputs, then random draws like those that found it,
-// against the reference at 128 bits. A result must never be below the
-// reference and must be within the documented relative bound.
+// The closed forms, the discrete divergence, the conversions and the
+// bridges against the reference at 128 bits: tables of hard inputs, each
+// row named after what it caught, then random draws like those that found
+// them. A result must never be below the reference and must be within the
+// documented relative bound.
 
-var refFix = reference.Context{Prec: 128}
+var ref128 = reference.Context{Prec: 128}
 
-// fixStats tracks the worst relative error of a family of checks.
-type fixStats struct {
+// refStats tracks the worst relative error of a family of checks.
+type refStats struct {
 	name  string
 	worst float64
 	at    string
 	n     int
 }
 
-func (s *fixStats) report(t *testing.T) {
+func (s *refStats) report(t *testing.T) {
 	t.Helper()
 	t.Logf("%-34s %6d checks, worst relative error %.3g %s", s.name, s.n, s.worst, s.at)
 }
@@ -33,7 +33,7 @@ func (s *fixStats) report(t *testing.T) {
 // check compares v with the reference r: never below, relative error at
 // most bound. A reference +Inf needs v = +Inf; a reference 0 needs v at
 // most tiny (the reference returns 0 for some tiny positive values).
-func (s *fixStats) check(t *testing.T, what string, v float64, err error, r *big.Float, rerr error, bound, tiny float64) {
+func (s *refStats) check(t *testing.T, what string, v float64, err error, r *big.Float, rerr error, bound, tiny float64) {
 	t.Helper()
 	s.n++
 	if err != nil || rerr != nil {
@@ -65,6 +65,15 @@ func (s *fixStats) check(t *testing.T, what string, v float64, err error, r *big
 	}
 }
 
+// draws is n random draws, or n/10 under -short (every table row of hard
+// inputs still runs).
+func draws(n int) int {
+	if testing.Short() {
+		return n / 10
+	}
+	return n
+}
+
 func fmtPQ(p, q []float64, a float64) string {
 	return "D(" + fmtF(p) + " || " + fmtF(q) + ", " + big.NewFloat(a).Text('g', 17) + ")"
 }
@@ -83,42 +92,60 @@ func fmtF(x []float64) string {
 // divBound is the documented bound for vectors that sum to exactly 1.
 func divBound(n int) float64 { return float64(n+100) * unit }
 
-// TestFixDivergenceRegressions: the inputs of BugFastKLZeros,
-// BugFastAlphaBelowOne, BugFastOverflow and BugFastDInfNearOne.
-func TestFixDivergenceRegressions(t *testing.T) {
-	st := fixStats{name: "Divergence regressions"}
+// TestDivergenceHardInputs checks Divergence on the inputs that caught
+// its errors (and those of the reference), against the reference at 128
+// bits, or against a value stated beside the row.
+func TestDivergenceHardInputs(t *testing.T) {
+	st := refStats{name: "Divergence hard inputs"}
 	inf := math.Inf(1)
 	for _, c := range []struct {
-		p, q []float64
-		a    float64
+		p, q   []float64
+		a      float64
+		want   string // if set, the exact value (else the reference at 128 bits)
+		caught string
 	}{
-		{[]float64{0, 0.125, 0.875}, []float64{0.125, 0.125, 0.75}, 1},
-		{[]float64{9.5367431640625e-07, 0.5179376602172852, 0.48206138610839844},
-			[]float64{0.9046564102172852, 0.004558563232421875, 0.09078502655029297}, 0.09645037160767224},
-		{[]float64{0.125, 0.875}, []float64{0, 1}, 0x1p-20},
-		{[]float64{0.8160602794142788, 0.18393972058572117}, []float64{1, 7.61985302416047e-24}, 14},
-		{[]float64{0, 1}, []float64{6.103515625e-05, 0.99993896484375}, inf},
-		{[]float64{0, 1}, []float64{0.015625, 0.984375}, inf},
-		{[]float64{1, 0}, []float64{1e-10, 1 - 1e-10}, 0},
-		{[]float64{0.5, 0.5}, []float64{0.25, 0.75}, 1e-300},
-		{[]float64{0.5, 0.5}, []float64{1e-300, 1}, 1e6},
-		{[]float64{0.5, 0.5}, []float64{1e-300, 1}, 0.999999},
-		{[]float64{1e-300, 1}, []float64{0.5, 0.5}, 0.5},
-		{[]float64{5e-324, 1}, []float64{1, 0}, 0.3},
-		{[]float64{0.3, 0.7}, []float64{0.3 + 0x1p-53, 0.7 - 0x1p-53}, 1 + 1e-8},
-		{[]float64{0.3, 0.7}, []float64{0.3 + 0x1p-53, 0.7 - 0x1p-53}, 1 - 1e-8},
-		{[]float64{0.3, 0.7}, []float64{0.3 + 0x1p-53, 0.7 - 0x1p-53}, 1000},
+		{p: []float64{0, 0.125, 0.875}, q: []float64{0.125, 0.125, 0.75}, a: 1,
+			caught: "KL without the q-mass where p = 0"},
+		{p: []float64{9.5367431640625e-07, 0.5179376602172852, 0.48206138610839844},
+			q: []float64{0.9046564102172852, 0.004558563232421875, 0.09078502655029297}, a: 0.09645037160767224,
+			caught: "order below 1: cancelling form of h(u)"},
+		{p: []float64{0.125, 0.875}, q: []float64{0, 1}, a: 0x1p-20, caught: "tiny order, q = 0 entry"},
+		{p: []float64{0.8160602794142788, 0.18393972058572117}, q: []float64{1, 7.61985302416047e-24}, a: 14,
+			caught: "p^a q^(1-a) overflow"},
+		{p: []float64{0, 1}, q: []float64{6.103515625e-05, 0.99993896484375}, a: inf, caught: "D_inf of a ratio near 1"},
+		{p: []float64{0, 1}, q: []float64{0.015625, 0.984375}, a: inf, caught: "D_inf of a ratio near 1"},
+		{p: []float64{1, 0}, q: []float64{1e-10, 1 - 1e-10}, a: 0, caught: "D_0 of a sum near 0"},
+		{p: []float64{0.5, 0.5}, q: []float64{0.25, 0.75}, a: 1e-300, caught: "tiny order in the reference"},
+		{p: []float64{0.5, 0.5}, q: []float64{1e-300, 1}, a: 1e6, caught: "sum overflow: log space"},
+		{p: []float64{0.5, 0.5}, q: []float64{1e-300, 1}, a: 0.999999, caught: "order near 1 from below, tiny q"},
+		{p: []float64{1e-300, 1}, q: []float64{0.5, 0.5}, a: 0.5, caught: "sum far below 1: log space"},
+		{p: []float64{5e-324, 1}, q: []float64{1, 0}, a: 0.3, caught: "subnormal p, q = 0 entry"},
+		{p: []float64{0.3, 0.7}, q: []float64{0.3 + 0x1p-53, 0.7 - 0x1p-53}, a: 1 + 1e-8, caught: "nearly equal vectors, order near 1"},
+		{p: []float64{0.3, 0.7}, q: []float64{0.3 + 0x1p-53, 0.7 - 0x1p-53}, a: 1 - 1e-8, caught: "nearly equal vectors, order near 1"},
+		{p: []float64{0.3, 0.7}, q: []float64{0.3 + 0x1p-53, 0.7 - 0x1p-53}, a: 1000, caught: "nearly equal vectors, large order"},
+		// Both sums are 1 + 2^-52: a dp + (1-a) dq = (560 - 559) 2^-52 cancels,
+		// and rounding its two products separately put the result 1.25e-13
+		// above the exact value (found by FuzzDivergence). want:
+		// reference.Context{Prec: 256}.Divergence(p, q, 560).Text('g', 40).
+		{p: []float64{0.5000000000000002, 0.5}, q: []float64{0.5000000000000003, 0.4999999999999999}, a: 560,
+			want: "3.972175401301400988160064222199257074313e-19", caught: "cancelling sum defects, rounded twice"},
 	} {
 		v, err := Divergence(c.p, c.q, c.a)
-		r, rerr := refFix.Divergence(c.p, c.q, c.a)
-		st.check(t, fmtPQ(c.p, c.q, c.a), v, err, r, rerr, divBound(len(c.p)), 0)
+		var r *big.Float
+		var rerr error
+		if c.want != "" {
+			r, _, rerr = big.ParseFloat(c.want, 10, 256, big.ToNearestEven)
+		} else {
+			r, rerr = ref128.Divergence(c.p, c.q, c.a)
+		}
+		st.check(t, fmtPQ(c.p, c.q, c.a)+" ("+c.caught+")", v, err, r, rerr, divBound(len(c.p)), 0)
 	}
 	// orders near MaxFloat64 (the reference cannot take them): D_alpha is
 	// within log(2)/(alpha-1) below D_inf
 	for _, a := range []float64{1e300, math.MaxFloat64} {
 		p, q := []float64{0.5, 0.5}, []float64{0.25, 0.75}
 		v, err := Divergence(p, q, a)
-		r, rerr := refFix.Divergence(p, q, math.Inf(1))
+		r, rerr := ref128.Divergence(p, q, math.Inf(1))
 		if err != nil || rerr != nil {
 			t.Fatal(err, rerr)
 		}
@@ -207,22 +234,22 @@ func drawOrder(r *rand.Rand) float64 {
 	}
 }
 
-// TestFixDivergenceRandom: random dyadic and skewed distributions at
+// TestDivergenceRandomVsReference: random dyadic and skewed distributions at
 // orders over [0, +Inf].
-func TestFixDivergenceRandom(t *testing.T) {
+func TestDivergenceRandomVsReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 11))
-	st := fixStats{name: "Divergence dyadic"}
-	sk := fixStats{name: "Divergence skewed"}
-	for i := 0; i < 3000; i++ {
+	st := refStats{name: "Divergence dyadic"}
+	sk := refStats{name: "Divergence skewed"}
+	for i := 0; i < draws(3000); i++ {
 		n := 2 + r.IntN(5)
 		bits := max(3, 3+r.IntN(22))
 		p, q := dyadicVec(r, n, bits), dyadicVec(r, n, bits)
 		a := drawOrder(r)
 		v, err := Divergence(p, q, a)
-		ref, rerr := refFix.Divergence(p, q, a)
+		ref, rerr := ref128.Divergence(p, q, a)
 		st.check(t, fmtPQ(p, q, a), v, err, ref, rerr, divBound(n), 0)
 	}
-	for i := 0; i < 1500; i++ {
+	for i := 0; i < draws(1500); i++ {
 		n := 2 + r.IntN(6)
 		p, q := skewVec(r, n), skewVec(r, n)
 		if r.IntN(3) == 0 {
@@ -234,7 +261,7 @@ func TestFixDivergenceRandom(t *testing.T) {
 		if err != nil {
 			continue // a sum off 1 by more than the tolerance after the zeroing
 		}
-		ref, rerr := refFix.Divergence(p, q, a)
+		ref, rerr := ref128.Divergence(p, q, a)
 		if rerr != nil {
 			continue // the reference's plain sum may refuse what the compensated one accepts
 		}
@@ -268,10 +295,10 @@ func skewFix(p []float64) []float64 {
 	return p
 }
 
-// TestFixRandomizedResponse: BugFastRRRoundedOneMinusP's inputs, then
+// TestRandomizedResponseVsReference: the inputs where 1-p was rounded, then
 // random p (all of (0, 1), near 1/2, tiny) and orders.
-func TestFixRandomizedResponse(t *testing.T) {
-	st := fixStats{name: "RandomizedResponse"}
+func TestRandomizedResponseVsReference(t *testing.T) {
+	st := refStats{name: "RandomizedResponse"}
 	const bound = 1e-14
 	for _, c := range [][2]float64{
 		{0.49990116404408597, 1.0000067190726365}, {1e-10, 3}, {5.551115123125783e-17, 1},
@@ -279,14 +306,14 @@ func TestFixRandomizedResponse(t *testing.T) {
 		{1e-300, 1.5}, {1e-300, 1e6}, {1.1125369292536007e-308, 1}, {5e-324, 2}, {1e-310, math.Inf(1)},
 	} {
 		v, err := RandomizedResponse(c[0], c[1])
-		ref, rerr := refFix.RandomizedResponse(c[0], c[1])
+		ref, rerr := ref128.RandomizedResponse(c[0], c[1])
 		st.check(t, "RR"+fmtF(c[:]), v, err, ref, rerr, bound, 0)
 	}
 	// an order near MaxFloat64 (the reference cannot take it): RR(p, alpha)
 	// is within log(2)/(alpha-1) below RR(p, +Inf)
 	for _, a := range []float64{1e300, math.MaxFloat64} {
 		v, err := RandomizedResponse(0.7, a)
-		ref, rerr := refFix.RandomizedResponse(0.7, math.Inf(1))
+		ref, rerr := ref128.RandomizedResponse(0.7, math.Inf(1))
 		if err != nil || rerr != nil {
 			t.Fatal(err, rerr)
 		}
@@ -295,7 +322,7 @@ func TestFixRandomizedResponse(t *testing.T) {
 		}
 	}
 	r := rand.New(rand.NewPCG(3, 5))
-	for i := 0; i < 3000; i++ {
+	for i := 0; i < draws(3000); i++ {
 		var p float64
 		switch r.IntN(4) {
 		case 0:
@@ -317,17 +344,17 @@ func TestFixRandomizedResponse(t *testing.T) {
 			a = 1 + r.Float64()*1000
 		}
 		v, err := RandomizedResponse(p, a)
-		ref, rerr := refFix.RandomizedResponse(p, a)
+		ref, rerr := ref128.RandomizedResponse(p, a)
 		st.check(t, "RR"+fmtF([]float64{p, a}), v, err, ref, rerr, bound, 0)
 	}
 	st.report(t)
 }
 
-// TestFixGaussianDivergence: the inputs of BugFastGaussianVariances and
-// BugFastGaussianUnderflow, then random draws (means in [-5, 5], s in
+// TestGaussianDivergenceVsReference: unequal variances that cancelled,
+// intermediates that underflowed, then random draws (means in [-5, 5], s in
 // [0.1, 10] or over 1e-3..1e3, orders over (0, 100] and +Inf).
-func TestFixGaussianDivergence(t *testing.T) {
-	st := fixStats{name: "GaussianDivergence"}
+func TestGaussianDivergenceVsReference(t *testing.T) {
+	st := refStats{name: "GaussianDivergence"}
 	const bound = 1e-14
 	inf := math.Inf(1)
 	for _, c := range [][5]float64{
@@ -345,11 +372,11 @@ func TestFixGaussianDivergence(t *testing.T) {
 		{1.665e-321, 2.50395503334e-312, 8.294071641281624e-183, 2.503955418236e-312, 66.53562147448677},
 	} {
 		v, err := GaussianDivergence(c[0], c[1], c[2], c[3], c[4])
-		ref, rerr := refFix.GaussianDivergence(c[0], c[1], c[2], c[3], c[4])
+		ref, rerr := ref128.GaussianDivergence(c[0], c[1], c[2], c[3], c[4])
 		st.check(t, "GD"+fmtF(c[:]), v, err, ref, rerr, bound, 0)
 	}
-	// the input of BugRefGaussianTinyAlpha: the reference at 128 bits is
-	// wrong there, at 512 bits right
+	// a tiny order where the reference at 128 bits is wrong (its
+	// alpha-dependent part lost), at 512 bits right
 	{
 		c := [5]float64{1, 2.718281828459045, 1.03125, 0.10000000000000002, 2.61012178719941e-54}
 		v, err := GaussianDivergence(c[0], c[1], c[2], c[3], c[4])
@@ -358,7 +385,7 @@ func TestFixGaussianDivergence(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(9, 1))
 	lu := func(lo, hi float64) float64 { return math.Exp(math.Log(lo) + r.Float64()*(math.Log(hi)-math.Log(lo))) }
-	for i := 0; i < 3000; i++ {
+	for i := 0; i < draws(3000); i++ {
 		m1, m2 := r.Float64()*10-5, r.Float64()*10-5
 		if r.IntN(4) == 0 {
 			m2 = m1
@@ -389,22 +416,22 @@ func TestFixGaussianDivergence(t *testing.T) {
 			a = r.Float64() * 100
 		}
 		v, err := GaussianDivergence(m1, s1, m2, s2, a)
-		ref, rerr := refFix.GaussianDivergence(m1, s1, m2, s2, a)
+		ref, rerr := ref128.GaussianDivergence(m1, s1, m2, s2, a)
 		st.check(t, "GD"+fmtF([]float64{m1, s1, m2, s2, a}), v, err, ref, rerr, bound, 0)
 	}
 	st.report(t)
 }
 
-// TestFixGaussian: BugFastGaussianHugeSigma and the extreme sigma of the
-// Gaussian (2 sigma^2 overflowing or subnormal).
-func TestFixGaussian(t *testing.T) {
-	st := fixStats{name: "Gaussian"}
+// TestGaussianExtremeSigma: the Gaussian where 2 sigma^2 overflows or is
+// subnormal (Inf/Inf gave NaN at alpha = +Inf for sigma >= 9.5e153).
+func TestGaussianExtremeSigma(t *testing.T) {
+	st := refStats{name: "Gaussian"}
 	for _, c := range [][2]float64{
 		{1.422450685039393e+160, math.Inf(1)}, {1e160, 1}, {1e160, 2.5}, {1e-155, 1e-10},
 		{1e-160, 1}, {1.1, 3}, {1e300, 1e-10}, {0.3, 5e-324},
 	} {
 		v, err := Gaussian(c[0], c[1])
-		ref, rerr := refFix.Gaussian(c[0], c[1])
+		ref, rerr := ref128.Gaussian(c[0], c[1])
 		bound := 5 * unit
 		if f, _ := ref.Float64(); f < 0x1p-1022 {
 			bound = (4*0x1p-1074 + 5*unit*f) / f // subnormal: 4 subnormal ulps
@@ -425,8 +452,9 @@ func TestFixGaussian(t *testing.T) {
 	st.report(t)
 }
 
-// TestFixZeroAtInf: BugFastZeroAtInf.
-func TestFixZeroAtInf(t *testing.T) {
+// TestZeroAtInfiniteOrder: a zero eps or rho stays zero at order +Inf
+// (0 * Inf gave NaN).
+func TestZeroAtInfiniteOrder(t *testing.T) {
 	orders := []float64{2, math.Inf(1)}
 	out := make([]float64, 2)
 	if err := PureDPCurve(0, orders, out); err != nil || out[0] != 0 || out[1] != 0 {
@@ -454,15 +482,15 @@ func TestFixZeroAtInf(t *testing.T) {
 	}
 }
 
-// TestFixImprovedNearOne: BugFastImprovedNearOne, and random orders near 1
+// TestImprovedConversionNearOrderOne: log1p(-1/alpha) near alpha = 1, and random orders near 1
 // with delta near 1 for Epsilon and Delta under both conversions.
-func TestFixImprovedNearOne(t *testing.T) {
-	st := fixStats{name: "Epsilon/Delta near order 1"}
+func TestImprovedConversionNearOrderOne(t *testing.T) {
+	st := refStats{name: "Epsilon/Delta near order 1"}
 	// single orders: the documented bound is 18u mag, mag the sum of the
 	// magnitudes of the terms
 	chk := func(orders, rdp []float64, delta float64, conv Conversion) {
 		e, _, err := Epsilon(orders, rdp, delta, conv)
-		re, _, rerr := refFix.Epsilon(orders, bigs(rdp), delta, reference.Conversion(conv))
+		re, _, rerr := ref128.Epsilon(orders, bigs(rdp), delta, reference.Conversion(conv))
 		a, ld := orders[0], math.Log(delta)
 		mag := rdp[0] + math.Abs(ld)/(a-1)
 		if conv == Improved {
@@ -479,7 +507,7 @@ func TestFixImprovedNearOne(t *testing.T) {
 		t.Errorf("ZCDPEpsilon(0.5, 5e-324) = %v", e)
 	}
 	r := rand.New(rand.NewPCG(5, 8))
-	for i := 0; i < 2000; i++ {
+	for i := 0; i < draws(2000); i++ {
 		a := 1 + math.Exp(-r.Float64()*30)
 		if r.IntN(3) == 0 {
 			a = 1 + r.Float64()*3
@@ -494,7 +522,7 @@ func TestFixImprovedNearOne(t *testing.T) {
 		// Delta: log delta = min (a-1)(rdp - eps [+ log1p(-1/a)]) - log a
 		eps := rdp * (1 + r.Float64()*3)
 		d, _, err := Delta([]float64{a}, []float64{rdp}, eps, conv)
-		rd, _, rerr := refFix.Delta([]float64{a}, bigs([]float64{rdp}), eps, reference.Conversion(conv))
+		rd, _, rerr := ref128.Delta([]float64{a}, bigs([]float64{rdp}), eps, reference.Conversion(conv))
 		if err == nil && rerr == nil && rd.Sign() > 0 {
 			bound := 1e-10
 			if d < 0x1p-1000 {
@@ -508,12 +536,12 @@ func TestFixImprovedNearOne(t *testing.T) {
 	st.report(t)
 }
 
-// TestFixSeries checks the series helpers' values and bounds against the
+// TestSeriesHelpersVsReference checks the series helpers' values and bounds against the
 // reference at points spread over their ranges: |em(y) - exact| <= e.
-func TestFixSeries(t *testing.T) {
+func TestSeriesHelpersVsReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 1))
 	worstEm, worstLm := 0.0, 0.0
-	for i := 0; i < 3000; i++ {
+	for i := 0; i < draws(3000); i++ {
 		y := (r.Float64()*2 - 1) * math.Pow(10, r.Float64()*6-5)
 		if r.IntN(2) == 0 {
 			y = r.Float64()*4 - 1.5
