@@ -59,7 +59,7 @@ func events(mode byte, orders []float64, evs ...[]byte) []byte {
 
 func ev(op byte, x, y float64, n int) []byte { return encodeEvent(nil, op, x, y, n) }
 
-// The peers' failure regions are from /work/shared/tfprivacy/README.md.
+// The peers' failure regions, as each constant says.
 const (
 	tfTiny  = "TF Privacy prints negative RDP at q = 1e-10 and is 5% low at 1e-8 (cancellation)"
 	tfNeg   = "TF Privacy stops its fractional series early and prints negative RDP at q = 0.4, sigma = 12, alpha near 59"
