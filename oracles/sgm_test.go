@@ -253,3 +253,36 @@ func isInputErr(err error) bool {
 }
 
 var _ = big.NewFloat
+
+// SGMQuadFloat64 at subnormal sampling rates, where amd64's math.Log is
+// wrong (golang/go#56600): without log64 it gave 10.98 at q = 1e-310 and
+// 11.02 at 1e-309. Expected: mpmath 1.3.0 at 60 digits, the exact binomial
+// sum with q and sigma the float64 inputs (mpf(1e-310), mpf(1.0/3)):
+//
+//	log1p(sum(binomial(n,k)*(1-q)**(n-k)*q**k*expm1((k*k-k)/(2*s*s)) for k in range(n+1)))/(n-1), n = 161
+//
+// At 5e-324 the truth, 1.59e-641, is below float64's range: the oracle
+// must give 0.
+func TestSGMQuadFloat64SubnormalQ(t *testing.T) {
+	for _, c := range []struct {
+		q, want float64
+	}{
+		{1e-310, 6.23736255416995180313450467607},
+		{1e-309, 8.55433880399521524421316985489},
+		{5e-324, 0},
+	} {
+		got, err := SGMQuadFloat64(c.q, 1.0/3, 161)
+		if err != nil {
+			t.Errorf("SGMQuadFloat64(%v, 1/3, 161): %v", c.q, err)
+			continue
+		}
+		what := fmt.Sprintf("SGMQuadFloat64(%v, 1/3, 161)", c.q)
+		if c.want == 0 {
+			if got != 0 {
+				t.Errorf("%s = %v, want 0 (the truth is 1.59e-641)", what, got)
+			}
+			continue
+		}
+		checkRel(t, what, got, c.want, 1e-10)
+	}
+}
