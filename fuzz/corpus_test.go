@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/rdpcheck/rdpcheck/properties"
 )
 
@@ -283,8 +285,10 @@ func TestSeedCorpus(t *testing.T) {
 		}
 		for name, b := range want {
 			got, err := os.ReadFile(filepath.Join(dir, name))
-			if err != nil || !bytes.Equal(got, b) {
-				t.Errorf("%s differs from the seeds table (go test ./fuzz -run TestSeedCorpus -update)", filepath.Join(dir, name))
+			if err != nil {
+				t.Errorf("%v (go test ./fuzz -run TestSeedCorpus -update)", err)
+			} else if diff := cmp.Diff(string(b), string(got)); diff != "" {
+				t.Errorf("%s differs from the seeds table (-table +file; go test ./fuzz -run TestSeedCorpus -update):\n%s", filepath.Join(dir, name), diff)
 			}
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
 	"github.com/rdpcheck/rdpcheck/fast"
@@ -66,6 +67,9 @@ func agree(t *testing.T, name string, got float64, want *big.Float, rel float64)
 		t.Fatalf("%s = %v, want %s (reference): relative error %.3g > %.3g", name, got, want.Text('g', 25), r, rel)
 	}
 }
+
+// sameBits compares float64s bit for bit: NaN equals NaN, 0 differs from -0.
+var sameBits = cmp.Comparer(func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) })
 
 // FuzzSGM: fast.SGM on any (q, sigma, alpha).
 func FuzzSGM(f *testing.F) {
@@ -621,8 +625,8 @@ func checkAccountant(t *testing.T, orders []float64, events []event) {
 			if ev.op&mapped != 0 && valid {
 				t.Fatalf("%s: valid event refused: %v", name, err)
 			}
-			if !slices.EqualFunc(before, after, func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) }) {
-				t.Fatalf("%s was refused (%v) but changed the curve from %v to %v", name, err, before, after)
+			if diff := cmp.Diff(before, after, sameBits); diff != "" {
+				t.Fatalf("%s was refused (%v) but changed the curve (-before +after):\n%s", name, err, diff)
 			}
 			continue
 		}
