@@ -14,6 +14,7 @@ import (
 // whole q x sigma table with two orders each (every integer order meets
 // every q and every sigma).
 func TestSGMForwardIntegerVsBinomialSum(t *testing.T) {
+	t.Parallel()
 	worst := math.Inf(1)
 	var slow time.Duration
 	var total time.Duration
@@ -21,6 +22,9 @@ func TestSGMForwardIntegerVsBinomialSum(t *testing.T) {
 	for i, q := range tableQ {
 		for j, s := range tableSigma {
 			for _, off := range []int{0, 3} {
+				if !inShortCover(i, j, len(tableSigma)) || testing.Short() && off != 0 {
+					continue
+				}
 				a := tableIntA[(i+j+off)%len(tableIntA)]
 				t0 := time.Now()
 				logI, err := SGMMoment(q, s, float64(a), testPrec)
@@ -48,6 +52,7 @@ func TestSGMForwardIntegerVsBinomialSum(t *testing.T) {
 // order and every sigma (q = 1: orders rotated over sigma, two per sigma
 // for each kind).
 func TestSGMQuadQ1AndQ0ClosedForms(t *testing.T) {
+	t.Parallel()
 	worst := math.Inf(1)
 	var slow time.Duration
 	orders := append([]float64{}, tableFracA...)
@@ -56,6 +61,9 @@ func TestSGMQuadQ1AndQ0ClosedForms(t *testing.T) {
 	}
 	for j, s := range tableSigma {
 		for k := 0; k < 3; k++ {
+			if testing.Short() && k > 0 {
+				break
+			}
 			a := orders[(5*j+k*5+k)%len(orders)]
 			t0 := time.Now()
 			f, b, err := SGMQuad(1, s, a, testPrec)
@@ -96,12 +104,16 @@ func TestSGMQuadQ1AndQ0ClosedForms(t *testing.T) {
 // prec 384 (a different target, working precision and node set) to 45
 // digits, and (2) against the float64 Gauss-Legendre oracle to 1e-9.
 func TestSGMQuadFractionalConvergence(t *testing.T) {
+	t.Parallel()
 	qs := []float64{1e-12, 1e-6, 1e-3, 0.01, 0.1, 0.5, 0.99, 1 - 1e-9}
 	worst := math.Inf(1)
 	var slow time.Duration
 	n := 0
 	for i, q := range qs {
 		for j, s := range tableSigma {
+			if !inShortCover(i, j, len(tableSigma)) {
+				continue
+			}
 			a := tableFracA[(i+2*j)%len(tableFracA)]
 			t0 := time.Now()
 			f, b, err := SGMQuad(q, s, a, testPrec)
@@ -112,7 +124,7 @@ func TestSGMQuadFractionalConvergence(t *testing.T) {
 				t.Errorf("%s: %v", name, err)
 				continue
 			}
-			if (i+j)%4 == 0 {
+			if (i+j)%4 == 0 && (!testing.Short() || i == 0) { // -short: one 384-bit point
 				f2, b2, err := SGMQuad(q, s, a, 384)
 				if err != nil {
 					t.Errorf("%s at 384: %v", name, err)
@@ -149,6 +161,7 @@ func checkRel(t *testing.T, what string, got, want, tol float64) {
 // SGMQuad's forward value is SGMMoment(alpha)/(alpha-1), and at q = 1 the
 // SGM is a pair of equal-variance Gaussians: GaussianClosed(1, s, 0, s).
 func TestSGMConsistency(t *testing.T) {
+	t.Parallel()
 	f, b, err := SGMQuad(0.01, 1, 8, testPrec)
 	if err != nil {
 		t.Fatal(err)
@@ -181,6 +194,7 @@ func TestSGMConsistency(t *testing.T) {
 // Tiny q: log I(beta) ~ q^2 beta(beta-1)/2 (e^{1/sigma^2} - 1); the J-form
 // must keep full relative accuracy far below q^2.
 func TestSGMTinyQ(t *testing.T) {
+	t.Parallel()
 	for _, q := range []float64{1e-12, 1e-30, 1e-100, 1e-200, 1e-300} {
 		got, err := SGMMoment(q, 1, 3, testPrec)
 		if err != nil {

@@ -74,6 +74,9 @@ func TestPrecisionGuarantee(t *testing.T) {
 		{1 - 1e-9, 10, 2.5}, {0.4, 12, 59}, {0.1, 1, 1.001}, {1e-6, 100, 200.5},
 		{0.001, 0.5, 32}, {0.1, 1000, 1.01},
 	}
+	if testing.Short() {
+		cases = cases[:3]
+	}
 	for _, c := range cases {
 		a, err := Context{Prec: 256}.SGM(c[0], c[1], c[2])
 		if err != nil {
@@ -95,6 +98,9 @@ func TestForwardDominates(t *testing.T) {
 	ctx := Context{Prec: 64}
 	for i, q := range gridQ {
 		for j, s := range gridSigma {
+			if testing.Short() && j != i%len(gridSigma) { // -short: the diagonal, every q and sigma once
+				continue
+			}
 			a := gridFracA[(i+j)%len(gridFracA)]
 			f, b, err := ctx.SGMDirections(q, s, a)
 			if err != nil {
