@@ -271,10 +271,11 @@ var _ = big.NewFloat
 // SGMQuadFloat64 at subnormal sampling rates, where amd64's math.Log is
 // wrong (golang/go#56600): without log64 it gave 10.98 at q = 1e-310 and
 // 11.02 at 1e-309. Expected: mpmath 1.3.0 at 60 digits, the exact binomial
-// sum with q and sigma the float64 inputs (mpf(1e-310), mpf(1.0/3)):
+// sum with q and sigma the float64 inputs, printed to 30 digits:
 //
-//	log1p(sum(binomial(n,k)*(1-q)**(n-k)*q**k*expm1((k*k-k)/(2*s*s)) for k in range(n+1)))/(n-1), n = 161
+//	python3 -c "from mpmath import mp, mpf, binomial, expm1, log1p, nstr; mp.dps = 60; q, s, n = mpf(1e-310), mpf(1.0/3), 161; print(nstr(log1p(sum(binomial(n,k)*(1-q)**(n-k)*q**k*expm1(mpf(k*k-k)/(2*s*s)) for k in range(n+1)))/(n-1), 30))"
 //
+// (and q = 1e-309, 5e-324).
 // At 5e-324 the truth, 1.59e-641, is below float64's range: the oracle
 // must give 0. reference.Context{Prec: 128}.SGM gives the same 30 digits.
 // SGMQuad (big.Float, its plan from the same float64 model) took 143 s
