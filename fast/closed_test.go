@@ -110,6 +110,7 @@ func TestDivergenceHardInputs(t *testing.T) {
 			q: []float64{0.9046564102172852, 0.004558563232421875, 0.09078502655029297}, a: 0.09645037160767224,
 			caught: "order below 1: cancelling form of h(u)"},
 		{p: []float64{0.125, 0.875}, q: []float64{0, 1}, a: 0x1p-20, caught: "tiny order, q = 0 entry"},
+		{p: []float64{0.5, 0.5}, q: []float64{0.25, 0.75}, a: 1e-5, caught: "order below 1: cancelling form of h(u), small order"},
 		{p: []float64{0.8160602794142788, 0.18393972058572117}, q: []float64{1, 7.61985302416047e-24}, a: 14,
 			caught: "p^a q^(1-a) overflow"},
 		{p: []float64{0, 1}, q: []float64{6.103515625e-05, 0.99993896484375}, a: inf, caught: "D_inf of a ratio near 1"},

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/rdpcheck/rdpcheck/properties"
 )
 
@@ -59,7 +61,7 @@ func events(mode byte, orders []float64, evs ...[]byte) []byte {
 
 func ev(op byte, x, y float64, n int) []byte { return encodeEvent(nil, op, x, y, n) }
 
-// The peers' failure regions are from /work/shared/tfprivacy/README.md.
+// The peers' failure regions, as each constant says.
 const (
 	tfTiny  = "TF Privacy prints negative RDP at q = 1e-10 and is 5% low at 1e-8 (cancellation)"
 	tfNeg   = "TF Privacy stops its fractional series early and prints negative RDP at q = 0.4, sigma = 12, alpha near 59"
@@ -72,8 +74,8 @@ const (
 	smallS  = "sigma = 0.05: exponents (k^2-k)/(2 sigma^2) of 10^8"
 	refBits = "the reference needed 1.2 gigabits here before c7218a6"
 	invalid = "invalid input: must be refused with a typed error"
-	bugSGM  = "fixed bug (properties.BugFastSGMTransition / BugFastSGMExtremeSigma): a regression input"
-	bugDiv  = "fixed bug in fast.Divergence: a regression input"
+	band    = "regression: fast.SGM was wrong (up to 1.5e-5, and below the exact value) in a band of fractional orders below 1 + 2 sigma^2 log(1/q)"
+	nanS    = "regression: fast.SGM gave NaN at an extreme sigma"
 )
 
 var seeds = map[string][]seed{
@@ -113,12 +115,12 @@ var seeds = map[string][]seed{
 		sgm("q0-s1-a2", "q = 0 is exactly 0", 0, 1, 2),
 		sgm("q1-s1-a2.5", "q = 1 is the Gaussian mechanism", 1, 1, 2.5),
 		sgm("a-inf", "alpha = +Inf is +Inf", 0.5, 1, inf),
-		sgm("bug-transition-q1e-9-s1-a40.59375", bugSGM, 1e-9, 1, 40.59375),
-		sgm("bug-transition-q1e-9-s1-a39.84375", bugSGM, 1e-9, 1, 39.84375),
-		sgm("bug-subnormal-q-s0.333-a161", "fixed bug (properties.BugFastSGMSubnormalQ), found by this fuzzer: 0, -Inf or 2e-323 for 6.237", 1e-310, 0.3333333333333333, 161),
-		sgm("bug-sigma-1e300", bugSGM, 0.5, 1e300, 1.5),
-		sgm("bug-sigma-1e-300", bugSGM, 0.3, 1e-300, 2),
-		sgm("bug-sigma-8.95e-154", bugSGM+", found by FuzzAccountant", 0.3960075827205882, 8.950283081143601e-154, 59),
+		sgm("transition-band-q1e-9-s1-a40.59375", band, 1e-9, 1, 40.59375),
+		sgm("transition-band-q1e-9-s1-a39.84375", band, 1e-9, 1, 39.84375),
+		sgm("q-subnormal-s0.333-a161", "regression, found by this fuzzer: fast.SGM gave 0, -Inf or 2e-323 for 6.237 (amd64 math.Log of a subnormal q, golang/go#56600)", 1e-310, 0.3333333333333333, 161),
+		sgm("sigma-1e300", nanS, 0.5, 1e300, 1.5),
+		sgm("sigma-1e-300", nanS, 0.3, 1e-300, 2),
+		sgm("sigma-8.95e-154", nanS+", found by FuzzAccountant", 0.3960075827205882, 8.950283081143601e-154, 59),
 		sgm("invalid-q-nan", invalid, nan, 1, 2),
 		sgm("invalid-q-negative", invalid, -0.1, 1, 2),
 		sgm("invalid-q-above-1", invalid, 1.5, 1, 2),
@@ -143,9 +145,11 @@ var seeds = map[string][]seed{
 		div("raw-ulp-apart-a2", "P and Q an ulp apart: the divergence is 1e-32", encodeRawPQ([]float64{0.5, 0.5}, []float64{0.5 + 0x1p-53, 0.5 - 0x1p-53}), 2, true),
 		div("raw-subnormal-a2", "a subnormal probability", encodeRawPQ([]float64{5e-324, 1}, []float64{0.5, 0.5}), 2, true),
 		div("raw-sum-inexact-a1.5", "0.1+0.2+0.7 is not exactly 1 in float64", encodeRawPQ([]float64{0.1, 0.2, 0.7}, []float64{0.7, 0.2, 0.1}), 1.5, true),
-		div("bug-kl-zeros", bugDiv+" (BugFastKLZeros)", encodeRawPQ([]float64{0, 0.125, 0.875}, []float64{0.125, 0.125, 0.75}), 1, true),
-		div("bug-overflow-a14", bugDiv+" (BugFastOverflow)", encodeRawPQ([]float64{0.8160602794142788, 0.18393972058572117}, []float64{1, 7.61985302416047e-24}), 14, true),
-		div("bug-small-alpha", bugDiv+" (BugFastAlphaBelowOne)", encodeRawPQ([]float64{0.125, 0.875}, []float64{0, 1}), 0x1p-20, true),
+		div("raw-kl-p-zero-where-q-positive", "regression: fast.Divergence at alpha = 1 left out the Q-mass where P is 0", encodeRawPQ([]float64{0, 0.125, 0.875}, []float64{0.125, 0.125, 0.75}), 1, true),
+		div("raw-moment-overflow-a14", "regression: fast.Divergence overflowed to +Inf where the divergence is 51.4", encodeRawPQ([]float64{0.8160602794142788, 0.18393972058572117}, []float64{1, 7.61985302416047e-24}), 14, true),
+		div("raw-q-zero-a9.5e-7", "regression: fast.Divergence below order 1 cancelled (1.6e-7 relative, below the exact value)", encodeRawPQ([]float64{0.125, 0.875}, []float64{0, 1}), 0x1p-20, true),
+		div("above-bound-1.25e-13-a560", "found by this fuzzer: fast.Divergence 1.25e-13 above the reference at alpha 560, beyond its 1e-13 bound",
+			encodeRawPQ([]float64{0.5000000000000002, 0.5}, []float64{0.5000000000000003, 0.4999999999999999}), 560, true),
 		div("invalid-nan-entry", invalid, encodeRawPQ([]float64{nan, 1}, []float64{0.5, 0.5}), 2, true),
 		div("invalid-negative-entry", invalid, encodeRawPQ([]float64{-0.5, 1.5}, []float64{0.5, 0.5}), 2, true),
 		div("invalid-sum-0.9", invalid, encodeRawPQ([]float64{0.4, 0.5}, []float64{0.5, 0.5}), 2, true),
@@ -164,7 +168,7 @@ var seeds = map[string][]seed{
 		conv("rdp-zero-and-inf", "rdp 0 and +Inf", []float64{2, 3}, []float64{0, inf}, 1e-5, 0, 1),
 		conv("rdp-tiny", "rdp 1e-300", []float64{2, 1030}, []float64{1e-300, 1e-300}, 0.5, 1e-300, 1),
 		conv("rdp-max-float", "rdp = MaxFloat64: eps is beyond float64, and +Inf is fast's rounded-up answer", []float64{2}, []float64{math.MaxFloat64}, 1e-5, 1, 0),
-		conv("bug-improved-near-1", "fixed bug (properties.BugFastImprovedNearOne): a regression input", []float64{1.0004884004786945}, []float64{20.08553692318766}, 0.999999999, 11, 1),
+		conv("improved-order-near-1-delta-near-1", "regression: the improved conversion took log1p of the rounded 1/alpha and fell below the exact eps", []float64{1.0004884004786945}, []float64{20.08553692318766}, 0.999999999, 11, 1),
 		conv("ref-delta-below-range", "found by this fuzzer: the exact delta e^(-1.2e13) is below big.Float's range; reference.Delta ran to its precision cap (ErrPrecision), ErrTooLarge since 8ed0cd0",
 			[]float64{6.952794116818823e+10}, []float64{1.398043286095289e-76}, 47.99999999999999, 171, 0),
 		conv("invalid-delta-0", invalid, []float64{2}, []float64{1}, 0, 1, 1),
@@ -197,9 +201,9 @@ var seeds = map[string][]seed{
 				ev(opPureDP, -1, 0, 1), ev(opEpsilon, 0, 0, 1), ev(opEpsilon, 1e-5, 0, 2), ev(opDelta, -1, 0, 1))),
 		acct("invalid-orders", invalid+": orders NaN and below 1", events(2, []float64{nan, 0.5}, ev(opGaussian, 1, 0, 1))),
 		acct("empty-orders", invalid+": an empty order list", events(2, nil, ev(opGaussian, 1, 0, 1))),
-		acct("bug-gaussian-huge-sigma-inf", "fixed bug (properties.BugFastGaussianHugeSigma), found by this fuzzer: a regression input",
+		acct("gaussian-huge-sigma-order-inf", "regression, found by this fuzzer: fast.Gaussian(1.4e160, +Inf) was NaN (Inf/Inf)",
 			events(1, nil, ev(opGaussian, 1.422450685039393e+160, 1.398043286095289e-76, 12336))),
-		acct("bug-zero-at-inf", "fixed bug (properties.BugFastZeroAtInf): a regression input", events(1, nil, ev(opZCDP, 0, 0, 1), ev(opPureDP, 0, 0, 1))),
+		acct("zero-mechanisms-order-inf", "regression: eps = 0 or rho = 0 gave NaN (0 * Inf) at the order +Inf", events(1, nil, ev(opZCDP, 0, 0, 1), ev(opPureDP, 0, 0, 1))),
 		acct("mapped-events", "mapped parameters: every event valid", events(0, nil,
 			encodeEvent(nil, opSGM|mapped, 0, 0, 0), encodeEvent(nil, opGaussian|mapped, 0, 0, 0), encodeEvent(nil, opEpsilon|mapped, 0, 0, 1))),
 	},
@@ -281,8 +285,10 @@ func TestSeedCorpus(t *testing.T) {
 		}
 		for name, b := range want {
 			got, err := os.ReadFile(filepath.Join(dir, name))
-			if err != nil || !bytes.Equal(got, b) {
-				t.Errorf("%s differs from the seeds table (go test ./fuzz -run TestSeedCorpus -update)", filepath.Join(dir, name))
+			if err != nil {
+				t.Errorf("%v (go test ./fuzz -run TestSeedCorpus -update)", err)
+			} else if diff := cmp.Diff(string(b), string(got)); diff != "" {
+				t.Errorf("%s differs from the seeds table (-table +file; go test ./fuzz -run TestSeedCorpus -update):\n%s", filepath.Join(dir, name), diff)
 			}
 		}
 	}

@@ -44,8 +44,6 @@ func relDiffLog2(a, b *big.Float) float64 {
 	return (logOf(d) - logOf(b)) / math.Ln2
 }
 
-func bexp(x *big.Float) *big.Float { return bigfloat.Exp(x) }
-
 // bexpSmall returns exp(x) for x <= 0 that is added to a quantity of order
 // 1: below 2^-(prec+64) it is 0 (bigfloat.Exp would recurse ~log2|x| times
 // at growing precision for huge |x|).

@@ -9,6 +9,7 @@ import (
 
 // The DE engine on integrals with textbook values.
 func TestDEKnownIntegrals(t *testing.T) {
+	t.Parallel()
 	const wp = testPrec + 40
 	tb := TargetBits(testPrec)
 	one := fint(1, wp)

@@ -82,8 +82,8 @@ func sgmMomentFloat64(q, sigma, beta float64) (float64, float64, error) {
 		return 0, 0, fmt.Errorf("oracles.SGMMomentFloat64(q=%v, sigma=%v, beta=%v): integral is %v: %w", q, sigma, beta, Js, ErrNotConverged)
 	}
 	// log I = log1p(J), J = Js e^S (log form when J is huge).
-	if pl.S+math.Log(math.Abs(Js)) > 30 {
-		return pl.S + math.Log(Js) + math.Log1p(math.Exp(-pl.S)/Js), est, nil
+	if pl.S+log64(math.Abs(Js)) > 30 {
+		return pl.S + log64(Js) + math.Log1p(math.Exp(-pl.S)/Js), est, nil
 	}
 	return math.Log1p(Js * math.Exp(pl.S)), est, nil
 }

@@ -68,3 +68,8 @@ func bigQ1LogI(beta, sigma float64, p uint) *big.Float {
 	s.Mul(s, new(big.Float).SetInt64(2))
 	return b2.Quo(b2, s).SetPrec(p)
 }
+
+// inShortCover reports whether grid point (i, j), column j of n, runs: all
+// do, and with -short only the diagonal j == i mod n, which still meets
+// every row and, with at least n rows, every column.
+func inShortCover(i, j, n int) bool { return !testing.Short() || j == i%n }

@@ -13,6 +13,7 @@ import (
 // right-skewed samples: e.g. q=0.5, sigma=2, alpha=2 with seed 3 misses
 // by 4.1 standard errors.)
 func TestSGMMonteCarloCoversExact(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		q, sigma float64
 		a        int

@@ -166,8 +166,8 @@ func sgmMoment(q, sigma, beta float64, prec uint) (*big.Float, QuadStats, error)
 		for len(pieces) > 0 {
 			pc := pieces[0]
 			pieces = pieces[1:]
-			logTol := math.Log(tolTotal / float64(len(pl.pieces)+4))
-			logScale := math.Log(Jhat)
+			logTol := log64(tolTotal / float64(len(pl.pieces)+4))
+			logScale := log64(Jhat)
 			ok := false
 			for !ok && pc.level < deMaxLevel {
 				pc.next(ig.eval)
@@ -291,7 +291,7 @@ func planSGM(f *sgmF64, T float64) (*sgmPlan, error) {
 	default:
 		envs = append(envs, env{0, logaddexp(math.Log(2+aq), beta*f.l1q)})
 	}
-	envs = append(envs, env{1, math.Log(aq)})
+	envs = append(envs, env{1, log64(aq)})
 	var wins [][2]float64
 	for _, e := range envs {
 		d := e.H - f.c0 + math.Log(3) - (Fmax - T)
@@ -447,7 +447,7 @@ func newSGMBig(f *sgmF64, pl *sgmPlan, wp, tb, guard uint) *sgmBig {
 }
 
 func (s *sgmBig) setScale(Jhat float64) {
-	s.logJhat = math.Log(Jhat)
+	s.logJhat = log64(Jhat)
 	s.logSkip = s.logJhat - float64(s.tb+24)*math.Ln2
 	s.skipBound = 0
 }

@@ -32,11 +32,11 @@ type sgmF64 struct {
 func newSGMF64(q, sigma, beta float64) *sgmF64 {
 	return &sgmF64{
 		q: q, sigma: sigma, beta: beta,
-		lq:       math.Log(q),
+		lq:       log64(q),
 		l1q:      math.Log1p(-q),
 		inv2s2:   1 / (2 * sigma * sigma),
-		c0:       math.Log(sigma) + 0.5*math.Log(2*math.Pi),
-		labsBeta: math.Log(math.Abs(beta)),
+		c0:       log64(sigma) + 0.5*math.Log(2*math.Pi),
+		labsBeta: log64(math.Abs(beta)),
 	}
 }
 
@@ -77,7 +77,7 @@ func (s *sgmF64) logAbsX(u float64) (float64, float64) {
 		return math.Inf(-1), 0
 	default:
 		e := math.Expm1(u)
-		return s.lq + math.Log(math.Abs(e)), math.Copysign(1, e)
+		return s.lq + log64(math.Abs(e)), math.Copysign(1, e)
 	}
 }
 
@@ -100,7 +100,7 @@ func (s *sgmF64) logAbsHU(z, u float64) float64 {
 	if lx+s.labsBeta < -40 {
 		// |beta x| < e^-40: B = C(beta,2) x^2 (1 + (beta-2) x/3 + ...),
 		// in logs so that x^2 cannot underflow (q down to 1e-300).
-		return lphi + math.Log(math.Abs(b*(b-1)/2)) + 2*lx
+		return lphi + log64(math.Abs(b*(b-1)/2)) + 2*lx
 	}
 	if lx <= math.Log(0.25) {
 		x := sx * math.Exp(lx)
@@ -109,7 +109,7 @@ func (s *sgmF64) logAbsHU(z, u float64) float64 {
 		if y > 700 {
 			logB = y
 		} else {
-			logB = math.Log(math.Abs(e2f(y) + b*l2))
+			logB = log64(math.Abs(e2f(y) + b*l2))
 		}
 	} else {
 		l := logaddexp(s.l1q, s.lq+u)
@@ -119,12 +119,12 @@ func (s *sgmF64) logAbsHU(z, u float64) float64 {
 		var lQ, sQ float64
 		if lbx < 700 {
 			Q := 1 + sbx*math.Exp(lbx)
-			lQ, sQ = math.Log(math.Abs(Q)), math.Copysign(1, Q)
+			lQ, sQ = log64(math.Abs(Q)), math.Copysign(1, Q)
 		} else {
 			lQ, sQ = lbx, sbx
 		}
 		M := math.Max(y, lQ)
-		logB = M + math.Log(math.Abs(math.Exp(y-M)-sQ*math.Exp(lQ-M)))
+		logB = M + log64(math.Abs(math.Exp(y-M)-sQ*math.Exp(lQ-M)))
 	}
 	return lphi + logB
 }

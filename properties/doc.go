@@ -29,12 +29,12 @@
 // failures, for the real and the broken implementations, are kept under
 // testdata/rapid/.
 //
-// Bugs the laws and the fuzzers found in fast and reference are listed in
-// knownbugs.go, all fixed, each with its reproduction (repro.go), which
-// TestFixedBugsStayFixed requires to pass. A new bug gets the same: a
-// reproduction that fails until it is fixed. While it is open, fix it
-// first, or skip the draws it affects in the law itself, as narrowly as
-// possible and with a note naming the bug.
+// A bug the laws find is fixed in the package it concerns, and its input
+// becomes a regression row there, named for what it caught, in that
+// package's tests (fast, reference): this package holds only the laws and
+// what is needed to run them against an implementation. While a bug is
+// open, fix it first, or skip the draws it affects in the law itself, as
+// narrowly as possible and with a note saying why.
 //
 // Run longer with, for example, go test ./properties -run TestLaws/fast
 // -rapid.checks=30000 (the flag replaces every per-law default).

@@ -47,8 +47,9 @@ func order(lo, hi float64, intMax int) *rapid.Generator[float64] {
 // sgmPoint is one (q, sigma, alpha) for SGM.
 type sgmPoint struct{ q, sigma, alpha float64 }
 
-// sgmRegions are the known failure regions of the peers
-// (/work/shared/tfprivacy/README.md), drawn besides the whole domain.
+// sgmRegions are the regions where the peers (TF Privacy, dp_accounting)
+// print wrong values, as the comments below say, drawn besides the whole
+// domain.
 var sgmRegions = []string{"any", "any", "any", "tiny q", "q = 1-1e-9", "q=0.4 sigma=12 alpha~59", "q=0.1 sigma=1 alpha 1.1-1.5", "q = 1"}
 
 // drawSGM draws an SGM point from the domain, with orders at most aMax.

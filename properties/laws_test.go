@@ -13,7 +13,9 @@ import (
 // reference at 64 bits, chosen so that the whole package runs in about half
 // a minute on two shared cores; the reference's SGM laws are the expensive
 // ones (5-25 ms a call), fast's agreement law calls the reference too.
-// -rapid.checks (or RAPID_CHECKS) replaces them all.
+// -rapid.checks (or RAPID_CHECKS) replaces them all. With -short each runs
+// a twentieth of its checks, at least shortMinChecks: every law still runs,
+// on its simplest draws and rapid's saved failures first.
 var lawChecks = map[string][2]int{
 	"monotone-alpha":     {5000, 300},
 	"log-moment-convex":  {5000, 300},
@@ -30,6 +32,17 @@ var lawChecks = map[string][2]int{
 	"agreement":          {1000, 80},
 }
 
+const shortMinChecks = 5
+
+// checks is the number of checks a law runs: n, or with -short a twentieth
+// of it (at least shortMinChecks).
+func checks(n int) int {
+	if testing.Short() {
+		return max(n/20, shortMinChecks)
+	}
+	return n
+}
+
 func TestLaws(t *testing.T) {
 	for i, im := range []*Impl{Fast(), Reference(64)} {
 		for _, law := range im.Laws() {
@@ -38,7 +51,7 @@ func TestLaws(t *testing.T) {
 				t.Fatalf("no check count for law %s", law.Name)
 			}
 			t.Run(im.Name+"/"+law.Name, func(t *testing.T) {
-				withRapidFlags(map[string]string{"rapid.checks": itoa(n[i])}, func() {
+				withRapidFlags(map[string]string{"rapid.checks": itoa(checks(n[i]))}, func() {
 					rapid.Check(t, law.Check)
 				})
 			})

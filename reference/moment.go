@@ -34,6 +34,8 @@ import (
 	"math"
 	"math/big"
 	"slices"
+
+	"github.com/rdpcheck/rdpcheck/internal/xmath"
 )
 
 var errCancelled = errors.New("reference: series cancelled beyond the working precision")
@@ -55,7 +57,7 @@ type termEst struct {
 // work between the orders of a curve.
 func logMomentSeries(q, sigma, beta float64, wp uint, cache *curveCache) (*big.Float, error) {
 	s2 := sigma * sigma
-	lq, l1q := log64(q), math.Log1p(-q)
+	lq, l1q := xmath.Log(q), math.Log1p(-q)
 	z0 := 0.5 + s2*(l1q-lq)
 	c := 1.0
 	if beta < 0 && math.Log(-beta) > c {

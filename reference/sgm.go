@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+
+	"github.com/rdpcheck/rdpcheck/internal/xmath"
 )
 
 // logMomentInteger returns log I(a) for an integer a >= 2 from the finite
@@ -17,7 +19,7 @@ import (
 // estimate with a 30-nat margin) are skipped; they cannot change the result.
 func logMomentInteger(q, sigma float64, a int64, wp uint) (*big.Float, error) {
 	s2 := sigma * sigma
-	lq, l1q := log64(q), math.Log1p(-q)
+	lq, l1q := xmath.Log(q), math.Log1p(-q)
 	fa := float64(a)
 	est := make([]float64, a+1)
 	logC, mx := 0.0, math.Inf(-1)

@@ -39,6 +39,8 @@ package reference
 import (
 	"math"
 	"math/big"
+
+	"github.com/rdpcheck/rdpcheck/internal/xmath"
 )
 
 // tinyMargin is the slack, in nats, that covers float64 rounding in the
@@ -56,7 +58,7 @@ func tinyLimit(prec uint) float64 {
 func tinyForwardOK(q, sigma, alpha float64, prec uint) bool {
 	// A = (alpha-1)/(2 s^2) = log M, from logs so that s^2 cannot underflow.
 	A := math.Exp(math.Log(alpha-1) - math.Ln2 - 2*math.Log(sigma))
-	lq := log64(q)
+	lq := xmath.Log(q)
 	y := A + lq // X/alpha
 	if !(y > 0) {
 		return false
@@ -70,7 +72,7 @@ func tinyForwardOK(q, sigma, alpha float64, prec uint) bool {
 func tinyBackwardOK(q, sigma, alpha float64, prec uint) bool {
 	ls := math.Log(sigma)
 	lgamma := math.Log(alpha - 1)
-	ld1 := lgamma + log64(q) - math.Log1p(-q) - math.Exp(-2*ls-math.Log(4))
+	ld1 := lgamma + xmath.Log(q) - math.Log1p(-q) - math.Exp(-2*ls-math.Log(4))
 	ld2 := -math.Exp(-2*ls - math.Log(32))
 	ld := math.Max(ld1, ld2)
 	if !(ld < -math.Ln2) { // d1, d2 <= 1/2, for -log(1-d) <= 2d
@@ -105,15 +107,4 @@ func tinyBackward(q float64, prec uint) (*big.Float, error) {
 		v := log1pF(fl(-q, 64), wp)
 		return v.Neg(v), nil
 	})
-}
-
-// log64 is math.Log, right also for subnormals: amd64's assembly Log does
-// not normalise them (math.Log(1e-310) = -709.09, not -713.80; -709.09
-// for 5e-324, not -744.44), which would misplace the float64 plans and
-// decisions made from log q.
-func log64(x float64) float64 {
-	if x > 0 && x < 0x1p-1022 {
-		return math.Log(x*0x1p64) - 64*math.Ln2
-	}
-	return math.Log(x)
 }
