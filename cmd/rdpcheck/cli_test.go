@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/rdpcheck/rdpcheck/fast"
 )
 
 func runCLI(args ...string) (code int, stdout, stderr string) {
@@ -19,7 +22,7 @@ func runCLI(args ...string) (code int, stdout, stderr string) {
 // The DP-SGD case of TF Privacy's tutorial (n = 60000, batch 256, 60 epochs,
 // sigma 1.1, delta 1e-5, dp_accounting's default orders). Expected: what
 // tensorflow/privacy 3059fba printed, 2.596655528688368 at order 8.1
-// (../shared/tfprivacy/dpsgd_epsilon.json, first case). TF's value is within
+// (peers/tfprivacy/dpsgd_epsilon.json, first case). TF's value is within
 // float64 noise of the truth (3e-12 relative), so 1e-9 is a tolerance no
 // wrong formula passes.
 func TestEpsilonTutorial(t *testing.T) {
@@ -136,6 +139,53 @@ func TestPlots(t *testing.T) {
 	for _, name := range []string{"dpsgd_curve.png", "composition.png", "heatmap_tfprivacy_2019.png", "heatmap_tfprivacy_2021.png", "heatmap_dp_accounting_0_6_0.png"} {
 		if fi, err := os.Stat(filepath.Join(dir, name)); err != nil || fi.Size() < 10000 {
 			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// TestNaNRate: a NaN -q is named as such, not reported as missing.
+func TestNaNRate(t *testing.T) {
+	for _, args := range [][]string{
+		{"epsilon", "-q", "nan", "-sigma", "1", "-steps", "10", "-delta", "1e-5"},
+		{"sigma", "-q", "NaN", "-steps", "10", "-eps", "1", "-delta", "1e-5"},
+		{"steps", "-q", "nan", "-sigma", "1", "-eps", "1", "-delta", "1e-5"},
+	} {
+		cmd := args[0]
+		code, _, errOut := runCLI(args...)
+		if code != 1 || !strings.Contains(errOut, "-q is NaN") {
+			t.Errorf("%s -q nan: exit %d, %q; want exit 1 naming the NaN", cmd, code, errOut)
+		}
+	}
+	if code, _, errOut := runCLI("epsilon", "-sigma", "1", "-steps", "10", "-delta", "1e-5"); code != 1 || !strings.Contains(errOut, "missing -q") {
+		t.Errorf("no -q: exit %d, %q; want missing -q", code, errOut)
+	}
+}
+
+// TestJSONInfinity: sigma -json and steps -json write an infinite value as
+// "inf", as the other JSON outputs do (encoding/json cannot write +Inf).
+func TestJSONInfinity(t *testing.T) {
+	inf := math.Inf(1)
+	for name, v := range map[string]map[string]any{
+		"sigma": sigmaJSON(0.01, 10, 1, 1e-5, fast.Improved, inf, inf),
+		"steps": stepsJSON(0.01, 1, 1, 1e-5, fast.Improved, 10, inf),
+	} {
+		var b bytes.Buffer
+		if err := writeJSON(&b, v); err != nil {
+			t.Errorf("%s -json: %v", name, err)
+			continue
+		}
+		var got map[string]any
+		json.Unmarshal(b.Bytes(), &got)
+		want := map[string]any{"epsilon_achieved": "inf"}
+		if name == "sigma" {
+			want["sigma"] = "inf"
+		}
+		gotSub := map[string]any{}
+		for k := range want {
+			gotSub[k] = got[k]
+		}
+		if diff := cmp.Diff(want, gotSub); diff != "" {
+			t.Errorf("%s -json (-want +got):\n%s", name, diff)
 		}
 	}
 }

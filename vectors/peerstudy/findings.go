@@ -61,17 +61,7 @@ func badness(r peerRow) float64 {
 	return absRel(r)
 }
 
-func sig(x float64) string {
-	switch {
-	case math.IsNaN(x):
-		return "nan"
-	case math.IsInf(x, 1):
-		return "inf"
-	case math.IsInf(x, -1):
-		return "-inf"
-	}
-	return fmt.Sprintf("%.3g", x)
-}
+func sig(x float64) string { return schema.Format(x, 'g', 3) }
 
 func countFlags(rows []peerRow) map[string]int {
 	m := map[string]int{}

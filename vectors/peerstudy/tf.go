@@ -12,7 +12,6 @@ import (
 	"io/fs"
 	"math"
 	"math/big"
-	"sort"
 	"strings"
 
 	"github.com/rdpcheck/rdpcheck/reference"
@@ -282,19 +281,7 @@ func judge(p peerValue, truth *big.Float) (rel float64, flag string) {
 	return rel, "PeerUnderestimate"
 }
 
-func relString(rel float64) string {
-	switch {
-	case math.IsNaN(rel):
-		return "nan"
-	case math.IsInf(rel, 1):
-		return "inf"
-	case math.IsInf(rel, -1):
-		return "-inf"
-	case rel == 0:
-		return "0"
-	}
-	return fmt.Sprintf("%.2e", rel)
-}
+func relString(rel float64) string { return schema.Format(rel, 'e', 2) }
 
 func tfHeader(what string, d *tfData) []string {
 	h := []string{what, "Peer versions (one group each):"}
@@ -666,14 +653,4 @@ func calibrationWindow(sigma, delta float64) ([]float64, error) {
 		return nil, errors.New("calibration window: the minimum is at the window's edge")
 	}
 	return w, nil
-}
-
-// sortedKeys returns a map's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	k := make([]string, 0, len(m))
-	for s := range m {
-		k = append(k, s)
-	}
-	sort.Strings(k)
-	return k
 }
