@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"math/big"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rdpcheck/rdpcheck/fast"
+	"github.com/rdpcheck/rdpcheck/vectors/schema"
 )
 
 func runCLI(args ...string) (code int, stdout, stderr string) {
@@ -40,7 +42,7 @@ func TestEpsilonTutorial(t *testing.T) {
 	if got.Steps != 14063 || got.Q != 256.0/60000 {
 		t.Errorf("steps %d q %v, want 14063 and 256/60000 (ceil, as compute_dp_sgd_privacy)", got.Steps, got.Q)
 	}
-	if math.Abs(got.Epsilon-2.596655528688368)/2.596655528688368 > 1e-9 || got.Order != 8.1 {
+	if schema.RelativeError(got.Epsilon, big.NewFloat(2.596655528688368)) > 1e-9 || got.Order != 8.1 {
 		t.Errorf("eps %v at %v, TF printed 2.596655528688368 at 8.1", got.Epsilon, got.Order)
 	}
 }

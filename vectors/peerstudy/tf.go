@@ -233,7 +233,8 @@ func firstErr(errs ...error) error {
 }
 
 // judge compares a peer value with the truth: the signed relative error
-// (peer - truth) / truth and the flag, if any (see flagNotes).
+// (peer - truth) / truth (schema.AnswerError; the truths here are RDP and
+// epsilon values, never negative) and the flag, if any (see flagNotes).
 func judge(p peerValue, truth *big.Float) (rel float64, flag string) {
 	switch {
 	case p.err:
@@ -258,10 +259,7 @@ func judge(p peerValue, truth *big.Float) (rel float64, flag string) {
 		}
 		return math.Inf(1), "PeerOverestimate"
 	}
-	d := new(big.Float).SetPrec(verify.RefPrec).SetFloat64(p.x)
-	d.Sub(d, truth)
-	d.Quo(d, truth)
-	rel, _ = d.Float64()
+	rel = schema.AnswerError(p.x, truth)
 	if math.Abs(rel) < 1e-40 {
 		// Below what the 50 written digits resolve: a peer value equal to
 		// the truth (2.2 = 2 * 1.1 exactly) has error 0 whether the truth

@@ -253,42 +253,6 @@ func Float64Of(v *big.Float) string {
 	return Dec(f)
 }
 
-// MinNormal is 2^-1022, the smallest normal float64. Errors are measured
-// relative to max(|want|, MinNormal): below it float64 has only absolute
-// precision, and a value that underflows (a delta of 1e-2600) is answered
-// correctly by 0.
-const MinNormal = 0x1p-1022
-
-// RelativeError is the error of got against the exact value want:
-// |got - want| / max(|want|, MinNormal); where want is exactly 0 (an
-// identity such as D(P || P) = 0, where a relative error means nothing) it
-// is |got|; for want = +Inf, 0 if got is +Inf and +Inf otherwise; NaN
-// answers, and infinite answers to finite values, have error +Inf.
-func RelativeError(got float64, want *big.Float) float64 {
-	switch {
-	case math.IsNaN(got):
-		return math.Inf(1)
-	case want.IsInf():
-		if math.IsInf(got, want.Sign()) {
-			return 0
-		}
-		return math.Inf(1)
-	case math.IsInf(got, 0):
-		return math.Inf(1)
-	case want.Sign() == 0:
-		return math.Abs(got)
-	}
-	d := new(big.Float).SetPrec(exactPrec).SetFloat64(got)
-	d.Sub(d, want)
-	den := new(big.Float).SetPrec(exactPrec).Abs(want)
-	if den.Cmp(big.NewFloat(MinNormal)) < 0 {
-		den.SetFloat64(MinNormal)
-	}
-	d.Quo(d, den)
-	r, _ := d.Float64()
-	return math.Abs(r)
-}
-
 // Below reports whether got is below the exact value want by more than the
 // rounding of want to 50 digits could explain: an answer below the truth is
 // unsafe for a privacy accountant. NaN is not below.
