@@ -39,11 +39,16 @@ func TestEpsilonTutorial(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("%v in %q", err, out)
 	}
-	if got.Steps != 14063 || got.Q != 256.0/60000 {
-		t.Errorf("steps %d q %v, want 14063 and 256/60000 (ceil, as compute_dp_sgd_privacy)", got.Steps, got.Q)
+	// steps = ceil(60 * 60000/256), as compute_dp_sgd_privacy counts them.
+	type setting struct {
+		Order, Q float64
+		Steps    int
 	}
-	if schema.RelativeError(got.Epsilon, big.NewFloat(2.596655528688368)) > 1e-9 || got.Order != 8.1 {
-		t.Errorf("eps %v at %v, TF printed 2.596655528688368 at 8.1", got.Epsilon, got.Order)
+	if diff := cmp.Diff(setting{Order: 8.1, Q: 256.0 / 60000, Steps: 14063}, setting{got.Order, got.Q, got.Steps}); diff != "" {
+		t.Errorf("order, q and steps (-want +got):\n%s", diff)
+	}
+	if r := schema.RelativeError(got.Epsilon, big.NewFloat(2.596655528688368)); !(r <= 1e-9) {
+		t.Errorf("eps %v (relative error %.2g), TF printed 2.596655528688368", got.Epsilon, r)
 	}
 }
 
