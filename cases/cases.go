@@ -142,7 +142,7 @@ var Kinds = []*Kind{
 		}},
 	{Name: schema.DPSGDEpsilon, Inputs: []string{"q", "sigma", "steps", "delta", "orders", "conversion"}, HasOrder: true,
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
-			return ReferenceEpsilon(c, a.Q, a.Sigma, a.Steps, a.Orders, a.Delta, a.Conversion)
+			return ReferenceEpsilon(c, a.Q, a.Sigma, a.Steps, a.Orders, a.Delta, a.Conversion, nil)
 		},
 		Fast: func(a *Args) (float64, float64, error) {
 			return FastEpsilon(a.Q, a.Sigma, a.Steps, a.Orders, a.Delta, fastConversion(a.Conversion))

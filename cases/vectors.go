@@ -53,7 +53,7 @@ func RunVectors(r io.Reader, w, progress io.Writer) error {
 				t.Flags = append(t.Flags, "ManyOrders")
 			}
 			j := e.Add(t.Comment, func(c reference.Context, _ verify.Points) (verify.Out, error) {
-				v, o, err := ReferenceEpsilon(c, a.Q, a.Sigma, a.Steps, a.Orders, a.Delta, reference.Improved)
+				v, o, err := ReferenceEpsilon(c, a.Q, a.Sigma, a.Steps, a.Orders, a.Delta, reference.Improved, nil)
 				return verify.Out{V: v, Order: o}, err
 			})
 			// Whether the input is invalid is known once the reference has

@@ -11,7 +11,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rdpcheck/rdpcheck/cases"
 	"github.com/rdpcheck/rdpcheck/fast"
+	"github.com/rdpcheck/rdpcheck/reference"
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
 )
 
@@ -194,5 +196,38 @@ func TestJSONInfinity(t *testing.T) {
 		if diff := cmp.Diff(want, gotSub); diff != "" {
 			t.Errorf("%s -json (-want +got):\n%s", name, diff)
 		}
+	}
+}
+
+// TestEpsilonReferenceProgress: epsilon -reference reports each tenth of the
+// orders on stderr (one line per order for 5 orders) and prints the same
+// reference eps as cases.ReferenceEpsilon without progress.
+func TestEpsilonReferenceProgress(t *testing.T) {
+	code, out, errOut := runCLI("epsilon", "-q", "0.01", "-sigma", "2", "-steps", "100", "-delta", "1e-5", "-orders", "2,4,8,16,32", "-reference", "-json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var progress []string
+	for _, l := range strings.Split(errOut, "\n") {
+		if strings.HasSuffix(l, " orders") && strings.Contains(l, "/") {
+			progress = append(progress, l)
+		}
+	}
+	want := []string{"reference: 1/5 orders", "reference: 2/5 orders", "reference: 3/5 orders", "reference: 4/5 orders", "reference: 5/5 orders"}
+	if diff := cmp.Diff(want, progress); diff != "" {
+		t.Errorf("progress lines (-want +got):\n%s\nstderr: %s", diff, errOut)
+	}
+	var got struct {
+		EpsilonReference string `json:"epsilon_reference"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v in %q", err, out)
+	}
+	eps, _, err := cases.ReferenceEpsilon(reference.Context{}, 0.01, 2, 100, []float64{2, 4, 8, 16, 32}, 1e-5, reference.Improved, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.EpsilonReference != cases.Decimal(eps) {
+		t.Errorf("epsilon_reference %s, want %s", got.EpsilonReference, cases.Decimal(eps))
 	}
 }
