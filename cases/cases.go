@@ -2,8 +2,9 @@
 // input line is a JSON object naming a function of the vector files and its
 // inputs, and the answer is the line with package reference's value (50
 // significant digits) and package fast's added. It is what
-// `gen-vectors -cases` runs, and ReferenceEpsilon is what `rdpcheck epsilon
-// -reference` prints.
+// `gen-vectors -cases` runs (RunVectors for `-format vectors`, which writes
+// the same lines as a vector file), and ReferenceEpsilon is what `rdpcheck
+// epsilon -reference` prints.
 //
 // # Input lines
 //
@@ -256,9 +257,17 @@ func Parse(line []byte) (*Kind, *Args, error) {
 	return k, a, nil
 }
 
-func (a *Args) set(name string, raw json.RawMessage) error {
-	scalars := map[string]*float64{"q": &a.Q, "sigma": &a.Sigma, "alpha": &a.Alpha, "b": &a.B, "p": &a.P,
+// scalars are a's scalar inputs by name, as in the vector files.
+func (a *Args) scalars() map[string]*float64 {
+	return map[string]*float64{"q": &a.Q, "sigma": &a.Sigma, "alpha": &a.Alpha, "b": &a.B, "p": &a.P,
 		"mean1": &a.Mean1, "sd1": &a.SD1, "mean2": &a.Mean2, "sd2": &a.SD2, "delta": &a.Delta, "eps": &a.Eps}
+}
+
+// scalar is the scalar input name (which must be one).
+func (a *Args) scalar(name string) float64 { return *a.scalars()[name] }
+
+func (a *Args) set(name string, raw json.RawMessage) error {
+	scalars := a.scalars()
 	lists := map[string]*[]float64{"distP": &a.DistP, "distQ": &a.DistQ, "orders": &a.Orders, "rdp": &a.RDP}
 	var err error
 	switch {

@@ -294,6 +294,101 @@ func TestRunVectors(t *testing.T) {
 	}
 }
 
+// TestRunVectorsEveryKind: -format vectors takes a line of every kind -cases
+// takes. Each becomes a test of its function's group, its expected value
+// the kind's reference value (the same computation -cases answers with,
+// checked against the committed vectors by TestKindsAgainstVectors) and
+// each rejected input an invalid test flagged by the argument named.
+func TestRunVectorsEveryKind(t *testing.T) {
+	lines := []string{
+		`{"kind": "SGM", "q": 0.01, "sigma": 1.1, "alpha": 8}`,
+		`{"kind": "SGMCurve", "q": 0.01, "sigma": 1.1, "steps": 10, "alpha": 8}`,
+		`{"kind": "Gaussian", "sigma": 2, "alpha": 3}`,
+		`{"kind": "Laplace", "b": 1, "alpha": 2}`,
+		`{"kind": "RandomizedResponse", "p": 0.75, "alpha": 2}`,
+		`{"kind": "GaussianDivergence", "mean1": 0, "sd1": 1, "mean2": 1, "sd2": 1.5, "alpha": 2}`,
+		`{"kind": "Divergence", "distP": [0.5, 0.5], "distQ": [0.25, 0.75], "alpha": 2}`,
+		`{"kind": "Epsilon", "orders": [2, 4, 8], "rdp": [0.1, 0.3, 0.9], "delta": 1e-5, "conversion": "classic"}`,
+		`{"kind": "Epsilon", "orders": [2, 4, 8], "rdp": [0.1, 0.3, 0.9], "delta": 1e-5}`,
+		`{"kind": "Delta", "orders": [2, 4, 8], "rdp": [0.1, 0.3, 0.9], "eps": 2}`,
+		`{"kind": "DPSGDEpsilon", "q": 0.01, "sigma": 2, "steps": 100, "delta": 1e-5, "orders": [2, 4, 8], "conversion": "classic"}`,
+		`{"kind": "DPSGDEpsilon", "q": 0.01, "sigma": 2, "steps": 100, "delta": 1e-5, "orders": [2, 4, 8]}`,
+		`{"kind": "Laplace", "b": -1, "alpha": 2}`,
+		`{"kind": "Gaussian", "sigma": "nan", "alpha": 2}`,
+		`{"kind": "SGMCurve", "q": 0.01, "sigma": 1, "steps": 0, "alpha": 2}`,
+		`{"kind": "Divergence", "distP": [0.5, 0.6], "distQ": [0.5, 0.5], "alpha": 2}`,
+		`{"kind": "Epsilon", "orders": [0.5], "rdp": [0.1], "delta": 1e-5}`,
+	}
+	var out bytes.Buffer
+	if err := RunVectors(strings.NewReader(strings.Join(lines, "\n")), &out, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	if errs := schema.Lint(out.Bytes()); len(errs) > 0 {
+		t.Fatalf("not a valid vector file: %v", errs)
+	}
+	f, _ := schema.Parse(out.Bytes())
+	type row struct {
+		Group, Function, Result, Expected, Order string
+		Flags                                    []string
+	}
+	var got []row
+	covered := map[string]bool{}
+	for _, g := range f.TestGroups {
+		for _, tc := range g.Tests {
+			got = append(got, row{g.Name, g.Function, tc.Result, tc.Expected, tc.ExpectedOrder, tc.Flags})
+			covered[g.Function] = true
+		}
+	}
+	for _, k := range Kinds {
+		if !covered[k.Name] {
+			t.Errorf("no test of %s written", k.Name)
+		}
+	}
+	valid := func(i int) (expected, order string) {
+		k, a, err := Parse([]byte(lines[i]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, o, err := k.Reference(reference.Context{}, a)
+		if err != nil {
+			t.Fatalf("line %d: %v", i+1, err)
+		}
+		if k.HasOrder {
+			return schema.Exact(v), schema.Dec(o)
+		}
+		return schema.Exact(v), ""
+	}
+	ok := func(group, fn string, i int, flags ...string) row {
+		e, o := valid(i)
+		return row{group, fn, schema.Valid, e, o, append([]string{}, flags...)}
+	}
+	bad := func(group, fn, flag string) row { return row{group, fn, schema.Invalid, "", "", []string{flag}} }
+	// Groups in order of creation: rdp and epsilon first, then the others
+	// at their first line; tests in input order within each.
+	want := []row{
+		ok("rdp", schema.SGM, 0),
+		ok("epsilon", schema.DPSGDEpsilon, 11),
+		ok("sgm-curve", schema.SGMCurve, 1),
+		bad("sgm-curve", schema.SGMCurve, "BadSteps"),
+		ok("gaussian", schema.Gaussian, 2),
+		bad("gaussian", schema.Gaussian, "NaNInput"),
+		ok("laplace", schema.Laplace, 3),
+		bad("laplace", schema.Laplace, "OutOfRange"),
+		ok("randomized-response", schema.RandomizedResponse, 4),
+		ok("gaussian-divergence", schema.GaussianDivergence, 5),
+		ok("divergence", schema.Divergence, 6),
+		bad("divergence", schema.Divergence, "BadDistribution"),
+		ok("conversion-epsilon/classic", schema.Epsilon, 7),
+		ok("conversion-epsilon/improved", schema.Epsilon, 8),
+		bad("conversion-epsilon/improved", schema.Epsilon, "BadCurve"),
+		ok("conversion-delta/improved", schema.Delta, 9),
+		ok("epsilon/classic", schema.DPSGDEpsilon, 10),
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("tests (-want +got):\n%s", diff)
+	}
+}
+
 // TestReferenceEpsilonProgress: with a progress callback the curve is
 // computed a tenth of the orders at a time, each tenth reported, and the
 // answer is the same as without (what SGMCurve shares between orders does

@@ -1,10 +1,12 @@
 package cases
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"math/big"
+	"strings"
 
 	"github.com/rdpcheck/rdpcheck/reference"
 	"github.com/rdpcheck/rdpcheck/vectors/gen"
@@ -12,11 +14,11 @@ import (
 	"github.com/rdpcheck/rdpcheck/vectors/verify"
 )
 
-// RunVectors reads the older two forms of input line (kinds rdp and
-// epsilon) from r and writes them to w as one vector file in the schema of
-// vectors/schema: RDP lines form the group "rdp" (function SGM), epsilon
-// lines the group "epsilon" (function DPSGDEpsilon, improved conversion),
-// tests in input order. Each value is confirmed at a second precision like
+// RunVectors reads input lines of every kind from r and writes them to w as
+// one vector file in the schema of vectors/schema: SGM (and rdp) lines form
+// the group "rdp", improved DPSGDEpsilon (and epsilon) lines the group
+// "epsilon", and each other kind a group named in otherGroups; tests in
+// input order, inputs named as in the committed files. Each value is confirmed at a second precision like
 // the committed vectors, and inputs the reference rejects become tests with
 // result "invalid". A line that is not a valid case is an error. Progress
 // goes to progress.
@@ -29,8 +31,9 @@ func RunVectors(r io.Reader, w, progress io.Writer) error {
 	b := gen.NewFile("SGM-RDP-user-cases", []string{
 		"Reference values at a user's own points, written by gen-vectors -cases FILE -format vectors.",
 		"Group rdp: RDP of one step of the Poisson-sampled Gaussian mechanism (as in sgm_rdp.json). Group epsilon: DP-SGD eps for steps steps at the test's orders, improved conversion (as in dpsgd.json).",
+		"Other functions, if any, have a group each (per conversion where they take one), with the function and inputs as in the committed files; inputs the reference rejects are tests with result invalid.",
 		"The tolerances are those of the committed files' groups; adjust them to the region of your points if need be.",
-	}, "Each point computed directly (reference.SGM; reference.SGMCurve and reference.Epsilon for epsilon lines).")
+	}, "Each point computed directly (reference.SGM; reference.SGMCurve and reference.Epsilon for epsilon lines; the function of the same name for the others).")
 	rdpG := b.Group("rdp", schema.SGM, "RDP cases, in input order", gen.SGMTolerance)
 	epsG := b.Group("epsilon", schema.DPSGDEpsilon, "epsilon cases, in input order", gen.DPSGDTolerance)
 	type epsTest struct {
@@ -38,6 +41,16 @@ func RunVectors(r io.Reader, w, progress io.Writer) error {
 		j *verify.Job
 	}
 	var epsTests []epsTest
+	// The other kinds: a group per function (and conversion), made at its
+	// first line; whether a test is invalid is known once the reference
+	// has answered.
+	others := map[string]*schema.Group{}
+	type otherTest struct {
+		t  *schema.Test
+		j  *verify.Job
+		fn string
+	}
+	var rejectable []otherTest
 	for i, line := range lines {
 		n := i + 1
 		k, a, err := Parse(line)
@@ -69,7 +82,27 @@ func RunVectors(r io.Reader, w, progress io.Writer) error {
 			}
 			b.Test(rdpG, t, e.RefJob(t.Comment, func(c reference.Context) (*big.Float, error) { return c.SGM(a.Q, a.Sigma, a.Alpha) }), nil)
 		default:
-			return fmt.Errorf("line %d: -format vectors takes SGM (rdp) and improved DPSGDEpsilon (epsilon) lines, not %s", n, k.Name)
+			gs, ok := otherGroups[k.Name]
+			if !ok {
+				return fmt.Errorf("line %d: -format vectors cannot write kind %s", n, k.Name)
+			}
+			name := gs.name
+			if gs.byConversion {
+				name += "/" + a.Conversion.String()
+			}
+			g := others[name]
+			if g == nil {
+				g = b.Group(name, k.Name, k.Name+" cases, in input order", gs.tol)
+				others[name] = g
+			}
+			t := &schema.Test{Comment: fmt.Sprintf("line %d: %s", n, k.Name)}
+			setInputs(t, k, a)
+			j := e.Add(t.Comment, func(c reference.Context, _ verify.Points) (verify.Out, error) {
+				v, o, err := k.Reference(c, a)
+				return verify.Out{V: v, Order: o}, err
+			})
+			b.Test(g, t, j, nil)
+			rejectable = append(rejectable, otherTest{t, j, k.Name})
 		}
 	}
 	if err := e.Run(); err != nil {
@@ -84,6 +117,13 @@ func RunVectors(r io.Reader, w, progress io.Writer) error {
 				flag = "BadSteps"
 			}
 			et.t.Flags = []string{flag}
+		}
+	}
+	for _, rt := range rejectable {
+		var ie *reference.InputError
+		if errors.As(rt.j.Err[0], &ie) {
+			rt.t.Result = schema.Invalid
+			rt.t.Flags = []string{invalidFlag(rt.fn, ie)}
 		}
 	}
 	// Drop an empty group: a file of RDP lines only has no epsilon group.
@@ -114,4 +154,63 @@ func sgmBadArg(q, sigma, alpha float64) (float64, bool) {
 		return alpha, true
 	}
 	return 0, false
+}
+
+// otherGroups names the group of each kind other than SGM and improved
+// DPSGDEpsilon, with its tolerance: that of the committed files' groups of
+// the function. Kinds with a conversion have a group per conversion.
+var otherGroups = map[string]struct {
+	name         string
+	tol          float64
+	byConversion bool
+}{
+	schema.SGMCurve:           {"sgm-curve", gen.SGMTolerance, false},
+	schema.Gaussian:           {"gaussian", gen.ClosedTolerance, false},
+	schema.Laplace:            {"laplace", gen.ClosedTolerance, false},
+	schema.RandomizedResponse: {"randomized-response", gen.ClosedTolerance, false},
+	schema.GaussianDivergence: {"gaussian-divergence", gen.ClosedTolerance, false},
+	schema.Divergence:         {"divergence", gen.DivergenceTolerance, false},
+	schema.Epsilon:            {"conversion-epsilon", gen.ConversionTolerance, true},
+	schema.Delta:              {"conversion-delta", gen.DeltaTolerance, true},
+	schema.DPSGDEpsilon:       {"epsilon", gen.DPSGDTolerance, true}, // classic only: improved lines go to "epsilon"
+}
+
+// setInputs writes a's inputs of kind k into t, named as in the vector
+// files.
+func setInputs(t *schema.Test, k *Kind, a *Args) {
+	for _, in := range k.Inputs {
+		switch in {
+		case "steps":
+			steps := a.Steps
+			t.Steps = &steps
+		case "conversion":
+			t.Conversion = a.Conversion.String()
+		case "distP":
+			t.DistP, t.DistPHex = schema.Lists(a.DistP)
+		case "distQ":
+			t.DistQ, t.DistQHex = schema.Lists(a.DistQ)
+		case "orders":
+			t.Orders, t.OrdersHex = schema.Lists(a.Orders)
+		case "rdp":
+			t.RDP, t.RDPHex = schema.Lists(a.RDP)
+		default:
+			t.SetFloat(in, a.scalar(in))
+		}
+	}
+}
+
+// invalidFlag is the flag of an input of kind fn the reference rejected,
+// from the argument it names: steps; Divergence's vectors ("p, q", "p[1]",
+// "sum(q)"); the curve ("orders, rdp", "orders[2]", "rdp[0]"); otherwise a
+// scalar, flagged by its value.
+func invalidFlag(fn string, ie *reference.InputError) string {
+	switch {
+	case ie.Arg == "steps":
+		return "BadSteps"
+	case fn == schema.Divergence && ie.Arg != "alpha":
+		return "BadDistribution"
+	case strings.HasPrefix(ie.Arg, "orders") || strings.HasPrefix(ie.Arg, "rdp"):
+		return "BadCurve"
+	}
+	return gen.BadFlag(ie.Value)
 }

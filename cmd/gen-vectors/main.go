@@ -57,10 +57,12 @@
 // fields. Lines are computed in parallel on all cores; one output line per
 // non-blank input line, in order.
 //
-// With -cases FILE -format vectors, SGM and improved DPSGDEpsilon lines are
-// written to standard output as one vector file in the schema of
-// vectors/schema, each value confirmed at 320 bits like the committed
-// vectors; a line that is not a valid case is an error (exit 1).
+// With -cases FILE -format vectors, lines of every kind are written to
+// standard output as one vector file in the schema of vectors/schema (SGM
+// lines in group rdp, improved DPSGDEpsilon lines in group epsilon, each
+// other function in a group of its own), each value confirmed at 320 bits
+// like the committed vectors; inputs the reference rejects become invalid
+// tests, and a line that is not a valid case is an error (exit 1).
 package main
 
 import (
