@@ -74,7 +74,7 @@ func TestSGMBadInput(t *testing.T) {
 }
 
 // The values the peers assert in their own unit tests
-// (../shared/tfprivacy/tf_test_expectations.json), with their tolerances.
+// (peers/tfprivacy/tf_test_expectations.json), with their tolerances.
 // They are what each peer says of itself; where the reference disagrees
 // beyond the peer's tolerance the test records the disagreement (and fails
 // if it changes), rather than bending the reference.
