@@ -399,10 +399,13 @@ func readExpectations(dir fs.FS) ([]tfExpectation, error) {
 	return f.Cases, nil
 }
 
-// tolerance returns whether |truth - asserted| is within a test's stated
-// tolerance: "N decimal places" (unittest's assertAlmostEqual: round(a-b, N)
-// == 0, taken as |a-b| < 0.5e-N) or "rtol R" (|a-b| <= R |asserted|). judged
-// is false for tolerances not stated numerically.
+// withinTolerance returns whether |truth - asserted| is within a test's
+// stated tolerance: "N decimal places" (unittest's assertAlmostEqual:
+// round(a-b, N) == 0, taken as |a-b| < 0.5e-N) or "rtol R" (|a-b| <= R
+// |asserted|). judged is false for tolerances not stated numerically. It is
+// not schema.AnswerError: it applies the peer's own test's criterion, in
+// float64 as the peer's test does (absolute, or relative to the asserted
+// value), to say whether that test would pass against the truth.
 func withinTolerance(tol string, asserted float64, truth *big.Float) (within, judged bool) {
 	t, _ := truth.Float64()
 	var n int
