@@ -6,8 +6,8 @@ terms (no log1p: tiny sampling rates lose their digits), no fractional orders
 (it raises, so those tests count as rejected), and the conversions and closed
 forms by their formulas. The scorer shows where this is not good enough:
 
-    python3 examples/run_vectors.py vectors/sgm_rdp.json examples/naive_rdp.py -o /tmp/naive.jsonl
-    go run ./cmd/rdpcheck score -vectors sgm_rdp.json /tmp/naive.jsonl
+    python3 examples/run_vectors.py vectors/sgm_rdp.json examples/naive_rdp.py -o naive.jsonl
+    go run ./cmd/rdpcheck score -vectors sgm_rdp.json naive.jsonl
 
 Standard library only. Not for real accounting.
 """

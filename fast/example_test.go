@@ -20,7 +20,7 @@ func ExampleSGM() {
 // The DP-SGD setting of TF Privacy's MNIST tutorial: n = 60000, batch 256,
 // noise multiplier 1.1, 60 epochs, delta = 1e-5. TF computes
 // steps = int(epochs * n / batch) = 14062. For comparison, the peers
-// (/work/shared/tfprivacy/dpsgd_epsilon.json, steps 14063) printed 3.008
+// (peers/tfprivacy/dpsgd_epsilon.json, steps 14063) printed 3.008
 // (classic, order 8.8) and 2.5967 (improved, order 8.1).
 func ExampleSGMCurve_dpsgd() {
 	n, batch, epochs := 60000, 256, 60

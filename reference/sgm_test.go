@@ -77,7 +77,7 @@ func TestSGMBadInput(t *testing.T) {
 }
 
 // The values the peers assert in their own unit tests
-// (TF Privacy's rdp_accountant_test.py, as copied below), with their tolerances.
+// (peers/tfprivacy/tf_test_expectations.json), with their tolerances.
 // They are what each peer says of itself; where the reference disagrees
 // beyond the peer's tolerance the test records the disagreement (and fails
 // if it changes), rather than bending the reference.

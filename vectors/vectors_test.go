@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/rdpcheck/rdpcheck/fast"
 	"github.com/rdpcheck/rdpcheck/vectors"
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
@@ -22,9 +23,8 @@ var wantFiles = []string{
 }
 
 func TestNames(t *testing.T) {
-	got := vectors.Names()
-	if fmt.Sprint(got) != fmt.Sprint(wantFiles) {
-		t.Errorf("Names() = %v, want %v", got, wantFiles)
+	if diff := cmp.Diff(wantFiles, vectors.Names()); diff != "" {
+		t.Errorf("Names() (-want +got):\n%s", diff)
 	}
 	for _, extra := range []string{"tfprivacy/FINDINGS.md", "README.md", "schema/vectors.schema.json"} {
 		if _, err := fs.Stat(vectors.FS, extra); err != nil {

@@ -15,14 +15,16 @@
 // With no arguments gen-vectors writes every reference-derived file under
 // vectors/ (see vectors/README.md and vectors/schema): sgm_rdp.json,
 // closed_forms.json, divergence.json, conversions.json, dpsgd.json,
-// invalid_inputs.json and, from the peers' data in ../shared/tfprivacy,
+// invalid_inputs.json (package vectors/gen) and, from the TF Privacy
+// lineage's printed values in peers/tfprivacy (embedded in the command),
 // tfprivacy/sgm_rdp.json, tfprivacy/dpsgd_epsilon.json,
-// tfprivacy/expectations.json and tfprivacy/FINDINGS.md. Paths are relative
-// to the module root, wherever it is run from. Output is byte-identical on
-// every run and machine. Every value is computed twice, with the reference
-// at 256 and at 320 bits, and a value on which the two do not agree is not
-// written (the run fails, naming it). Work runs on all cores; progress goes
-// to standard error.
+// tfprivacy/expectations.json and tfprivacy/FINDINGS.md (package
+// vectors/peerstudy). Paths are relative to the module root, wherever it is
+// run from. Output is byte-identical on every run and machine. Every value
+// is computed twice, with the reference at 256 and at 320 bits, and a value
+// on which the two do not agree is not written (the run fails, naming it;
+// package vectors/verify). Work runs on all cores; progress goes to
+// standard error.
 //
 // -check regenerates in memory and exits 1 if any file differs from the
 // one on disk, or if vectors/ holds a file the generator does not write.
@@ -33,30 +35,34 @@
 // those with at most 40 orders, plus the pairs conversions.json's inputs are
 // made of; the tests reading other pairs take their values from the
 // committed files. The result must still be byte-identical.
-// -only NAME,NAME limits generation or checking to the named files.
+// -only NAME,NAME limits generation or checking to the named files;
+// tfprivacy/FINDINGS.md brings the three tfprivacy files it tabulates.
+// -tfprivacy DIR reads the peers' values from DIR instead of the embedded
+// copy; -tfprivacy none skips vectors/tfprivacy.
 //
 // # Cases
 //
-// With -cases, each input line is either
+// With -cases, each input line names a function of the vector files and
+// its inputs, as in those files, and the answer adds package reference's
+// value (50 significant digits, or "inf") and package fast's:
 //
-//	{"q": Q, "sigma": S, "alpha": A}          A a number or "inf"
-//	{"kind": "epsilon", "q": Q, "sigma": S, "steps": T, "delta": D, "orders": [...]}
+//	{"kind": "SGM", "q": 0.01, "sigma": 1.1, "alpha": 8}
+//	{"kind": "Divergence", "distP": [0.5, 0.5], "distQ": [0.25, 0.75], "alpha": 2}
+//	{"kind": "DPSGDEpsilon", "q": 0.01, "sigma": 1.1, "steps": 1000, "delta": 1e-5, "orders": [2, 4, 8], "conversion": "improved"}
 //
-// and the output has one line per input line, in order: the input object
-// echoed with "reference" (the RDP of one step of the sampled Gaussian
-// mechanism, a decimal string with 50 significant digits, or "inf") and
-// "fast" (package fast's float64 value) added, or for epsilon lines
-// "epsilon_reference" (improved conversion, floored at 0), "order",
-// "epsilon_fast" and "order_fast"; or "error" with a message for inputs that
-// are rejected. Lines are computed in parallel on all cores.
+// The kinds are SGM, SGMCurve, Gaussian, Laplace, RandomizedResponse,
+// GaussianDivergence, Divergence, Epsilon, Delta and DPSGDEpsilon; the
+// older forms {"q", "sigma", "alpha"} and {"kind": "epsilon", ...} keep
+// working. See package cases for the inputs of each kind and the answer's
+// fields. Lines are computed in parallel on all cores; one output line per
+// non-blank input line, in order.
 //
-// With -cases FILE -format vectors the same inputs are written to standard
-// output as one vector file in the schema of vectors/schema: RDP lines form
-// the group "rdp" (function SGM), epsilon lines the group "epsilon"
-// (function DPSGDEpsilon, improved conversion), tests in input order; each
-// value is confirmed at 320 bits like the committed vectors, and inputs the
-// reference rejects become tests with result "invalid". A line that is not
-// a valid case is an error (exit 1).
+// With -cases FILE -format vectors, lines of every kind are written to
+// standard output as one vector file in the schema of vectors/schema (SGM
+// lines in group rdp, improved DPSGDEpsilon lines in group epsilon, each
+// other function in a group of its own), each value confirmed at 320 bits
+// like the committed vectors; inputs the reference rejects become invalid
+// tests, and a line that is not a valid case is an error (exit 1).
 package main
 
 import (
@@ -68,9 +74,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
+
+	"github.com/rdpcheck/rdpcheck/cases"
+	"github.com/rdpcheck/rdpcheck/peers"
+	"github.com/rdpcheck/rdpcheck/vectors/gen"
+	"github.com/rdpcheck/rdpcheck/vectors/peerstudy"
 )
 
 // quickSample: -check -quick computes one (q, sigma) pair of SGM curves in
@@ -87,7 +97,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	casesPath := fl.String("cases", "", "answer the JSON-lines `file` of cases (\"-\" for standard input) instead of writing vectors")
 	format := fl.String("format", "jsonl", "with -cases: `jsonl` (one answer line per input line) or vectors (one vector file)")
 	outDir := fl.String("out", "", "`directory` of the vector files (default: vectors/ in the module root)")
-	tfDir := fl.String("tfprivacy", "", "`directory` of the peers' data (default: ../shared/tfprivacy beside the module root; \"none\" skips vectors/tfprivacy)")
+	tfDir := fl.String("tfprivacy", "", "`directory` of the TF Privacy lineage's printed values (default: peers/tfprivacy, embedded; \"none\" skips vectors/tfprivacy)")
 	check := fl.Bool("check", false, "regenerate in memory and fail if any file on disk differs")
 	quick := fl.Bool("quick", false, fmt.Sprintf("with -check: recompute the values of one (q, sigma) pair of SGM curves in %d, copy the others from the committed files", quickSample))
 	only := fl.String("only", "", "comma-separated `names` of the files to generate or check (relative to vectors/)")
@@ -122,9 +132,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		var err error
 		switch *format {
 		case "jsonl":
-			err = runCases(r, stdout)
+			err = cases.Run(r, stdout)
 		case "vectors":
-			err = runCasesVectors(r, stdout, stderr)
+			err = cases.RunVectors(r, stdout, stderr)
 		default:
 			fl.Usage()
 			return 2
@@ -138,120 +148,96 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gen-vectors: -format goes with -cases")
 		return 2
 	}
-
-	root, rootErr := moduleRoot()
-	if *outDir == "" || *tfDir == "" {
-		if rootErr != nil {
-			return fail(fmt.Errorf("%v; pass -out and -tfprivacy", rootErr))
-		}
+	if *quick && !*check {
+		fmt.Fprintln(stderr, "gen-vectors: -quick goes with -check (it copies values from the committed files)")
+		return 2
 	}
 	if *outDir == "" {
+		root, err := moduleRoot()
+		if err != nil {
+			return fail(fmt.Errorf("%v; pass -out", err))
+		}
 		*outDir = filepath.Join(root, "vectors")
 	}
-	opt := options{tfDir: *tfDir}
-	switch *tfDir {
-	case "":
-		opt.tfDir = filepath.Join(root, "..", "shared", "tfprivacy")
-	case "none":
-		opt.tfDir = ""
-	}
+	opt := gen.Options{}
 	if *quick {
-		if !*check {
-			fmt.Fprintln(stderr, "gen-vectors: -quick goes with -check (it copies values from the committed files)")
-			return 2
-		}
-		opt.sampleEvery, opt.committed = quickSample, *outDir
+		opt.SampleEvery, opt.Committed = quickSample, *outDir
 	}
 	if *only != "" {
-		names := strings.Split(*only, ",")
-		opt.only = map[string]bool{}
-		for _, n := range names {
-			opt.only[filepath.ToSlash(strings.TrimSpace(n))] = true
+		opt.Only = map[string]bool{}
+		for _, n := range strings.Split(*only, ",") {
+			opt.Only[filepath.ToSlash(strings.TrimSpace(n))] = true
 		}
-		if !opt.only["tfprivacy/sgm_rdp.json"] && !opt.only["tfprivacy/dpsgd_epsilon.json"] && !opt.only["tfprivacy/expectations.json"] && !opt.only[findingsName] {
-			opt.tfDir = "" // the peers' data is not needed
+	}
+	steps := gen.Steps()
+	var study *peerstudy.Study
+	if withStudy(*tfDir, opt.Only) {
+		var dir fs.FS = peers.TFPrivacy
+		if *tfDir != "" {
+			dir = os.DirFS(*tfDir)
+		}
+		var err error
+		if study, err = peerstudy.Load(dir); err != nil {
+			return fail(fmt.Errorf("peers' data: %w", err))
+		}
+		steps = append(steps, study.Steps()...)
+		if opt.Only[peerstudy.FindingsName] {
+			for _, n := range peerstudy.Files {
+				opt.Only[n] = true
+			}
 		}
 	}
 
 	start := time.Now()
-	files, err := generate(opt, stderr)
+	files, err := gen.Generate(steps, opt, stderr)
 	if err != nil {
 		return fail(err)
 	}
-	if opt.only != nil {
-		for n := range opt.only {
-			if _, ok := files[n]; !ok {
-				return fail(fmt.Errorf("-only: no generated file %q", n))
-			}
+	if study != nil && (opt.Only == nil || opt.Only[peerstudy.FindingsName]) {
+		files[peerstudy.FindingsName] = study.Findings()
+	}
+	for n := range opt.Only {
+		if _, ok := files[n]; !ok {
+			return fail(fmt.Errorf("-only: no generated file %q", n))
 		}
 	}
 	if *check {
-		return checkFiles(files, *outDir, opt.only == nil && opt.tfDir != "", start, stderr)
+		bad := gen.Check(files, *outDir, opt.Only == nil && study != nil)
+		for _, b := range bad {
+			fmt.Fprintln(stderr, "gen-vectors:", b)
+		}
+		if len(bad) > 0 {
+			return 1
+		}
+		fmt.Fprintf(stderr, "gen-vectors: %d files identical to the regenerated ones (%s)\n", len(files), time.Since(start).Round(time.Second))
+		return 0
 	}
-	for _, name := range sortedKeys(files) {
-		path := filepath.Join(*outDir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return fail(err)
-		}
-		if err := os.WriteFile(path, files[name], 0o644); err != nil {
-			return fail(err)
-		}
-		fmt.Fprintf(stderr, "gen-vectors: wrote %s (%d bytes)\n", path, len(files[name]))
+	paths, err := gen.Write(files, *outDir)
+	for _, p := range paths {
+		fmt.Fprintf(stderr, "gen-vectors: wrote %s\n", p)
+	}
+	if err != nil {
+		return fail(err)
 	}
 	fmt.Fprintf(stderr, "gen-vectors: done in %s\n", time.Since(start).Round(time.Second))
 	return 0
 }
 
-// checkFiles compares the generated files with those on disk. With all set,
-// every .json file under dir (except the hand-written schema) must be one
-// the generator writes.
-func checkFiles(files map[string][]byte, dir string, all bool, start time.Time, stderr io.Writer) int {
-	bad := 0
-	for _, name := range sortedKeys(files) {
-		disk, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
-		switch {
-		case err != nil:
-			fmt.Fprintf(stderr, "gen-vectors: %s: %v\n", name, err)
-			bad++
-		case !bytes.Equal(disk, files[name]):
-			line := 1 + bytes.Count(disk[:firstDiff(disk, files[name])], []byte("\n"))
-			fmt.Fprintf(stderr, "gen-vectors: %s differs from the regenerated file (first at line %d); run go run ./cmd/gen-vectors and review the diff\n", name, line)
-			bad++
+// withStudy reports whether the run needs the peers' data: unless skipped,
+// when every file is written or one of the study's is named.
+func withStudy(tfDir string, only map[string]bool) bool {
+	if tfDir == "none" {
+		return false
+	}
+	if only == nil || only[peerstudy.FindingsName] {
+		return true
+	}
+	for _, n := range peerstudy.Files {
+		if only[n] {
+			return true
 		}
 	}
-	if all {
-		var extra []string
-		filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			rel, _ := filepath.Rel(dir, path)
-			rel = filepath.ToSlash(rel)
-			if _, ok := files[rel]; !ok && (strings.HasSuffix(rel, ".json") || strings.HasSuffix(rel, ".md")) && !strings.HasPrefix(rel, "schema/") && rel != "README.md" {
-				extra = append(extra, rel)
-			}
-			return nil
-		})
-		sort.Strings(extra)
-		for _, x := range extra {
-			fmt.Fprintf(stderr, "gen-vectors: %s is not written by the generator\n", x)
-			bad++
-		}
-	}
-	if bad > 0 {
-		return 1
-	}
-	fmt.Fprintf(stderr, "gen-vectors: %d files identical to the regenerated ones (%s)\n", len(files), time.Since(start).Round(time.Second))
-	return 0
-}
-
-func firstDiff(a, b []byte) int {
-	for i := range min(len(a), len(b)) {
-		if a[i] != b[i] {
-			return i
-		}
-	}
-	return min(len(a), len(b))
+	return false
 }
 
 // moduleRoot finds the directory of rdpcheck's go.mod from the working

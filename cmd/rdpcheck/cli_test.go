@@ -4,10 +4,17 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"math/big"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/rdpcheck/rdpcheck/cases"
+	"github.com/rdpcheck/rdpcheck/fast"
+	"github.com/rdpcheck/rdpcheck/reference"
+	"github.com/rdpcheck/rdpcheck/vectors/schema"
 )
 
 func runCLI(args ...string) (code int, stdout, stderr string) {
@@ -19,7 +26,7 @@ func runCLI(args ...string) (code int, stdout, stderr string) {
 // The DP-SGD case of TF Privacy's tutorial (n = 60000, batch 256, 60 epochs,
 // sigma 1.1, delta 1e-5, dp_accounting's default orders). Expected: what
 // tensorflow/privacy 3059fba printed, 2.596655528688368 at order 8.1
-// (../shared/tfprivacy/dpsgd_epsilon.json, first case). TF's value is within
+// (peers/tfprivacy/dpsgd_epsilon.json, first case). TF's value is within
 // float64 noise of the truth (3e-12 relative), so 1e-9 is a tolerance no
 // wrong formula passes.
 func TestEpsilonTutorial(t *testing.T) {
@@ -34,11 +41,16 @@ func TestEpsilonTutorial(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("%v in %q", err, out)
 	}
-	if got.Steps != 14063 || got.Q != 256.0/60000 {
-		t.Errorf("steps %d q %v, want 14063 and 256/60000 (ceil, as compute_dp_sgd_privacy)", got.Steps, got.Q)
+	// steps = ceil(60 * 60000/256), as compute_dp_sgd_privacy counts them.
+	type setting struct {
+		Order, Q float64
+		Steps    int
 	}
-	if math.Abs(got.Epsilon-2.596655528688368)/2.596655528688368 > 1e-9 || got.Order != 8.1 {
-		t.Errorf("eps %v at %v, TF printed 2.596655528688368 at 8.1", got.Epsilon, got.Order)
+	if diff := cmp.Diff(setting{Order: 8.1, Q: 256.0 / 60000, Steps: 14063}, setting{got.Order, got.Q, got.Steps}); diff != "" {
+		t.Errorf("order, q and steps (-want +got):\n%s", diff)
+	}
+	if r := schema.RelativeError(got.Epsilon, big.NewFloat(2.596655528688368)); !(r <= 1e-9) {
+		t.Errorf("eps %v (relative error %.2g), TF printed 2.596655528688368", got.Epsilon, r)
 	}
 }
 
@@ -137,5 +149,85 @@ func TestPlots(t *testing.T) {
 		if fi, err := os.Stat(filepath.Join(dir, name)); err != nil || fi.Size() < 10000 {
 			t.Errorf("%s: %v", name, err)
 		}
+	}
+}
+
+// TestNaNRate: a NaN -q is named as such, not reported as missing.
+func TestNaNRate(t *testing.T) {
+	for _, args := range [][]string{
+		{"epsilon", "-q", "nan", "-sigma", "1", "-steps", "10", "-delta", "1e-5"},
+		{"sigma", "-q", "NaN", "-steps", "10", "-eps", "1", "-delta", "1e-5"},
+		{"steps", "-q", "nan", "-sigma", "1", "-eps", "1", "-delta", "1e-5"},
+	} {
+		cmd := args[0]
+		code, _, errOut := runCLI(args...)
+		if code != 1 || !strings.Contains(errOut, "-q is NaN") {
+			t.Errorf("%s -q nan: exit %d, %q; want exit 1 naming the NaN", cmd, code, errOut)
+		}
+	}
+	if code, _, errOut := runCLI("epsilon", "-sigma", "1", "-steps", "10", "-delta", "1e-5"); code != 1 || !strings.Contains(errOut, "missing -q") {
+		t.Errorf("no -q: exit %d, %q; want missing -q", code, errOut)
+	}
+}
+
+// TestJSONInfinity: sigma -json and steps -json write an infinite value as
+// "inf", as the other JSON outputs do (encoding/json cannot write +Inf).
+func TestJSONInfinity(t *testing.T) {
+	inf := math.Inf(1)
+	for name, v := range map[string]map[string]any{
+		"sigma": sigmaJSON(0.01, 10, 1, 1e-5, fast.Improved, inf, inf),
+		"steps": stepsJSON(0.01, 1, 1, 1e-5, fast.Improved, 10, inf),
+	} {
+		var b bytes.Buffer
+		if err := writeJSON(&b, v); err != nil {
+			t.Errorf("%s -json: %v", name, err)
+			continue
+		}
+		var got map[string]any
+		json.Unmarshal(b.Bytes(), &got)
+		want := map[string]any{"epsilon_achieved": "inf"}
+		if name == "sigma" {
+			want["sigma"] = "inf"
+		}
+		gotSub := map[string]any{}
+		for k := range want {
+			gotSub[k] = got[k]
+		}
+		if diff := cmp.Diff(want, gotSub); diff != "" {
+			t.Errorf("%s -json (-want +got):\n%s", name, diff)
+		}
+	}
+}
+
+// TestEpsilonReferenceProgress: epsilon -reference reports each tenth of the
+// orders on stderr (one line per order for 5 orders) and prints the same
+// reference eps as cases.ReferenceEpsilon without progress.
+func TestEpsilonReferenceProgress(t *testing.T) {
+	code, out, errOut := runCLI("epsilon", "-q", "0.01", "-sigma", "2", "-steps", "100", "-delta", "1e-5", "-orders", "2,4,8,16,32", "-reference", "-json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var progress []string
+	for _, l := range strings.Split(errOut, "\n") {
+		if strings.HasSuffix(l, " orders") && strings.Contains(l, "/") {
+			progress = append(progress, l)
+		}
+	}
+	want := []string{"reference: 1/5 orders", "reference: 2/5 orders", "reference: 3/5 orders", "reference: 4/5 orders", "reference: 5/5 orders"}
+	if diff := cmp.Diff(want, progress); diff != "" {
+		t.Errorf("progress lines (-want +got):\n%s\nstderr: %s", diff, errOut)
+	}
+	var got struct {
+		EpsilonReference string `json:"epsilon_reference"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v in %q", err, out)
+	}
+	eps, _, err := cases.ReferenceEpsilon(reference.Context{}, 0.01, 2, 100, []float64{2, 4, 8, 16, 32}, 1e-5, reference.Improved, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.EpsilonReference != cases.Decimal(eps) {
+		t.Errorf("epsilon_reference %s, want %s", got.EpsilonReference, cases.Decimal(eps))
 	}
 }

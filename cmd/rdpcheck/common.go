@@ -101,10 +101,19 @@ func (d *dpFlags) register(fs *flag.FlagSet) {
 type sgmFlags struct {
 	q, n, batch, epochs float64
 	steps               int
+	qSet                bool // -q was given (a NaN -q is then an error of its own)
 }
 
 func (s *sgmFlags) register(fs *flag.FlagSet, withSteps bool) {
-	fs.Float64Var(&s.q, "q", math.NaN(), "Poisson sampling rate in [0, 1] (or give -n and -batch)")
+	s.q = math.NaN()
+	fs.Func("q", "Poisson sampling rate in [0, 1] (or give -n and -batch)", func(v string) error {
+		q, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return errors.New("want a number")
+		}
+		s.q, s.qSet = q, true
+		return nil
+	})
 	fs.Float64Var(&s.n, "n", 0, "dataset size, with -batch: q = batch/n")
 	fs.Float64Var(&s.batch, "batch", 0, "expected batch size, with -n")
 	if withSteps {
@@ -116,7 +125,7 @@ func (s *sgmFlags) register(fs *flag.FlagSet, withSteps bool) {
 // resolve fills q (and steps) from whichever form was given.
 func (s *sgmFlags) resolve(withSteps bool) error {
 	if s.n != 0 || s.batch != 0 {
-		if !math.IsNaN(s.q) {
+		if s.qSet {
 			return errors.New("give either -q or -n with -batch, not both")
 		}
 		if !(s.n > 0) || !(s.batch > 0) || s.batch > s.n {
@@ -133,7 +142,10 @@ func (s *sgmFlags) resolve(withSteps bool) error {
 			s.steps = int(math.Ceil(s.epochs * s.n / s.batch))
 		}
 	}
-	if math.IsNaN(s.q) {
+	switch {
+	case s.qSet && math.IsNaN(s.q):
+		return errors.New("-q is NaN: the sampling rate must be a number in [0, 1]")
+	case math.IsNaN(s.q):
 		return errors.New("missing -q (or -n and -batch)")
 	}
 	if withSteps && s.steps <= 0 {
@@ -178,12 +190,4 @@ func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
-}
-
-// jsonFloat keeps +Inf representable in JSON output.
-func jsonFloat(x float64) any {
-	if math.IsInf(x, 1) {
-		return "inf"
-	}
-	return x
 }

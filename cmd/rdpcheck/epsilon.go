@@ -3,13 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
-	"math/big"
-	"runtime"
-	"sync"
-	"sync/atomic"
 
+	"github.com/rdpcheck/rdpcheck/cases"
 	"github.com/rdpcheck/rdpcheck/fast"
 	"github.com/rdpcheck/rdpcheck/reference"
+	"github.com/rdpcheck/rdpcheck/vectors/schema"
 )
 
 const epsilonDoc = `Prints the (eps, delta)-DP guarantee of DP-SGD: steps compositions of the
@@ -44,17 +42,13 @@ func runEpsilon(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, "epsilon", fmt.Errorf("missing -delta"))
 	}
 	o := d.orders.get()
-	curve := make([]float64, len(o))
-	if err := fast.SGMCurve(s.q, *sigma, s.steps, o, curve); err != nil {
-		return fail(stderr, "epsilon", err)
-	}
-	eps, order, err := fast.Epsilon(o, curve, d.delta, d.conv.conv)
+	eps, order, err := cases.FastEpsilon(s.q, *sigma, s.steps, o, d.delta, d.conv.conv)
 	if err != nil {
 		return fail(stderr, "epsilon", err)
 	}
 	out := map[string]any{
 		"q": s.q, "sigma": *sigma, "steps": s.steps, "delta": d.delta,
-		"conversion": d.conv.conv.String(), "epsilon": jsonFloat(eps), "order": jsonFloat(order),
+		"conversion": d.conv.conv.String(), "epsilon": schema.JSONFloat(eps), "order": schema.JSONFloat(order),
 	}
 	var refEps string
 	if *withRef {
@@ -78,46 +72,19 @@ func runEpsilon(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// referenceEpsilon computes eps in arbitrary precision, orders in parallel,
-// reporting progress on stderr (a run with small sigma or large orders can
-// take minutes).
+// referenceEpsilon is cases.ReferenceEpsilon at the default precision,
+// with fast's conversion named in reference's vocabulary, reporting each
+// tenth of the orders on stderr.
 func referenceEpsilon(q, sigma float64, steps int, orders []float64, delta float64, conv fast.Conversion, stderr io.Writer) (string, error) {
 	rc := reference.Improved
 	if conv == fast.Classic {
 		rc = reference.Classic
 	}
-	rdp := make([]*big.Float, len(orders))
-	errs := make([]error, len(orders))
-	var done atomic.Int64
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for i := range next {
-				v, err := reference.SGM(q, sigma, orders[i])
-				if err == nil {
-					v.Mul(v, new(big.Float).SetInt64(int64(steps)))
-				}
-				rdp[i], errs[i] = v, err
-				if n := int(done.Add(1)); n*10/len(orders) != (n-1)*10/len(orders) || n == len(orders) {
-					fmt.Fprintf(stderr, "reference: %d/%d orders\n", n, len(orders))
-				}
-			}
-		})
-	}
-	for i := range orders {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return "", err
-		}
-	}
-	eps, _, err := reference.Epsilon(orders, rdp, delta, rc)
+	fmt.Fprintf(stderr, "reference: %d orders (minutes for small sigma or large orders)\n", len(orders))
+	progress := func(done, total int) { fmt.Fprintf(stderr, "reference: %d/%d orders\n", done, total) }
+	eps, _, err := cases.ReferenceEpsilon(reference.Context{}, q, sigma, steps, orders, delta, rc, progress)
 	if err != nil {
 		return "", err
 	}
-	return eps.Text('g', 40), nil
+	return cases.Decimal(eps), nil
 }

@@ -454,15 +454,8 @@ func head(x []int, n int) []int {
 	return x
 }
 
-func fmtRel(x float64) string {
-	switch {
-	case math.IsInf(x, 1):
-		return "inf"
-	case x == 0:
-		return "0"
-	}
-	return strconv.FormatFloat(x, 'e', 1, 64)
-}
+// fmtRel writes a relative error with two significant digits.
+func fmtRel(x float64) string { return schema.Format(x, 'e', 1) }
 
 func (r *report) print(w io.Writer, path, vec string, worstN int) {
 	answered, groupsFailed := 0, 0

@@ -7,10 +7,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/rdpcheck/rdpcheck/vectors"
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
 )
@@ -65,33 +66,41 @@ func writeAnswers(t *testing.T, f *schema.File, ans map[int]string) string {
 	return path
 }
 
-// row returns the report's table row of a group, split into fields.
-func row(t *testing.T, out, group string) []string {
+// scoreRow is a group's row of the report as printed, less the RMS column
+// (it depends on the last bits of every answer). Worst is the first of the
+// worst tcIds, "" when none is listed.
+type scoreRow struct {
+	Answered, Max, Tolerance                                  string
+	Below, Negative, NaN, Inf, RejectedValid, AcceptedInvalid int
+	Status, Worst                                             string
+}
+
+// row returns the report's table row of a group. Columns: group answered
+// max RMS tolerance below negative NaN inf rejected-valid accepted-invalid
+// status worst...
+func row(t *testing.T, out, group string) scoreRow {
 	t.Helper()
 	for _, l := range strings.Split(out, "\n") {
 		f := strings.Fields(l)
-		if len(f) > 0 && f[0] == group {
-			return f
+		if len(f) < 12 || f[0] != group {
+			continue
 		}
+		n := make([]int, 6)
+		for i := range n {
+			var err error
+			if n[i], err = strconv.Atoi(f[5+i]); err != nil {
+				t.Fatalf("row %q: column %d: %v", l, 5+i, err)
+			}
+		}
+		r := scoreRow{Answered: f[1], Max: f[2], Tolerance: f[4], Below: n[0], Negative: n[1], NaN: n[2], Inf: n[3], RejectedValid: n[4], AcceptedInvalid: n[5], Status: f[11]}
+		if len(f) > 12 {
+			r.Worst = f[12]
+		}
+		return r
 	}
 	t.Fatalf("no row for group %s in:\n%s", group, out)
-	return nil
+	return scoreRow{}
 }
-
-// Columns of a row: group answered max RMS tolerance below negative NaN inf
-// rejected-valid accepted-invalid status worst...
-const (
-	colAnswered = 1
-	colMax      = 2
-	colBelow    = 5
-	colNegative = 6
-	colNaN      = 7
-	colInf      = 8
-	colRejected = 9
-	colAccepted = 10
-	colStatus   = 11
-	colWorst    = 12
-)
 
 func TestScorePerfectAnswers(t *testing.T) {
 	for _, name := range []string{"closed_forms.json", "divergence.json", "invalid_inputs.json"} {
@@ -154,21 +163,30 @@ func TestScoreWrongAnswers(t *testing.T) {
 	if code != 1 {
 		t.Errorf("exit %d, want 1\n%s", code, out)
 	}
-	g := row(t, out, "gaussian")
-	if g[colStatus] != "FAIL" || g[colBelow] != "1" || g[colWorst] != fmt.Sprint(hi.TcID) || g[colMax] != "1.0e-06" {
-		t.Errorf("gaussian row %v: want FAIL, 1 below the truth, worst tcId %d, max 1.0e-06", g, hi.TcID)
+	tol := map[string]string{}
+	for _, g := range f.TestGroups {
+		tol[g.Name] = fmt.Sprint(g.RelativeTolerance)
 	}
-	l := row(t, out, "laplace")
-	if l[colStatus] != "FAIL" || l[colNegative] != "1" || l[colNaN] != "1" || l[colInf] != "1" || l[colMax] != "inf" {
-		t.Errorf("laplace row %v: want FAIL with one negative, one NaN, one inf", l)
+	all := func(group string) string { n := len(byGroup[group]); return fmt.Sprintf("%d/%d", n, n) }
+	// What each wrong answer must count as. gaussian: the 1e-6 error is over
+	// tolerance and the worst; the 3e-15 low one is below the truth.
+	// laplace: the negative value is also below the truth and has error 2;
+	// NaN and inf have error inf, and the first of them in file order is the
+	// worst. randomized-response: the rejected valid input is the worst; its
+	// max is that of the correctly rounded answers (not pinned).
+	want := map[string]scoreRow{
+		"gaussian":            {Answered: all("gaussian"), Max: "1.0e-06", Tolerance: tol["gaussian"], Below: 1, Status: "FAIL", Worst: fmt.Sprint(hi.TcID)},
+		"laplace":             {Answered: all("laplace"), Max: "inf", Tolerance: tol["laplace"], Below: 1, Negative: 1, NaN: 1, Inf: 1, Status: "FAIL", Worst: fmt.Sprint(nanT.TcID)},
+		"randomized-response": {Answered: all("randomized-response"), Tolerance: tol["randomized-response"], RejectedValid: 1, Status: "FAIL", Worst: fmt.Sprint(rej.TcID)},
+		"gaussian-divergence": {Answered: fmt.Sprintf("0/%d", len(byGroup["gaussian-divergence"])), Max: "-", Tolerance: tol["gaussian-divergence"], Status: "-"},
 	}
-	r := row(t, out, "randomized-response")
-	if r[colStatus] != "FAIL" || r[colRejected] != "1" {
-		t.Errorf("randomized-response row %v: want FAIL with one valid input rejected", r)
+	got := map[string]scoreRow{}
+	for name := range want {
+		got[name] = row(t, out, name)
 	}
-	d := row(t, out, "gaussian-divergence")
-	if d[colAnswered] != fmt.Sprintf("0/%d", len(byGroup["gaussian-divergence"])) || d[colStatus] != "-" {
-		t.Errorf("gaussian-divergence row %v: want nothing answered, no status", d)
+	got["randomized-response"] = func(r scoreRow) scoreRow { r.Max = ""; return r }(got["randomized-response"])
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("report rows (-want +got):\n%s\n%s", diff, out)
 	}
 	if !strings.Contains(out, fmt.Sprintf("tcId %d (%s): rejected", rej.TcID, rej.Comment)) {
 		t.Errorf("the failing groups' worst cases are not listed:\n%s", out)
@@ -176,11 +194,11 @@ func TestScoreWrongAnswers(t *testing.T) {
 
 	// -complete fails the unanswered group; -group grades one group;
 	// -tolerance 1e-5 lets the 1e-6 error pass.
-	if code, out, _ := runScoreCLI(t, "-vectors", "closed_forms.json", "-complete", "-group", "gaussian-divergence", path); code != 1 || row(t, out, "gaussian-divergence")[colStatus] != "FAIL" {
+	if code, out, _ := runScoreCLI(t, "-vectors", "closed_forms.json", "-complete", "-group", "gaussian-divergence", path); code != 1 || row(t, out, "gaussian-divergence").Status != "FAIL" {
 		t.Errorf("-complete: exit %d\n%s", code, out)
 	}
 	// ("gaussian" also selects gaussian-divergence, which is unanswered.)
-	if code, out, _ := runScoreCLI(t, "-vectors", "closed_forms.json", "-group", "gaussian", "-tolerance", "1e-5", path); code != 0 || row(t, out, "gaussian")[colStatus] != "ok" {
+	if code, out, _ := runScoreCLI(t, "-vectors", "closed_forms.json", "-group", "gaussian", "-tolerance", "1e-5", path); code != 0 || row(t, out, "gaussian").Status != "ok" {
 		t.Errorf("-tolerance 1e-5 -group gaussian: exit %d\n%s", code, out)
 	}
 }
@@ -190,9 +208,16 @@ func TestScoreInvalidAccepted(t *testing.T) {
 	first := f.TestGroups[0].Tests[0]
 	ans[first.TcID] = `"value": 0.5`
 	code, out, _ := runScoreCLI(t, "-vectors", "invalid_inputs.json", writeAnswers(t, f, ans))
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
 	r := row(t, out, f.TestGroups[0].Name)
-	if code != 1 || r[colAccepted] != "1" || r[colStatus] != "FAIL" {
-		t.Errorf("exit %d, row %v: want an accepted invalid input to fail", code, r)
+	type verdict struct {
+		AcceptedInvalid int
+		Status          string
+	}
+	if diff := cmp.Diff(verdict{1, "FAIL"}, verdict{r.AcceptedInvalid, r.Status}); diff != "" {
+		t.Errorf("an accepted invalid input (-want +got):\n%s\n%s", diff, out)
 	}
 }
 
@@ -267,9 +292,16 @@ func TestScorePeerValues(t *testing.T) {
 		p := filepath.Join(t.TempDir(), "tf2019.csv")
 		os.WriteFile(p, []byte(b.String()), 0o644)
 		code, out, errOut := runScoreCLI(t, "-vectors", "tfprivacy/sgm_rdp.json", "-group", g.Name, p)
+		if code != 1 || neg == 0 {
+			t.Errorf("exit %d with %d flagged negative values; want 1 and some\n%s", code, neg, errOut)
+		}
 		r := row(t, out, g.Name)
-		if code != 1 || r[colStatus] != "FAIL" || r[colNegative] != fmt.Sprint(neg) || neg == 0 {
-			t.Errorf("exit %d, row %v: want FAIL with %d negative values\n%s", code, r, neg, errOut)
+		type verdict struct {
+			Negative int
+			Status   string
+		}
+		if diff := cmp.Diff(verdict{neg, "FAIL"}, verdict{r.Negative, r.Status}); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", g.Name, diff)
 		}
 	}
 }
@@ -293,10 +325,10 @@ func TestPythonExample(t *testing.T) {
 	// The naive Gaussian is alpha / (2 sigma^2) in float64, within a few
 	// ulps; its other functions are not all good enough, and RandomizedResponse
 	// is not implemented (unanswered).
-	if r := row(t, out, "gaussian"); r[colStatus] != "ok" {
+	if r := row(t, out, "gaussian"); r.Status != "ok" {
 		t.Errorf("naive Gaussian: %v\n%s", r, out)
 	}
-	if r := row(t, out, "randomized-response"); !regexp.MustCompile(`^0/`).MatchString(r[colAnswered]) {
+	if r := row(t, out, "randomized-response"); !strings.HasPrefix(r.Answered, "0/") {
 		t.Errorf("randomized-response answered by a module that lacks it: %v", r)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/rdpcheck/rdpcheck/fast"
+	"github.com/rdpcheck/rdpcheck/vectors/schema"
 )
 
 const sigmaDoc = `Prints the smallest noise multiplier sigma for which steps compositions of
@@ -38,8 +39,7 @@ func runSigma(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, "sigma", err)
 	}
 	if d.json {
-		if err := writeJSON(stdout, map[string]any{"q": s.q, "steps": s.steps, "eps": *eps, "delta": d.delta,
-			"conversion": d.conv.conv.String(), "sigma": sigma, "epsilon_achieved": achieved}); err != nil {
+		if err := writeJSON(stdout, sigmaJSON(s.q, s.steps, *eps, d.delta, d.conv.conv, sigma, achieved)); err != nil {
 			return fail(stderr, "sigma", err)
 		}
 		return 0
@@ -47,4 +47,11 @@ func runSigma(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "sigma = %.8g  (achieves eps = %.10g <= %g at delta = %g; q = %g, steps = %d, %v conversion)\n",
 		sigma, achieved, *eps, d.delta, s.q, s.steps, d.conv.conv)
 	return 0
+}
+
+// sigmaJSON is sigma -json's output; every float goes through
+// schema.JSONFloat, so that an infinite one is written "inf".
+func sigmaJSON(q float64, steps int, eps, delta float64, conv fast.Conversion, sigma, achieved float64) map[string]any {
+	return map[string]any{"q": schema.JSONFloat(q), "steps": steps, "eps": schema.JSONFloat(eps), "delta": schema.JSONFloat(delta),
+		"conversion": conv.String(), "sigma": schema.JSONFloat(sigma), "epsilon_achieved": schema.JSONFloat(achieved)}
 }

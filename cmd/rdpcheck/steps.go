@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/rdpcheck/rdpcheck/fast"
+	"github.com/rdpcheck/rdpcheck/vectors/schema"
 )
 
 const stepsDoc = `Prints the largest number of steps of the Poisson-sampled Gaussian mechanism
@@ -37,8 +38,7 @@ func runSteps(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, "steps", err)
 	}
 	if d.json {
-		if err := writeJSON(stdout, map[string]any{"q": s.q, "sigma": *sigma, "eps": *eps, "delta": d.delta,
-			"conversion": d.conv.conv.String(), "steps": steps, "epsilon_achieved": achieved}); err != nil {
+		if err := writeJSON(stdout, stepsJSON(s.q, *sigma, *eps, d.delta, d.conv.conv, steps, achieved)); err != nil {
 			return fail(stderr, "steps", err)
 		}
 		return 0
@@ -49,4 +49,11 @@ func runSteps(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stdout, line)
 	return 0
+}
+
+// stepsJSON is steps -json's output; every float goes through
+// schema.JSONFloat, so that an infinite one is written "inf".
+func stepsJSON(q, sigma, eps, delta float64, conv fast.Conversion, steps int, achieved float64) map[string]any {
+	return map[string]any{"q": schema.JSONFloat(q), "sigma": schema.JSONFloat(sigma), "eps": schema.JSONFloat(eps), "delta": schema.JSONFloat(delta),
+		"conversion": conv.String(), "steps": steps, "epsilon_achieved": schema.JSONFloat(achieved)}
 }

@@ -146,8 +146,12 @@ type Test struct {
 	Result string `json:"result"`
 }
 
-// Dec is x as its shortest round-trip decimal; inf, -inf, nan otherwise.
-func Dec(x float64) string {
+// Format is x formatted as strconv.FormatFloat(x, verb, prec) does, with
+// the names the vector files use for what JSON has no number for: "inf",
+// "-inf", "nan". In e-notation a zero is written "0". It is the one
+// formatter of non-finite floats of the vectors, the generator and the
+// commands.
+func Format(x float64, verb byte, prec int) string {
 	switch {
 	case math.IsNaN(x):
 		return "nan"
@@ -155,22 +159,35 @@ func Dec(x float64) string {
 		return "inf"
 	case math.IsInf(x, -1):
 		return "-inf"
+	case x == 0 && verb == 'e':
+		return "0"
 	}
-	return strconv.FormatFloat(x, 'g', -1, 64)
+	return strconv.FormatFloat(x, verb, prec, 64)
 }
 
-// Hex is x as a hex float (0x1.8p+00); inf, -inf, nan otherwise.
-func Hex(x float64) string {
-	switch {
-	case math.IsNaN(x):
-		return "nan"
-	case math.IsInf(x, 1):
-		return "inf"
-	case math.IsInf(x, -1):
-		return "-inf"
+// JSONFloat is x as a JSON value: a number where x is finite, else the
+// string Format gives ("inf", "-inf", "nan"), which encoding/json cannot
+// write as a number.
+func JSONFloat(x float64) any {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return Format(x, 'g', -1)
 	}
-	return strconv.FormatFloat(x, 'x', -1, 64)
+	return x
 }
+
+// FormatBig is v as v.Text(verb, prec), "inf" or "-inf" for infinities.
+func FormatBig(v *big.Float, verb byte, prec int) string {
+	if v.IsInf() {
+		return Format(math.Inf(v.Sign()), verb, prec)
+	}
+	return v.Text(verb, prec)
+}
+
+// Dec is x as its shortest round-trip decimal; inf, -inf, nan otherwise.
+func Dec(x float64) string { return Format(x, 'g', -1) }
+
+// Hex is x as a hex float (0x1.8p+00); inf, -inf, nan otherwise.
+func Hex(x float64) string { return Format(x, 'x', -1) }
 
 // ParseFloat reads a decimal or hex input (or inf, -inf, nan).
 func ParseFloat(s string) (float64, error) {
@@ -208,16 +225,10 @@ const exactPrec = 256
 // Exact formats an exact value: 50 significant digits in e-notation, "0"
 // for zero and "inf" for +Inf.
 func Exact(v *big.Float) string {
-	switch {
-	case v.IsInf():
-		if v.Sign() < 0 {
-			return "-inf"
-		}
-		return "inf"
-	case v.Sign() == 0:
+	if v.Sign() == 0 && !v.IsInf() {
 		return "0"
 	}
-	return v.Text('e', ExactDigits-1)
+	return FormatBig(v, 'e', ExactDigits-1)
 }
 
 // ParseExact reads an expected value.
@@ -240,42 +251,6 @@ func Float64Of(v *big.Float) string {
 	}
 	f, _ := v.Float64()
 	return Dec(f)
-}
-
-// MinNormal is 2^-1022, the smallest normal float64. Errors are measured
-// relative to max(|want|, MinNormal): below it float64 has only absolute
-// precision, and a value that underflows (a delta of 1e-2600) is answered
-// correctly by 0.
-const MinNormal = 0x1p-1022
-
-// RelativeError is the error of got against the exact value want:
-// |got - want| / max(|want|, MinNormal); where want is exactly 0 (an
-// identity such as D(P || P) = 0, where a relative error means nothing) it
-// is |got|; for want = +Inf, 0 if got is +Inf and +Inf otherwise; NaN
-// answers, and infinite answers to finite values, have error +Inf.
-func RelativeError(got float64, want *big.Float) float64 {
-	switch {
-	case math.IsNaN(got):
-		return math.Inf(1)
-	case want.IsInf():
-		if math.IsInf(got, want.Sign()) {
-			return 0
-		}
-		return math.Inf(1)
-	case math.IsInf(got, 0):
-		return math.Inf(1)
-	case want.Sign() == 0:
-		return math.Abs(got)
-	}
-	d := new(big.Float).SetPrec(exactPrec).SetFloat64(got)
-	d.Sub(d, want)
-	den := new(big.Float).SetPrec(exactPrec).Abs(want)
-	if den.Cmp(big.NewFloat(MinNormal)) < 0 {
-		den.SetFloat64(MinNormal)
-	}
-	d.Quo(d, den)
-	r, _ := d.Float64()
-	return math.Abs(r)
 }
 
 // Below reports whether got is below the exact value want by more than the

@@ -168,6 +168,58 @@ func TestRelativeErrorAndBelow(t *testing.T) {
 	}
 }
 
+// TestAnswerErrorAndRelDiff: the signed measures, and where the two differ.
+// Expected values are exact: 1.5 against 1 is 0.5 above, -0.5 below; a
+// float64 against an exact value below MinNormal is measured against
+// MinNormal, two exact values are not.
+func TestAnswerErrorAndRelDiff(t *testing.T) {
+	f := big.NewFloat
+	inf, ninf := new(big.Float).SetInf(false), new(big.Float).SetInf(true)
+	zero := new(big.Float)
+	tinyExact := new(big.Float).SetMantExp(f(1), -5000)
+	for _, c := range []struct {
+		got  float64
+		want *big.Float
+		err  float64
+	}{
+		{1.5, f(1), 0.5},
+		{0.5, f(1), -0.5},
+		{-3, f(-2), -0.5},
+		{1e-20, zero, 1e-20},
+		{-1e-20, zero, -1e-20},
+		{math.Inf(1), zero, math.Inf(1)},
+		{math.Inf(1), inf, 0},
+		{1e300, inf, math.Inf(-1)},
+		{math.Inf(1), ninf, math.Inf(1)},
+		{math.Inf(-1), f(1), math.Inf(-1)},
+		{0x1p-1060, tinyExact, 0x1p-38},
+	} {
+		if e := AnswerError(c.got, c.want); e != c.err {
+			t.Errorf("AnswerError(%v, %s) = %v, want %v", c.got, Exact(c.want), e, c.err)
+		}
+	}
+	tinyPlus := new(big.Float).SetPrec(256).SetMantExp(f(1.5), -5000)
+	for _, c := range []struct {
+		a, b *big.Float
+		diff float64
+	}{
+		{f(1.5), f(1), 0.5},
+		{tinyPlus, tinyExact, 0.5}, // no floor between exact values
+		{zero, zero, 0},
+		{f(1), zero, math.Inf(1)},
+		{f(-1), zero, math.Inf(-1)},
+		{zero, f(2), -1},
+		{inf, inf, 0},
+		{ninf, inf, math.Inf(-1)},
+		{f(1), inf, math.Inf(-1)},
+		{f(1), ninf, math.Inf(1)},
+	} {
+		if d := RelDiff(c.a, c.b); d != c.diff {
+			t.Errorf("RelDiff(%s, %s) = %v, want %v", Exact(c.a), Exact(c.b), d, c.diff)
+		}
+	}
+}
+
 func TestFormats(t *testing.T) {
 	for _, c := range []struct {
 		x        float64

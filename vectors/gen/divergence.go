@@ -1,4 +1,4 @@
-package main
+package gen
 
 // vectors/divergence.json: Renyi divergences of discrete distributions.
 
@@ -10,11 +10,12 @@ import (
 
 	"github.com/rdpcheck/rdpcheck/reference"
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
+	"github.com/rdpcheck/rdpcheck/vectors/verify"
 )
 
-// divergenceTolerance: package fast keeps P close to Q cancellation-free
+// DivergenceTolerance: package fast keeps P close to Q cancellation-free
 // and is within about 1e-13; 1e-12 is what a careful float64 sum reaches.
-const divergenceTolerance = 1e-12
+const DivergenceTolerance = 1e-12
 
 type distPair struct {
 	name  string
@@ -30,8 +31,8 @@ func fmtDist(x []float64) string {
 	return "[" + strings.Join(s, ", ") + "]"
 }
 
-func buildDivergence(e *engine) (*fileBuilder, error) {
-	b := newFile("Renyi-divergence-discrete", []string{
+func buildDivergence(e *verify.Engine) (*FileBuilder, error) {
+	b := NewFile("Renyi-divergence-discrete", []string{
 		"Renyi divergence D_alpha(P || Q) of discrete distributions given as probability vectors, for alpha in [0, inf]:",
 		"alpha in (0, 1) and (1, inf): 1/(alpha-1) log sum_i p_i^alpha q_i^(1-alpha); alpha = 0: -log sum_{i: p_i > 0} q_i; alpha = 1: sum_i p_i log(p_i / q_i) (Kullback-Leibler); alpha = inf: log max_{i: p_i > 0} p_i / q_i.",
 		"Zeros follow the definitions: terms with p_i = 0 vanish; for alpha >= 1 a p_i > 0 with q_i = 0 gives +inf; for alpha < 1 such terms vanish, and disjoint supports give +inf.",
@@ -73,7 +74,7 @@ func buildDivergence(e *engine) (*fileBuilder, error) {
 		pairs []distPair
 	}{{"", general}, {"zeros/", zeros}} {
 		for _, o := range orders {
-			g := b.group(set.name+o.group, schema.Divergence, fmt.Sprintf("alpha in %v", o.alpha), divergenceTolerance)
+			g := b.Group(set.name+o.group, schema.Divergence, fmt.Sprintf("alpha in %v", o.alpha), DivergenceTolerance)
 			if set.name != "" {
 				g.Comment += "; distributions with zero entries"
 			}
@@ -87,7 +88,7 @@ func buildDivergence(e *engine) (*fileBuilder, error) {
 					t.DistP, t.DistPHex = schema.Lists(d.p)
 					t.DistQ, t.DistQHex = schema.Lists(d.q)
 					t.SetFloat("alpha", a)
-					b.test(g, t, e.refJob("Divergence "+t.Comment, func(c reference.Context) (*big.Float, error) { return c.Divergence(d.p, d.q, a) }), nil)
+					b.Test(g, t, e.RefJob("Divergence "+t.Comment, func(c reference.Context) (*big.Float, error) { return c.Divergence(d.p, d.q, a) }), nil)
 				}
 			}
 		}

@@ -1,9 +1,8 @@
-package main
-
-// The engine computes every expected value twice, with the reference at
-// refPrec (the value written) and at checkPrec (the second method: other
-// working precisions, series cut-offs and quadrature node counts), and
-// refuses a value on which the two do not agree.
+// Package verify is the vector generator's verification engine. It computes
+// every expected value twice, with the reference at RefPrec (the value
+// written) and at CheckPrec (the second method: other working precisions,
+// series cut-offs and quadrature node counts), and refuses a value on which
+// the two do not agree.
 //
 // Work runs in two phases. Phase 1 computes the SGM RDP points the files ask
 // for, one reference.SGMCurve per (q, sigma) so that the reference shares
@@ -12,6 +11,7 @@ package main
 // share any error in its formulas). Phase 2 runs the other jobs (closed
 // forms, divergences, conversions, epsilons of curves, invalid inputs), which
 // may read phase 1's points. Output never depends on scheduling.
+package verify
 
 import (
 	"errors"
@@ -19,74 +19,88 @@ import (
 	"io"
 	"math"
 	"math/big"
-	"runtime"
 	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/rdpcheck/rdpcheck/internal/workers"
 	"github.com/rdpcheck/rdpcheck/oracles"
 	"github.com/rdpcheck/rdpcheck/reference"
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
 )
 
 const (
-	refPrec   = reference.DefaultPrec // the precision of the values written
-	checkPrec = 320                   // the second evaluation's precision
+	RefPrec   = reference.DefaultPrec // the precision of the values written
+	CheckPrec = 320                   // the second evaluation's precision
 )
 
-var precs = [2]uint{refPrec, checkPrec}
+// Precs are the two precisions, in the order of Job.Res and Job.Err.
+var Precs = [2]uint{RefPrec, CheckPrec}
 
 type sgKey struct{ q, sigma float64 }
 
 type ptKey struct{ q, sigma, alpha float64 }
 
-// out is one evaluation's result.
-type out struct {
-	v     *big.Float
-	order float64 // Epsilon, Delta, DPSGDEpsilon: the order attaining the minimum
+// Out is one evaluation's result.
+type Out struct {
+	V     *big.Float
+	Order float64 // Epsilon, Delta, DPSGDEpsilon: the order attaining the minimum
 }
 
-// job is one expected value (or one expected rejection).
-type job struct {
-	what string
-	eval func(c reference.Context, pts func(q, sigma, alpha float64) *big.Float) (out, error)
-	res  [2]out
-	err  [2]error
-	// pairs are the (q, sigma) curves eval reads. When the engine samples
-	// and one of them is left out, the job is not run (copied is set) and
+// Points reads a phase 1 point: the SGM RDP at (q, sigma, alpha), which
+// the job must have asked for with Need.
+type Points func(q, sigma, alpha float64) *big.Float
+
+// Eval computes a job's value at the context's precision.
+type Eval func(c reference.Context, pts Points) (Out, error)
+
+// Job is one expected value (or one expected rejection): Res and Err hold
+// the evaluations at Precs[0] and Precs[1].
+type Job struct {
+	What string
+	Eval Eval
+	Res  [2]Out
+	Err  [2]error
+	// pairs are the (q, sigma) curves Eval reads. When the engine samples
+	// and one of them is left out, the job is not run (Copied is set) and
 	// its value is taken from the committed file.
 	pairs  []sgKey
-	copied bool
+	Copied bool
 }
 
-type engine struct {
+// Reads records that the job's Eval reads the phase 1 curve (q, sigma).
+func (j *Job) Reads(q, sigma float64) { j.pairs = append(j.pairs, sgKey{q, sigma}) }
+
+// Engine schedules the jobs of one run.
+type Engine struct {
 	progress io.Writer
 	want     map[sgKey]map[float64]bool // SGM orders requested per (q, sigma)
 	vals     [2]map[ptKey]*big.Float
-	jobs     []*job
-	// sampleEvery, if > 1, computes only every sampleEvery-th (q, sigma)
+	jobs     []*Job
+	// SampleEvery, if > 1, computes only every SampleEvery-th (q, sigma)
 	// pair in sorted order (the quick check); jobs reading another pair
 	// are copied.
-	sampleEvery int
+	SampleEvery int
 	sampled     map[sgKey]bool
 	always      map[sgKey]bool // pairs computed even when sampling
 }
 
-func newEngine(progress io.Writer) *engine {
-	return &engine{progress: progress, want: map[sgKey]map[float64]bool{},
+// New returns an engine reporting progress on progress.
+func New(progress io.Writer) *Engine {
+	return &Engine{progress: progress, want: map[sgKey]map[float64]bool{},
 		vals: [2]map[ptKey]*big.Float{{}, {}}, always: map[sgKey]bool{}}
 }
 
-// needAlways is need for a pair whose values a file's inputs are made of:
+// NeedAlways is Need for a pair whose values a file's inputs are made of:
 // it is computed even when sampling.
-func (e *engine) needAlways(q, sigma float64, alphas ...float64) {
-	e.need(q, sigma, alphas...)
+func (e *Engine) NeedAlways(q, sigma float64, alphas ...float64) {
+	e.Need(q, sigma, alphas...)
 	e.always[sgKey{q, sigma}] = true
 }
 
-// need asks phase 1 for the SGM RDP at (q, sigma, alpha) for each alpha.
-func (e *engine) need(q, sigma float64, alphas ...float64) {
+// Need asks phase 1 for the SGM RDP at (q, sigma, alpha) for each alpha.
+func (e *Engine) Need(q, sigma float64, alphas ...float64) {
 	k := sgKey{q, sigma}
 	if e.want[k] == nil {
 		e.want[k] = map[float64]bool{}
@@ -96,26 +110,37 @@ func (e *engine) need(q, sigma float64, alphas ...float64) {
 	}
 }
 
-// add registers a phase 2 job.
-func (e *engine) add(what string, eval func(c reference.Context, pts func(q, sigma, alpha float64) *big.Float) (out, error)) *job {
-	j := &job{what: what, eval: eval}
+// Add registers a phase 2 job.
+func (e *Engine) Add(what string, eval Eval) *Job {
+	j := &Job{What: what, Eval: eval}
 	e.jobs = append(e.jobs, j)
 	return j
 }
 
-// sgmJob is a phase 2 job that reads one phase 1 point.
-func (e *engine) sgmJob(q, sigma, alpha float64) *job {
-	e.need(q, sigma, alpha)
-	j := e.add(fmt.Sprintf("SGM(q=%g, sigma=%g, alpha=%g)", q, sigma, alpha),
-		func(_ reference.Context, pts func(q, sigma, alpha float64) *big.Float) (out, error) {
-			return out{v: pts(q, sigma, alpha)}, nil
+// SGMJob is a phase 2 job that reads one phase 1 point.
+func (e *Engine) SGMJob(q, sigma, alpha float64) *Job {
+	e.Need(q, sigma, alpha)
+	j := e.Add(fmt.Sprintf("SGM(q=%g, sigma=%g, alpha=%g)", q, sigma, alpha),
+		func(_ reference.Context, pts Points) (Out, error) {
+			return Out{V: pts(q, sigma, alpha)}, nil
 		})
 	j.pairs = []sgKey{{q, sigma}}
 	return j
 }
 
-// run computes everything, both precisions, on all cores.
-func (e *engine) run() error {
+// RefJob is a phase 2 job of one reference call.
+func (e *Engine) RefJob(what string, f func(c reference.Context) (*big.Float, error)) *Job {
+	return e.Add(what, func(c reference.Context, _ Points) (Out, error) {
+		v, err := f(c)
+		return Out{V: v}, err
+	})
+}
+
+// Value is the phase 1 point (q, sigma, alpha) at RefPrec, after Run.
+func (e *Engine) Value(q, sigma, alpha float64) *big.Float { return e.vals[0][ptKey{q, sigma, alpha}] }
+
+// Run computes everything, both precisions, on all cores.
+func (e *Engine) Run() error {
 	start := time.Now()
 	if err := e.phase1(start); err != nil {
 		return err
@@ -139,7 +164,7 @@ type curveTask struct {
 const sampleMaxOrders = 40
 
 // choose decides which pairs phase 1 computes: all, or a sample.
-func (e *engine) choose() {
+func (e *Engine) choose() {
 	keys := make([]sgKey, 0, len(e.want))
 	for k := range e.want {
 		keys = append(keys, k)
@@ -154,18 +179,18 @@ func (e *engine) choose() {
 	n := 0
 	for _, k := range keys {
 		switch {
-		case e.sampleEvery <= 1 || e.always[k]:
+		case e.SampleEvery <= 1 || e.always[k]:
 			e.sampled[k] = true
 		case len(e.want[k]) <= sampleMaxOrders:
 			// Long curves (the DP-SGD ones at 156 orders and more) are
 			// left to the full check: one costs as much as the sample.
-			e.sampled[k] = n%e.sampleEvery == 0
+			e.sampled[k] = n%e.SampleEvery == 0
 			n++
 		}
 	}
 }
 
-func (e *engine) phase1(start time.Time) error {
+func (e *Engine) phase1(start time.Time) error {
 	e.choose()
 	var tasks []*curveTask
 	total := 0
@@ -179,7 +204,7 @@ func (e *engine) phase1(start time.Time) error {
 		}
 		sort.Float64s(orders)
 		total += 2 * len(orders)
-		for pi := range precs {
+		for pi := range Precs {
 			tasks = append(tasks, &curveTask{k: k, orders: orders, pi: pi, cost: curveCost(k, orders)})
 		}
 	}
@@ -201,21 +226,21 @@ func (e *engine) phase1(start time.Time) error {
 	stop := e.ticker(start, "SGM RDP values", &done, total)
 	results := make([][]*big.Float, len(tasks))
 	errs := make([]error, len(tasks))
-	parallel(len(tasks), func(i int) {
+	workers.Run(len(tasks), func(i int) {
 		t := tasks[i]
-		c := reference.Context{Prec: precs[t.pi]}
+		c := reference.Context{Prec: Precs[t.pi]}
 		t0 := time.Now()
 		results[i], errs[i] = c.SGMCurve(t.k.q, t.k.sigma, 1, t.orders)
 		done.Add(int64(len(t.orders)))
 		if d := time.Since(t0); d > slowCurve {
 			fmt.Fprintf(e.progress, "gen-vectors: slow curve: q=%g sigma=%g, %d orders (%g to %g) at %d bits: %s\n",
-				t.k.q, t.k.sigma, len(t.orders), t.orders[0], t.orders[len(t.orders)-1], precs[t.pi], d.Round(time.Second))
+				t.k.q, t.k.sigma, len(t.orders), t.orders[0], t.orders[len(t.orders)-1], Precs[t.pi], d.Round(time.Second))
 		}
 	})
 	stop()
 	for i, t := range tasks {
 		if errs[i] != nil {
-			return fmt.Errorf("SGMCurve(q=%g, sigma=%g) at %d bits: %w", t.k.q, t.k.sigma, precs[t.pi], errs[i])
+			return fmt.Errorf("SGMCurve(q=%g, sigma=%g) at %d bits: %w", t.k.q, t.k.sigma, Precs[t.pi], errs[i])
 		}
 		for j, a := range t.orders {
 			e.vals[t.pi][ptKey{t.k.q, t.k.sigma, a}] = results[i][j]
@@ -236,25 +261,25 @@ func (e *engine) phase1(start time.Time) error {
 	}
 	e.warn(warns)
 	if len(bad) > 0 {
-		return errors.Join(sortErrs(bad)...)
+		return errors.Join(SortErrs(bad)...)
 	}
 	return e.oracleCheck(start)
 }
 
-// oracleEvery: one SGM point in this many (in sorted order), and every point
+// OracleEvery: one SGM point in this many (in sorted order), and every point
 // with q <= 1e-20, is also checked against package oracles.
-const oracleEvery = 12
+const OracleEvery = 12
 
-// oracleBits: the oracle's quadrature is good to about 2^-180 at 256 bits
+// OracleBits: the oracle's quadrature is good to about 2^-180 at 256 bits
 // (55 digits); agreement to 2^-150 (45 digits) is asked.
-const oracleBits = 150
+const OracleBits = 150
 
 // oracleCheck compares a deterministic sample of the phase 1 points with
 // package oracles (tanh-sinh quadrature of the moment in big.Float, sharing
 // no code with package reference): a check by a different method, which the
 // two precisions of the reference cannot give. Points the oracle does not
 // support are skipped and counted.
-func (e *engine) oracleCheck(start time.Time) error {
+func (e *Engine) oracleCheck(start time.Time) error {
 	keys := make([]ptKey, 0, len(e.vals[0]))
 	for k := range e.vals[0] {
 		keys = append(keys, k)
@@ -274,7 +299,7 @@ func (e *engine) oracleCheck(start time.Time) error {
 		if k.q == 0 || k.q == 1 || k.sigma == 0 || math.IsInf(k.alpha, 0) {
 			continue // exact special cases
 		}
-		if i%oracleEvery == 0 || k.q <= 1e-20 {
+		if i%OracleEvery == 0 || k.q <= 1e-20 {
 			pick = append(pick, k)
 		}
 	}
@@ -282,19 +307,19 @@ func (e *engine) oracleCheck(start time.Time) error {
 	stop := e.ticker(start, "oracle checks", &done, len(pick))
 	errs := make([]error, len(pick))
 	skipped := make([]bool, len(pick))
-	parallel(len(pick), func(i int) {
+	workers.Run(len(pick), func(i int) {
 		k := pick[i]
 		defer done.Add(1)
 		want := e.vals[0][k]
 		dir := func(beta float64) (*big.Float, error) {
-			logI, err := oracles.SGMMoment(k.q, k.sigma, beta, refPrec)
+			logI, err := oracles.SGMMoment(k.q, k.sigma, beta, RefPrec)
 			if err != nil {
 				return nil, err
 			}
 			return logI.Quo(logI, big.NewFloat(k.alpha-1)), nil
 		}
 		got, err := dir(k.alpha)
-		if err == nil && !agreeBits(got, want, oracleBits) {
+		if err == nil && !agreeBits(got, want, OracleBits) {
 			// The RDP is the larger direction; the oracle's forward one
 			// is compared first since it is the larger in every case seen.
 			var bwd *big.Float
@@ -307,7 +332,7 @@ func (e *engine) oracleCheck(start time.Time) error {
 			skipped[i] = true
 		case err != nil:
 			errs[i] = fmt.Errorf("oracle at SGM(q=%g, sigma=%g, alpha=%g): %v", k.q, k.sigma, k.alpha, err)
-		case !agreeBits(got, want, oracleBits):
+		case !agreeBits(got, want, OracleBits):
 			errs[i] = fmt.Errorf("SGM(q=%g, sigma=%g, alpha=%g): reference %s, oracle %s", k.q, k.sigma, k.alpha, want.Text('e', 50), got.Text('e', 50))
 		}
 	})
@@ -325,16 +350,12 @@ func (e *engine) oracleCheck(start time.Time) error {
 			bad = append(bad, err)
 		}
 	}
-	return errors.Join(sortErrs(bad)...)
+	return errors.Join(SortErrs(bad)...)
 }
 
-// agreeBits reports whether a and b agree to 2^-bits relative.
+// agreeBits reports whether a and b agree to 2^-bits relative to b.
 func agreeBits(a, b *big.Float, bits int) bool {
-	if a.Sign() == 0 || b.Sign() == 0 || a.IsInf() || b.IsInf() {
-		return a.Cmp(b) == 0
-	}
-	d := new(big.Float).SetPrec(b.Prec()+64).Sub(a, b)
-	return d.Sign() == 0 || d.MantExp(nil) <= b.MantExp(nil)-bits
+	return math.Abs(schema.RelDiff(a, b)) < math.Ldexp(1, -bits)
 }
 
 // curveCost is a rough cost estimate for scheduling only: fractional orders
@@ -356,29 +377,29 @@ func curveCost(k sgKey, orders []float64) float64 {
 	return c
 }
 
-func (e *engine) phase2(start time.Time) error {
-	var run []*job
+func (e *Engine) phase2(start time.Time) error {
+	var run []*Job
 	for _, j := range e.jobs {
 		for _, k := range j.pairs {
-			j.copied = j.copied || !e.sampled[k]
+			j.Copied = j.Copied || !e.sampled[k]
 		}
-		if !j.copied {
+		if !j.Copied {
 			run = append(run, j)
 		}
 	}
 	var done atomic.Int64
 	total := 2 * len(run)
 	stop := e.ticker(start, "other values", &done, total)
-	parallel(total, func(i int) {
+	workers.Run(total, func(i int) {
 		j, pi := run[i/2], i%2
 		pts := func(q, sigma, alpha float64) *big.Float {
 			v, ok := e.vals[pi][ptKey{q, sigma, alpha}]
 			if !ok {
-				panic(fmt.Sprintf("gen-vectors: %s reads SGM(q=%g, sigma=%g, alpha=%g), which was not requested", j.what, q, sigma, alpha))
+				panic(fmt.Sprintf("gen-vectors: %s reads SGM(q=%g, sigma=%g, alpha=%g), which was not requested", j.What, q, sigma, alpha))
 			}
 			return v
 		}
-		j.res[pi], j.err[pi] = j.eval(reference.Context{Prec: precs[pi]}, pts)
+		j.Res[pi], j.Err[pi] = j.Eval(reference.Context{Prec: Precs[pi]}, pts)
 		done.Add(1)
 	})
 	stop()
@@ -387,36 +408,36 @@ func (e *engine) phase2(start time.Time) error {
 	for _, j := range run {
 		warn, err := j.confirm()
 		if err != nil {
-			bad = append(bad, fmt.Errorf("%s not confirmed: %v", j.what, err))
+			bad = append(bad, fmt.Errorf("%s not confirmed: %v", j.What, err))
 		}
 		if warn != "" {
-			warns = append(warns, j.what+": "+warn)
+			warns = append(warns, j.What+": "+warn)
 		}
 	}
 	e.warn(warns)
-	return errors.Join(sortErrs(bad)...)
+	return errors.Join(SortErrs(bad)...)
 }
 
 // confirm checks that the two evaluations of a job agree: both rejected the
 // input the same way, or both values agree (see confirm) with the same order.
-func (j *job) confirm() (warn string, err error) {
-	e0, e1 := j.err[0], j.err[1]
+func (j *Job) confirm() (warn string, err error) {
+	e0, e1 := j.Err[0], j.Err[1]
 	if e0 != nil || e1 != nil {
-		if isInputError(e0) && isInputError(e1) {
+		if IsInputError(e0) && IsInputError(e1) {
 			return "", nil
 		}
 		return "", fmt.Errorf("evaluations failed: %v / %v", e0, e1)
 	}
-	if j.res[0].order != j.res[1].order && !(math.IsNaN(j.res[0].order) && math.IsNaN(j.res[1].order)) {
-		return "", fmt.Errorf("orders differ: %v at %d bits, %v at %d bits", j.res[0].order, precs[0], j.res[1].order, precs[1])
+	if j.Res[0].Order != j.Res[1].Order && !(math.IsNaN(j.Res[0].Order) && math.IsNaN(j.Res[1].Order)) {
+		return "", fmt.Errorf("orders differ: %v at %d bits, %v at %d bits", j.Res[0].Order, Precs[0], j.Res[1].Order, Precs[1])
 	}
-	return confirm(j.res[0].v, j.res[1].v)
+	return confirm(j.Res[0].V, j.Res[1].V)
 }
 
 // warn reports, on the progress writer, values whose two evaluations agree
 // on every written digit but less well than the reference promises: a
 // reference bug to report, not a reason to refuse the digits written.
-func (e *engine) warn(warns []string) {
+func (e *Engine) warn(warns []string) {
 	sort.Strings(warns)
 	for i, w := range warns {
 		if i == 5 {
@@ -427,22 +448,23 @@ func (e *engine) warn(warns []string) {
 	}
 }
 
-func isInputError(err error) bool {
+// IsInputError reports whether err is the reference's rejection of an input.
+func IsInputError(err error) bool {
 	var ie *reference.InputError
 	return errors.As(err, &ie)
 }
 
-// confirmBits is how closely the two evaluations must agree for a value to
+// ConfirmBits is how closely the two evaluations must agree for a value to
 // be written: 2^-200, about 60 significant digits, ten more than are written.
-const confirmBits = 200
+const ConfirmBits = 200
 
 // claimBits: the reference claims relative error below 2^(1-prec); two
 // evaluations further apart than 2^-250 break that claim at 256 bits, which
 // is reported (a reference bug) though the written digits are confirmed.
 const claimBits = 250
 
-// confirm accepts a (refPrec bits) and b (checkPrec bits) when they agree
-// to 2^-confirmBits relative and give the same 50-digit decimal and the
+// confirm accepts a (RefPrec bits) and b (CheckPrec bits) when they agree
+// to 2^-ConfirmBits relative and give the same 50-digit decimal and the
 // same nearest float64: what the files say is then the same whichever
 // evaluation wrote it. warn is set when they agree less well than the
 // reference's stated guarantee implies.
@@ -450,15 +472,8 @@ func confirm(a, b *big.Float) (warn string, err error) {
 	if a == nil || b == nil {
 		return "", errors.New("missing value")
 	}
-	if a.IsInf() || b.IsInf() || a.Sign() == 0 || b.Sign() == 0 {
-		if a.IsInf() == b.IsInf() && a.Sign() == b.Sign() {
-			return "", nil
-		}
-		return "", fmt.Errorf("%s at %d bits, %s at %d bits", schema.Exact(a), precs[0], schema.Exact(b), precs[1])
-	}
-	d := new(big.Float).SetPrec(checkPrec+64).Sub(a, b)
-	if d.Sign() != 0 && d.MantExp(nil) > b.MantExp(nil)-confirmBits {
-		return "", fmt.Errorf("%s at %d bits, %s at %d bits", a.Text('e', 70), precs[0], b.Text('e', 70), precs[1])
+	if !agreeBits(a, b, ConfirmBits) {
+		return "", fmt.Errorf("%s at %d bits, %s at %d bits", a.Text('e', 70), Precs[0], b.Text('e', 70), Precs[1])
 	}
 	if sa, sb := schema.Exact(a), schema.Exact(b); sa != sb {
 		return "", fmt.Errorf("50-digit forms differ (a rounding boundary): %s / %s", sa, sb)
@@ -466,15 +481,15 @@ func confirm(a, b *big.Float) (warn string, err error) {
 	if fa, fb := schema.Float64Of(a), schema.Float64Of(b); fa != fb {
 		return "", fmt.Errorf("nearest float64 differ (a rounding boundary): %s / %s", fa, fb)
 	}
-	if d.Sign() != 0 && d.MantExp(nil) > b.MantExp(nil)-claimBits {
-		r := new(big.Float).Quo(d, b)
-		rf, _ := r.Float64()
-		return fmt.Sprintf("%d and %d bits differ by %.1e relative (the reference claims below 2^-%d = %.1e at %d bits)", precs[0], precs[1], math.Abs(rf), refPrec-1, math.Ldexp(1, 1-refPrec), refPrec), nil
+	if !agreeBits(a, b, claimBits) {
+		return fmt.Sprintf("%d and %d bits differ by %.1e relative (the reference claims below 2^-%d = %.1e at %d bits)", Precs[0], Precs[1], math.Abs(schema.RelDiff(a, b)), RefPrec-1, math.Ldexp(1, 1-RefPrec), RefPrec), nil
 	}
 	return "", nil
 }
 
-func sortErrs(errs []error) []error {
+// SortErrs sorts errors by text and keeps the first 20, so that a failing
+// run reports the same way every time.
+func SortErrs(errs []error) []error {
 	sort.Slice(errs, func(i, j int) bool { return errs[i].Error() < errs[j].Error() })
 	if len(errs) > 20 {
 		errs = append(errs[:20], fmt.Errorf("... and %d more", len(errs)-20))
@@ -484,7 +499,7 @@ func sortErrs(errs []error) []error {
 
 // ticker reports progress on the progress writer every few seconds until
 // the returned stop is called, and once more then.
-func (e *engine) ticker(start time.Time, what string, done *atomic.Int64, total int) (stop func()) {
+func (e *Engine) ticker(start time.Time, what string, done *atomic.Int64, total int) (stop func()) {
 	if total == 0 {
 		return func() {}
 	}
@@ -511,25 +526,7 @@ func (e *engine) ticker(start time.Time, what string, done *atomic.Int64, total 
 	return func() { close(quit); wg.Wait() }
 }
 
-// parallel runs f(0..n-1) on GOMAXPROCS goroutines, in index order.
-func parallel(n int, f func(i int)) {
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), max(n, 1)) {
-		wg.Go(func() {
-			for i := range next {
-				f(i)
-			}
-		})
-	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-}
-
-// sgmJobChecked is sgmJob plus, where q <= 1e-20, a check against the
+// SGMJobChecked is SGMJob plus, where q <= 1e-20, a check against the
 // expansion of the moment in q, which shares nothing with the reference:
 //
 //	I(alpha) - 1 = C(alpha,2) q^2 c1 + C(alpha,3) q^3 c2 + O(q^4),
@@ -540,21 +537,22 @@ func parallel(n int, f func(i int)) {
 // expansion is good to about 1e-15. Two evaluations of the reference at
 // different precisions share any error in float64 set-up code; this catches
 // that class of error where it is most likely (values near underflow).
-func (e *engine) sgmJobChecked(q, sigma, alpha float64) *job {
-	j := e.sgmJob(q, sigma, alpha)
+func (e *Engine) SGMJobChecked(q, sigma, alpha float64) *Job {
+	j := e.SGMJob(q, sigma, alpha)
 	if !expansionValid(q, sigma, alpha) {
 		return j
 	}
-	inner := j.eval
-	j.eval = func(c reference.Context, pts func(q, sigma, alpha float64) *big.Float) (out, error) {
+	inner := j.Eval
+	j.Eval = func(c reference.Context, pts Points) (Out, error) {
 		o, err := inner(c, pts)
 		if err != nil {
 			return o, err
 		}
-		got, _ := o.v.Float64()
-		want := tinyQExpansion(q, sigma, alpha)
-		if r := math.Abs(got-want) / want; !(r < 1e-13) {
-			return out{}, fmt.Errorf("reference %g disagrees with the expansion in q, %g (relative %.2g)", got, want, r)
+		// The expansion is a float64 answer; its error is measured against
+		// the reference like any other.
+		exp := tinyQExpansion(q, sigma, alpha)
+		if r := schema.RelativeError(exp, o.V); !(r < 1e-13) {
+			return Out{}, fmt.Errorf("reference %s disagrees with the expansion in q, %g (relative %.2g)", o.V.Text('g', 17), exp, r)
 		}
 		return o, nil
 	}

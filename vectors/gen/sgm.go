@@ -1,4 +1,4 @@
-package main
+package gen
 
 // vectors/sgm_rdp.json: RDP of the sampled Gaussian mechanism by region.
 
@@ -7,13 +7,14 @@ import (
 	"math"
 
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
+	"github.com/rdpcheck/rdpcheck/vectors/verify"
 )
 
-// sgmTolerance is what a float64 implementation can reach on every SGM group
+// SGMTolerance is what a float64 implementation can reach on every SGM group
 // (package fast promises it for q in [1e-12, 1], sigma in [0.1, 1000],
 // integer orders to 10,000 and fractional orders to 256, and meets it on
 // every test here, which the vectors package's tests enforce).
-const sgmTolerance = 1e-12
+const SGMTolerance = 1e-12
 
 // sgmRegion is one region of (q, sigma, alpha) space.
 type sgmRegion struct {
@@ -83,8 +84,8 @@ var sgmRegions = []sgmRegion{
 	},
 }
 
-// sgmFlags returns the input flags of an SGM point.
-func sgmFlags(q, sigma, alpha float64) []string {
+// SGMFlags returns the input flags of an SGM point.
+func SGMFlags(q, sigma, alpha float64) []string {
 	var f []string
 	if !math.IsInf(alpha, 0) && alpha != math.Trunc(alpha) {
 		f = append(f, "FractionalOrder")
@@ -116,16 +117,17 @@ func sgmFlags(q, sigma, alpha float64) []string {
 	return f
 }
 
-func sgmTest(q, sigma, alpha float64) *schema.Test {
-	t := &schema.Test{Comment: fmt.Sprintf("q=%g sigma=%g alpha=%g", q, sigma, alpha), Flags: sgmFlags(q, sigma, alpha)}
+// SGMTest is a test of SGM at (q, sigma, alpha) with its input flags.
+func SGMTest(q, sigma, alpha float64) *schema.Test {
+	t := &schema.Test{Comment: fmt.Sprintf("q=%g sigma=%g alpha=%g", q, sigma, alpha), Flags: SGMFlags(q, sigma, alpha)}
 	t.SetFloat("q", q)
 	t.SetFloat("sigma", sigma)
 	t.SetFloat("alpha", alpha)
 	return t
 }
 
-func buildSGM(e *engine) (*fileBuilder, error) {
-	b := newFile("SGM-RDP", []string{
+func buildSGM(e *verify.Engine) (*FileBuilder, error) {
+	b := NewFile("SGM-RDP", []string{
 		"Renyi DP eps(alpha) of one step of the Poisson-sampled Gaussian mechanism: sampling rate q, noise multiplier sigma, l2-sensitivity 1, add/remove-one neighbours.",
 		"The value is the larger of D_alpha(mu || mu0) and D_alpha(mu0 || mu), mu0 = N(0, sigma^2), mu = (1 - q) mu0 + q N(1, sigma^2); the first is the larger in every test here (Mironov, Talwar, Zhang 2019).",
 		"Groups are regions of (q, sigma, alpha); each region has a group of integer orders and a group of fractional orders, and a last group holds the special cases.",
@@ -138,17 +140,17 @@ func buildSGM(e *engine) (*fileBuilder, error) {
 			if len(kind.orders) == 0 {
 				continue
 			}
-			g := b.group(r.name+"/"+kind.name, schema.SGM, r.comment+"; "+kind.name+" orders", sgmTolerance)
+			g := b.Group(r.name+"/"+kind.name, schema.SGM, r.comment+"; "+kind.name+" orders", SGMTolerance)
 			for _, q := range r.q {
 				for _, s := range r.sigma {
 					for _, a := range kind.orders {
-						b.test(g, sgmTest(q, s, a), e.sgmJobChecked(q, s, a), nil)
+						b.Test(g, SGMTest(q, s, a), e.SGMJobChecked(q, s, a), nil)
 					}
 				}
 			}
 		}
 	}
-	g := b.group("special", schema.SGM, "special cases: q = 0, q = 1, alpha = +inf, sigma = 0, q = -0", sgmTolerance)
+	g := b.Group("special", schema.SGM, "special cases: q = 0, q = 1, alpha = +inf, sigma = 0, q = -0", SGMTolerance)
 	special := []struct {
 		q, sigma, alpha float64
 		result          string
@@ -167,12 +169,12 @@ func buildSGM(e *engine) (*fileBuilder, error) {
 		{1, 0, 2, schema.Acceptable},
 	}
 	for _, c := range special {
-		t := sgmTest(c.q, c.sigma, c.alpha)
+		t := SGMTest(c.q, c.sigma, c.alpha)
 		t.Result = c.result
 		if math.Signbit(c.q) {
 			t.Comment += " (negative zero: inside [0, 1])"
 		}
-		b.test(g, t, e.sgmJob(c.q, c.sigma, c.alpha), nil)
+		b.Test(g, t, e.SGMJob(c.q, c.sigma, c.alpha), nil)
 	}
 	return b, nil
 }

@@ -1,4 +1,4 @@
-package main
+package gen
 
 // vectors/dpsgd.json: DP-SGD scenarios (q, sigma, steps, delta) -> (eps, order).
 
@@ -8,15 +8,16 @@ import (
 
 	"github.com/rdpcheck/rdpcheck/reference"
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
+	"github.com/rdpcheck/rdpcheck/vectors/verify"
 )
 
-// dpsgdTolerance: eps = min over orders of (steps * RDP + a conversion
+// DPSGDTolerance: eps = min over orders of (steps * RDP + a conversion
 // term); an RDP curve within 1e-12 relative (package fast) gives eps within
 // about 1e-12 relative.
-const dpsgdTolerance = 1e-12
+const DPSGDTolerance = 1e-12
 
 // dpsgdScenarios are (q, sigma) pairs with step counts. The pairs are those
-// of ../shared/tfprivacy/dpsgd_epsilon.json (MNIST and CIFAR-style runs,
+// of peers/tfprivacy/dpsgd_epsilon.json (MNIST and CIFAR-style runs,
 // the TF Privacy tutorial, large-batch and tiny-rate settings), written as
 // the same float64 literals, plus two extremes; the files share their
 // curves.
@@ -55,8 +56,8 @@ func intOrders() []float64 {
 	return append(o, 128, 256)
 }
 
-func buildDPSGD(e *engine) (*fileBuilder, error) {
-	b := newFile("DP-SGD-epsilon", []string{
+func buildDPSGD(e *verify.Engine) (*FileBuilder, error) {
+	b := NewFile("DP-SGD-epsilon", []string{
 		"DP-SGD accounting: eps for a target delta after steps compositions of the Poisson-sampled Gaussian mechanism (sampling rate q, noise multiplier sigma, add/remove-one neighbours), RDP at the group's orders (steps * SGM RDP, exactly), converted by the test's conversion and minimised over the orders.",
 		"Conversions as in conversions.json; expectedOrder is the order attaining the minimum (the first on ties), informative and not scored.",
 	}, "RDP curve: the reference's SGM RDP at each order (see sgm_rdp.json), times steps; the conversion in big.Float at the working precision. The check at 320 bits recomputes the curve and the conversion.")
@@ -66,23 +67,23 @@ func buildDPSGD(e *engine) (*fileBuilder, error) {
 		orders  []float64
 		comment string
 	}{
-		{"improved/default-orders", reference.Improved, dpAccountingOrders(), "improved conversion at dp_accounting's 156 default orders (1.1 to 10.9 by 0.1, 11 to 63, 128, 256, 512, 1024)"},
-		{"classic/default-orders", reference.Classic, dpAccountingOrders(), "classic conversion at dp_accounting's 156 default orders"},
+		{"improved/default-orders", reference.Improved, DPAccountingOrders(), "improved conversion at dp_accounting's 156 default orders (1.1 to 10.9 by 0.1, 11 to 63, 128, 256, 512, 1024)"},
+		{"classic/default-orders", reference.Classic, DPAccountingOrders(), "classic conversion at dp_accounting's 156 default orders"},
 		{"improved/integer-orders", reference.Improved, intOrders(), "improved conversion at the integer orders 2 to 64, 128 and 256"},
 	}
 	for _, gs := range groups {
-		g := b.group(gs.name, schema.DPSGDEpsilon, gs.comment, dpsgdTolerance)
+		g := b.Group(gs.name, schema.DPSGDEpsilon, gs.comment, DPSGDTolerance)
 		g.Orders, g.OrdersHex = schema.Lists(gs.orders)
 		for _, s := range dpsgdScenarios {
-			e.need(s.q, s.sigma, gs.orders...)
+			e.Need(s.q, s.sigma, gs.orders...)
 			for _, steps := range s.steps {
 				for _, delta := range dpsgdDeltas {
-					t := dpsgdTest(s.q, s.sigma, steps, delta, gs.conv)
+					t := DPSGDTest(s.q, s.sigma, steps, delta, gs.conv)
 					t.Comment = fmt.Sprintf("%s: q=%g sigma=%g steps=%d delta=%g", s.comment, s.q, s.sigma, steps, delta)
 					if len(gs.orders) >= 100 {
 						t.Flags = append(t.Flags, "ManyOrders")
 					}
-					b.test(g, t, e.dpsgdJob(s.q, s.sigma, steps, delta, gs.orders, gs.conv), func(t *schema.Test, o out) error {
+					b.Test(g, t, DPSGDJob(e, s.q, s.sigma, steps, delta, gs.orders, gs.conv), func(t *schema.Test, o verify.Out) error {
 						return conversionValueFlags(t, schema.DPSGDEpsilon, gs.conv, o)
 					})
 				}
@@ -92,7 +93,8 @@ func buildDPSGD(e *engine) (*fileBuilder, error) {
 	return b, nil
 }
 
-func dpsgdTest(q, sigma float64, steps int, delta float64, conv reference.Conversion) *schema.Test {
+// DPSGDTest is a DP-SGD test without comment or flags.
+func DPSGDTest(q, sigma float64, steps int, delta float64, conv reference.Conversion) *schema.Test {
 	t := &schema.Test{Conversion: conv.String(), Steps: &steps}
 	t.SetFloat("q", q)
 	t.SetFloat("sigma", sigma)
@@ -100,21 +102,21 @@ func dpsgdTest(q, sigma float64, steps int, delta float64, conv reference.Conver
 	return t
 }
 
-// dpsgdJob is eps of steps * the SGM curve at orders. The curve's points
+// DPSGDJob is eps of steps * the SGM curve at orders. The curve's points
 // come from phase 1; multiplying by steps rounds to the context's precision
 // as reference.SGMCurve does.
-func (e *engine) dpsgdJob(q, sigma float64, steps int, delta float64, orders []float64, conv reference.Conversion) *job {
-	e.need(q, sigma, orders...)
+func DPSGDJob(e *verify.Engine, q, sigma float64, steps int, delta float64, orders []float64, conv reference.Conversion) *verify.Job {
+	e.Need(q, sigma, orders...)
 	what := fmt.Sprintf("DPSGDEpsilon(q=%g, sigma=%g, steps=%d, delta=%g, %d orders, %s)", q, sigma, steps, delta, len(orders), conv)
-	j := e.add(what, func(c reference.Context, pts func(q, sigma, alpha float64) *big.Float) (out, error) {
+	j := e.Add(what, func(c reference.Context, pts verify.Points) (verify.Out, error) {
 		rdp := make([]*big.Float, len(orders))
 		for i, a := range orders {
 			v := pts(q, sigma, a)
 			rdp[i] = new(big.Float).SetPrec(v.Prec()).Mul(v, new(big.Float).SetInt64(int64(steps)))
 		}
 		v, o, err := c.Epsilon(orders, rdp, delta, conv)
-		return out{v: v, order: o}, err
+		return verify.Out{V: v, Order: o}, err
 	})
-	j.pairs = []sgKey{{q, sigma}}
+	j.Reads(q, sigma)
 	return j
 }

@@ -1,4 +1,4 @@
-package main
+package gen
 
 // Assembling the vector files: builders lay out groups and tests and register
 // a job per expected value; after the engine has run, finalize writes the
@@ -15,53 +15,23 @@ import (
 	"sort"
 
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
+	"github.com/rdpcheck/rdpcheck/vectors/verify"
 )
 
-const generatorVersion = "rdpcheck gen-vectors 1.0"
+// GeneratorVersion is written into every vector file.
+const GeneratorVersion = "rdpcheck gen-vectors 1.0"
 
-// options selects what generate writes.
-type options struct {
-	// tfDir holds the peers' data (../shared/tfprivacy); empty skips
-	// vectors/tfprivacy.
-	tfDir string
-	// only, if non-nil, limits generation to these file names.
-	only map[string]bool
-	// sampleEvery > 1 computes only every sampleEvery-th (q, sigma) pair
-	// and takes the values of tests reading other pairs from the files in
-	// committed: the quick check, which still regenerates every input,
-	// flag and structure and recomputes a sample of the values.
-	sampleEvery int
-	committed   string
+// Step builds one vector file: it lays out the file's groups and tests and
+// registers a job per expected value on the engine.
+type Step struct {
+	Name  string // path relative to vectors/, slash-separated
+	Build func(e *verify.Engine) (*FileBuilder, error)
 }
 
-// generate returns the vector files by path relative to vectors/.
-func generate(opt options, progress io.Writer) (map[string][]byte, error) {
-	e := newEngine(progress)
-	e.sampleEvery = opt.sampleEvery
-	var builders []*fileBuilder
-	add := func(name string, build func(e *engine) (*fileBuilder, error)) error {
-		if opt.only != nil && !opt.only[name] {
-			return nil
-		}
-		b, err := build(e)
-		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-		b.name = name
-		builders = append(builders, b)
-		return nil
-	}
-	var tf *tfData
-	if opt.tfDir != "" {
-		var err error
-		if tf, err = readTF(opt.tfDir); err != nil {
-			return nil, err
-		}
-	}
-	steps := []struct {
-		name  string
-		build func(e *engine) (*fileBuilder, error)
-	}{
+// Steps are the files computed from package reference alone, in the order
+// they are built.
+func Steps() []Step {
+	return []Step{
 		{"sgm_rdp.json", buildSGM},
 		{"closed_forms.json", buildClosed},
 		{"divergence.json", buildDivergence},
@@ -69,71 +39,83 @@ func generate(opt options, progress io.Writer) (map[string][]byte, error) {
 		{"dpsgd.json", buildDPSGD},
 		{"invalid_inputs.json", buildInvalid},
 	}
-	if tf != nil {
-		steps = append(steps, []struct {
-			name  string
-			build func(e *engine) (*fileBuilder, error)
-		}{
-			{filepath.Join("tfprivacy", "sgm_rdp.json"), tf.buildSGM},
-			{filepath.Join("tfprivacy", "dpsgd_epsilon.json"), tf.buildDPSGD},
-			{filepath.Join("tfprivacy", "expectations.json"), tf.buildExpectations},
-		}...)
-	}
+}
+
+// Options selects what Generate writes.
+type Options struct {
+	// Only, if non-nil, limits generation to these file names.
+	Only map[string]bool
+	// SampleEvery > 1 computes only every SampleEvery-th (q, sigma) pair
+	// and takes the values of tests reading other pairs from the files in
+	// Committed: the quick check, which still regenerates every input,
+	// flag and structure and recomputes a sample of the values.
+	SampleEvery int
+	Committed   string
+}
+
+// Generate runs steps (those named in opt.Only, if set) and returns the
+// vector files by path relative to vectors/. Progress goes to progress.
+func Generate(steps []Step, opt Options, progress io.Writer) (map[string][]byte, error) {
+	e := verify.New(progress)
+	e.SampleEvery = opt.SampleEvery
+	var builders []*FileBuilder
 	for _, s := range steps {
-		if err := add(filepath.ToSlash(s.name), s.build); err != nil {
-			return nil, err
+		if opt.Only != nil && !opt.Only[s.Name] {
+			continue
 		}
+		b, err := s.Build(e)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", s.Name, err)
+		}
+		b.Name = s.Name
+		builders = append(builders, b)
 	}
-	if err := e.run(); err != nil {
+	if err := e.Run(); err != nil {
 		return nil, err
 	}
 	files := map[string][]byte{}
 	for _, b := range builders {
 		var committed *schema.File
-		if opt.sampleEvery > 1 {
-			data, err := os.ReadFile(filepath.Join(opt.committed, filepath.FromSlash(b.name)))
+		if opt.SampleEvery > 1 {
+			data, err := os.ReadFile(filepath.Join(opt.Committed, filepath.FromSlash(b.Name)))
 			if err != nil {
-				return nil, fmt.Errorf("%s: the quick check copies unsampled values from the committed file: %w", b.name, err)
+				return nil, fmt.Errorf("%s: the quick check copies unsampled values from the committed file: %w", b.Name, err)
 			}
 			if committed, err = schema.Parse(data); err != nil {
-				return nil, fmt.Errorf("%s: committed file: %w", b.name, err)
+				return nil, fmt.Errorf("%s: committed file: %w", b.Name, err)
 			}
 		}
-		data, err := b.finalize(committed)
+		data, err := b.Finalize(committed)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", b.name, err)
+			return nil, fmt.Errorf("%s: %w", b.Name, err)
 		}
-		files[b.name] = data
-	}
-	if tf != nil && (opt.only == nil || opt.only[findingsName]) {
-		files[findingsName] = tf.findings()
+		files[b.Name] = data
 	}
 	return files, nil
 }
 
-// fileBuilder collects one file's groups and tests before the values exist.
-type fileBuilder struct {
-	name  string
-	file  *schema.File
+// FileBuilder collects one file's groups and tests before the values exist.
+type FileBuilder struct {
+	Name  string
+	File  *schema.File
 	items []item
-	// finish, if set, runs after the values are in and before encoding.
-	finish func() error
 }
 
 type item struct {
 	t    *schema.Test
 	fn   string
-	j    *job
-	then func(t *schema.Test, o out) error
+	j    *verify.Job
+	then func(t *schema.Test, o verify.Out) error
 }
 
-func newFile(algorithm string, header []string, provenance ...string) *fileBuilder {
-	return &fileBuilder{file: &schema.File{
+// NewFile starts a file with the common provenance and the given one.
+func NewFile(algorithm string, header []string, provenance ...string) *FileBuilder {
+	return &FileBuilder{File: &schema.File{
 		Schema:                 schema.Name,
 		Algorithm:              algorithm,
-		GeneratorVersion:       generatorVersion,
-		ReferencePrecisionBits: refPrec,
-		CheckPrecisionBits:     checkPrec,
+		GeneratorVersion:       GeneratorVersion,
+		ReferencePrecisionBits: verify.RefPrec,
+		CheckPrecisionBits:     verify.CheckPrec,
 		Header:                 header,
 		Provenance:             append(append([]string{}, commonProvenance...), provenance...),
 	}}
@@ -141,21 +123,21 @@ func newFile(algorithm string, header []string, provenance ...string) *fileBuild
 
 var commonProvenance = []string{
 	"Inputs are float64 values, taken exactly: an expected value is exact for the binary number written, not for a decimal it might have been meant as.",
-	fmt.Sprintf("Expected values: github.com/rdpcheck/rdpcheck/reference at %d bits, whose Ziv loop returns a value only when two evaluations at different working precisions agree; its relative error is below 2^-%d. Written rounded to %d significant digits; expectedFloat64 is the float64 nearest the %d-bit value.", refPrec, refPrec-1, schema.ExactDigits, refPrec),
-	fmt.Sprintf("Checked: every value was computed a second time with the reference at %d bits (other working precisions, series cut-offs and quadrature node counts). The generator writes a value only when the two agree to 2^-%d relative (about 60 digits) and give the same %d digits and nearest float64, and refuses to write the file otherwise.", checkPrec, confirmBits, schema.ExactDigits),
-	fmt.Sprintf("SGM values were also checked by an independent method: one point in %d (in sorted order) and every point with q <= 1e-20 against package oracles (tanh-sinh quadrature of the moment in big.Float, sharing no code with the reference), to 2^-%d relative; and where q <= 1e-20 and the neglected terms are below e^-40, against the two-term expansion of the moment in q, to 1e-13.", oracleEvery, oracleBits),
+	fmt.Sprintf("Expected values: github.com/rdpcheck/rdpcheck/reference at %d bits, whose Ziv loop returns a value only when two evaluations at different working precisions agree; its relative error is below 2^-%d. Written rounded to %d significant digits; expectedFloat64 is the float64 nearest the %d-bit value.", verify.RefPrec, verify.RefPrec-1, schema.ExactDigits, verify.RefPrec),
+	fmt.Sprintf("Checked: every value was computed a second time with the reference at %d bits (other working precisions, series cut-offs and quadrature node counts). The generator writes a value only when the two agree to 2^-%d relative (about 60 digits) and give the same %d digits and nearest float64, and refuses to write the file otherwise.", verify.CheckPrec, verify.ConfirmBits, schema.ExactDigits),
+	fmt.Sprintf("SGM values were also checked by an independent method: one point in %d (in sorted order) and every point with q <= 1e-20 against package oracles (tanh-sinh quadrature of the moment in big.Float, sharing no code with the reference), to 2^-%d relative; and where q <= 1e-20 and the neglected terms are below e^-40, against the two-term expansion of the moment in q, to 1e-13.", verify.OracleEvery, verify.OracleBits),
 	"result invalid: the reference rejects the input (an InputError) at both precisions.",
 }
 
-// group appends a group.
-func (b *fileBuilder) group(name, fn, comment string, tol float64) *schema.Group {
+// Group appends a group.
+func (b *FileBuilder) Group(name, fn, comment string, tol float64) *schema.Group {
 	g := &schema.Group{Name: name, Function: fn, Comment: comment, RelativeTolerance: tol, Tests: []*schema.Test{}}
-	b.file.TestGroups = append(b.file.TestGroups, g)
+	b.File.TestGroups = append(b.File.TestGroups, g)
 	return g
 }
 
-// test appends t to g; its expected value (or rejection) comes from j.
-func (b *fileBuilder) test(g *schema.Group, t *schema.Test, j *job, then func(t *schema.Test, o out) error) {
+// Test appends t to g; its expected value (or rejection) comes from j.
+func (b *FileBuilder) Test(g *schema.Group, t *schema.Test, j *verify.Job, then func(t *schema.Test, o verify.Out) error) {
 	if t.Flags == nil {
 		t.Flags = []string{}
 	}
@@ -166,11 +148,11 @@ func (b *fileBuilder) test(g *schema.Group, t *schema.Test, j *job, then func(t 
 	b.items = append(b.items, item{t: t, fn: g.Function, j: j, then: then})
 }
 
-// finalize writes the values in, numbers, encodes and lints. Values of
+// Finalize writes the values in, numbers, encodes and lints. Values of
 // copied jobs (not run when sampling) are taken from committed, by tcId.
-func (b *fileBuilder) finalize(committed *schema.File) ([]byte, error) {
+func (b *FileBuilder) Finalize(committed *schema.File) ([]byte, error) {
 	n := 0
-	for _, g := range b.file.TestGroups {
+	for _, g := range b.File.TestGroups {
 		for _, t := range g.Tests {
 			n++
 			t.TcID = n
@@ -188,7 +170,7 @@ func (b *fileBuilder) finalize(committed *schema.File) ([]byte, error) {
 	var errs []error
 	for _, it := range b.items {
 		t, j := it.t, it.j
-		if j.copied {
+		if j.Copied {
 			o, err := copyValue(t, old[t.TcID])
 			if err != nil {
 				errs = append(errs, fmt.Errorf("tcId %d (%s): %v", t.TcID, t.Comment, err))
@@ -196,43 +178,38 @@ func (b *fileBuilder) finalize(committed *schema.File) ([]byte, error) {
 			}
 			if it.then != nil {
 				if err := it.then(t, o); err != nil {
-					errs = append(errs, fmt.Errorf("%s: %v", j.what, err))
+					errs = append(errs, fmt.Errorf("%s: %v", j.What, err))
 				}
 			}
 			continue
 		}
 		if t.Result == schema.Invalid {
-			if !isInputError(j.err[0]) {
-				errs = append(errs, fmt.Errorf("%s: listed as invalid, but the reference returned %v", j.what, describe(j)))
+			if !verify.IsInputError(j.Err[0]) {
+				errs = append(errs, fmt.Errorf("%s: listed as invalid, but the reference returned %v", j.What, describe(j)))
 			}
 		} else {
-			if j.err[0] != nil {
-				errs = append(errs, fmt.Errorf("%s: %v", j.what, j.err[0]))
+			if j.Err[0] != nil {
+				errs = append(errs, fmt.Errorf("%s: %v", j.What, j.Err[0]))
 				continue
 			}
-			o := j.res[0]
-			t.Expected = schema.Exact(o.v)
-			t.ExpectedFloat64 = schema.Float64Of(o.v)
+			o := j.Res[0]
+			t.Expected = schema.Exact(o.V)
+			t.ExpectedFloat64 = schema.Float64Of(o.V)
 			if it.fn == schema.Epsilon || it.fn == schema.Delta || it.fn == schema.DPSGDEpsilon {
-				t.ExpectedOrder = schema.Dec(o.order)
+				t.ExpectedOrder = schema.Dec(o.Order)
 			}
 		}
 		if it.then != nil {
-			if err := it.then(t, j.res[0]); err != nil {
-				errs = append(errs, fmt.Errorf("%s: %v", j.what, err))
+			if err := it.then(t, j.Res[0]); err != nil {
+				errs = append(errs, fmt.Errorf("%s: %v", j.What, err))
 			}
 		}
 	}
-	if b.finish != nil {
-		if err := b.finish(); err != nil {
-			errs = append(errs, err)
-		}
-	}
 	if len(errs) > 0 {
-		return nil, errors.Join(sortErrs(errs)...)
+		return nil, errors.Join(verify.SortErrs(errs)...)
 	}
 	used := map[string]bool{}
-	for _, g := range b.file.TestGroups {
+	for _, g := range b.File.TestGroups {
 		for _, t := range g.Tests {
 			t.Flags = dedupe(t.Flags)
 			for _, f := range t.Flags {
@@ -240,21 +217,21 @@ func (b *fileBuilder) finalize(committed *schema.File) ([]byte, error) {
 			}
 		}
 	}
-	b.file.NumberOfTests = n
-	b.file.Notes = map[string]string{}
+	b.File.NumberOfTests = n
+	b.File.Notes = map[string]string{}
 	for f := range used {
 		note, ok := flagNotes[f]
 		if !ok {
 			return nil, fmt.Errorf("flag %s has no note", f)
 		}
-		b.file.Notes[f] = note
+		b.File.Notes[f] = note
 	}
-	data, err := schema.Encode(b.file)
+	data, err := schema.Encode(b.File)
 	if err != nil {
 		return nil, err
 	}
 	if lint := schema.Lint(data); len(lint) > 0 {
-		return nil, fmt.Errorf("generated file fails lint: %w", errors.Join(sortErrs(lint)...))
+		return nil, fmt.Errorf("generated file fails lint: %w", errors.Join(verify.SortErrs(lint)...))
 	}
 	return data, nil
 }
@@ -273,38 +250,38 @@ func dedupe(flags []string) []string {
 
 // copyValue takes a copied test's value from the committed test with the
 // same tcId, which must be the same test (same comment and result).
-func copyValue(t, old *schema.Test) (out, error) {
+func copyValue(t, old *schema.Test) (verify.Out, error) {
 	if old == nil {
-		return out{}, errors.New("not in the committed file")
+		return verify.Out{}, errors.New("not in the committed file")
 	}
 	if old.Comment != t.Comment || old.Result != t.Result {
-		return out{}, fmt.Errorf("the committed file has another test there (%q)", old.Comment)
+		return verify.Out{}, fmt.Errorf("the committed file has another test there (%q)", old.Comment)
 	}
 	t.Expected, t.ExpectedFloat64, t.ExpectedOrder = old.Expected, old.ExpectedFloat64, old.ExpectedOrder
 	if t.Result == schema.Invalid {
-		return out{}, nil
+		return verify.Out{}, nil
 	}
 	v, err := schema.ParseExact(old.Expected)
 	if err != nil {
-		return out{}, err
+		return verify.Out{}, err
 	}
-	o := out{v: v}
+	o := verify.Out{V: v}
 	if old.ExpectedOrder != "" {
-		if o.order, err = schema.ParseFloat(old.ExpectedOrder); err != nil {
-			return out{}, err
+		if o.Order, err = schema.ParseFloat(old.ExpectedOrder); err != nil {
+			return verify.Out{}, err
 		}
 	}
 	return o, nil
 }
 
-func describe(j *job) string {
-	if j.err[0] != nil {
-		return j.err[0].Error()
+func describe(j *verify.Job) string {
+	if j.Err[0] != nil {
+		return j.Err[0].Error()
 	}
-	if j.res[0].v == nil {
+	if j.Res[0].V == nil {
 		return "no value"
 	}
-	return schema.Exact(j.res[0].v)
+	return schema.Exact(j.Res[0].V)
 }
 
 // flagNotes explains every flag any file may use.

@@ -1,21 +1,23 @@
-package main
-
-// vectors/tfprivacy/: what the TF Privacy lineage prints (read from
-// ../shared/tfprivacy at generation time) against the reference.
+// Package peerstudy judges what other accountants print against package
+// reference: it builds the vector files of vectors/tfprivacy (the peers'
+// printed values beside the truth, each flagged) and FINDINGS.md, which
+// tabulates them. The peers' values are recorded data (peers/tfprivacy in
+// the repository, embedded as package peers).
+package peerstudy
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"math/big"
-	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/rdpcheck/rdpcheck/reference"
+	"github.com/rdpcheck/rdpcheck/vectors/gen"
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
+	"github.com/rdpcheck/rdpcheck/vectors/verify"
 )
 
 // The thresholds of the peer flags (see flagNotes): below noiseLevel a
@@ -111,10 +113,10 @@ type expRow struct {
 	judged            bool
 }
 
-func readJSON(dir, name string, v any) error {
-	data, err := os.ReadFile(filepath.Join(dir, name))
+func readJSON(dir fs.FS, name string, v any) error {
+	data, err := fs.ReadFile(dir, name)
 	if err != nil {
-		return fmt.Errorf("%w (the peers' data is read from ../shared/tfprivacy beside the repository; pass -tfprivacy DIR, or -tfprivacy none to skip vectors/tfprivacy)", err)
+		return err
 	}
 	if err := json.Unmarshal(data, v); err != nil {
 		return fmt.Errorf("%s: %v", name, err)
@@ -122,7 +124,22 @@ func readJSON(dir, name string, v any) error {
 	return nil
 }
 
-func readTF(dir string) (*tfData, error) {
+// Files are the vector files the study writes, relative to vectors/;
+// FINDINGS.md is built from them.
+var Files = []string{"tfprivacy/sgm_rdp.json", "tfprivacy/dpsgd_epsilon.json", "tfprivacy/expectations.json"}
+
+// Steps are the study's vector files, in the order of Files.
+func (d *tfData) Steps() []gen.Step {
+	return []gen.Step{{Name: Files[0], Build: d.buildSGM}, {Name: Files[1], Build: d.buildDPSGD}, {Name: Files[2], Build: d.buildExpectations}}
+}
+
+// Study is the TF Privacy lineage's recorded values, read and checked.
+type Study = tfData
+
+// Load reads the TF Privacy lineage's data from dir (the files of
+// peers/tfprivacy: sgm_rdp.json, dpsgd_epsilon.json,
+// tf_test_expectations.json).
+func Load(dir fs.FS) (*Study, error) {
 	d := &tfData{}
 	var sgm struct {
 		Sources     map[string]string            `json:"sources"`
@@ -216,7 +233,8 @@ func firstErr(errs ...error) error {
 }
 
 // judge compares a peer value with the truth: the signed relative error
-// (peer - truth) / truth and the flag, if any (see flagNotes).
+// (peer - truth) / truth (schema.AnswerError; the truths here are RDP and
+// epsilon values, never negative) and the flag, if any (see flagNotes).
 func judge(p peerValue, truth *big.Float) (rel float64, flag string) {
 	switch {
 	case p.err:
@@ -241,10 +259,7 @@ func judge(p peerValue, truth *big.Float) (rel float64, flag string) {
 		}
 		return math.Inf(1), "PeerOverestimate"
 	}
-	d := new(big.Float).SetPrec(refPrec).SetFloat64(p.x)
-	d.Sub(d, truth)
-	d.Quo(d, truth)
-	rel, _ = d.Float64()
+	rel = schema.AnswerError(p.x, truth)
 	if math.Abs(rel) < 1e-40 {
 		// Below what the 50 written digits resolve: a peer value equal to
 		// the truth (2.2 = 2 * 1.1 exactly) has error 0 whether the truth
@@ -264,19 +279,7 @@ func judge(p peerValue, truth *big.Float) (rel float64, flag string) {
 	return rel, "PeerUnderestimate"
 }
 
-func relString(rel float64) string {
-	switch {
-	case math.IsNaN(rel):
-		return "nan"
-	case math.IsInf(rel, 1):
-		return "inf"
-	case math.IsInf(rel, -1):
-		return "-inf"
-	case rel == 0:
-		return "0"
-	}
-	return fmt.Sprintf("%.2e", rel)
-}
+func relString(rel float64) string { return schema.Format(rel, 'e', 2) }
 
 func tfHeader(what string, d *tfData) []string {
 	h := []string{what, "Peer versions (one group each):"}
@@ -289,32 +292,32 @@ func tfHeader(what string, d *tfData) []string {
 	return h
 }
 
-const tfProvenance = "Peer values: ../shared/tfprivacy (the rdpcheck repository's shared data, read at generation time), copied as printed; the reference values are computed by this generator for the same float64 inputs."
+const tfProvenance = "Peer values: peers/tfprivacy in the rdpcheck repository (see peers/README.md), copied as printed; the reference values are computed by this generator for the same float64 inputs."
 
-func (d *tfData) buildSGM(e *engine) (*fileBuilder, error) {
-	b := newFile("SGM-RDP-peers", tfHeader("RDP of one step of the Poisson-sampled Gaussian mechanism (add/remove-one, l2-sensitivity 1) as printed by three versions of the TF Privacy accountant, compute_rdp(q, noise_multiplier=sigma, steps=1, orders=[alpha]), on the grid q x sigma x alpha of ../shared/tfprivacy/sgm_rdp.json, against the reference.", d), tfProvenance)
+func (d *tfData) buildSGM(e *verify.Engine) (*gen.FileBuilder, error) {
+	b := gen.NewFile("SGM-RDP-peers", tfHeader("RDP of one step of the Poisson-sampled Gaussian mechanism (add/remove-one, l2-sensitivity 1) as printed by three versions of the TF Privacy accountant, compute_rdp(q, noise_multiplier=sigma, steps=1, orders=[alpha]), on the grid q x sigma x alpha of peers/tfprivacy/sgm_rdp.json, against the reference.", d), tfProvenance)
 	d.sgmRows = make([][]peerRow, len(peerVersions))
-	jobs := make([]*job, len(d.sgm))
+	jobs := make([]*verify.Job, len(d.sgm))
 	for i, c := range d.sgm {
-		jobs[i] = e.sgmJob(c.q, c.sigma, c.alpha)
+		jobs[i] = e.SGMJob(c.q, c.sigma, c.alpha)
 	}
 	for pi, p := range peerVersions {
-		g := b.group(p.key, schema.SGM, fmt.Sprintf("%s: %s", p.key, d.sources[p.key]), sgmTolerance)
+		g := b.Group(p.key, schema.SGM, fmt.Sprintf("%s: %s", p.key, d.sources[p.key]), gen.SGMTolerance)
 		g.Peer = p.key
 		rows := make([]peerRow, len(d.sgm))
 		d.sgmRows[pi] = rows
 		for i, c := range d.sgm {
-			t := sgmTest(c.q, c.sigma, c.alpha)
-			t.Flags = sgmFlags(c.q, c.sigma, c.alpha)
+			t := gen.SGMTest(c.q, c.sigma, c.alpha)
+			t.Flags = gen.SGMFlags(c.q, c.sigma, c.alpha)
 			pv := c.peers[pi]
 			t.PeerValue = pv.raw
-			b.test(g, t, jobs[i], func(t *schema.Test, o out) error {
-				rel, flag := judge(pv, o.v)
+			b.Test(g, t, jobs[i], func(t *schema.Test, o verify.Out) error {
+				rel, flag := judge(pv, o.V)
 				t.PeerRelativeError = relString(rel)
 				if flag != "" {
 					t.Flags = append(t.Flags, flag)
 				}
-				rows[i] = peerRow{q: c.q, sigma: c.sigma, alpha: c.alpha, peer: pv, truth: o.v, rel: rel, flag: flag}
+				rows[i] = peerRow{q: c.q, sigma: c.sigma, alpha: c.alpha, peer: pv, truth: o.V, rel: rel, flag: flag}
 				return nil
 			})
 		}
@@ -322,32 +325,32 @@ func (d *tfData) buildSGM(e *engine) (*fileBuilder, error) {
 	return b, nil
 }
 
-func (d *tfData) buildDPSGD(e *engine) (*fileBuilder, error) {
-	b := newFile("DP-SGD-epsilon-peers", tfHeader("DP-SGD epsilon for a target delta, and the order chosen, as printed by three versions of the TF Privacy accountant for the settings of ../shared/tfprivacy/dpsgd_epsilon.json (RDP at dp_accounting's 156 default orders), against the reference with the same conversion as the peer: tfprivacy_2019 classic, the others improved. PeerOrderDiffers marks a different chosen order.", d), tfProvenance)
-	orders := dpAccountingOrders()
+func (d *tfData) buildDPSGD(e *verify.Engine) (*gen.FileBuilder, error) {
+	b := gen.NewFile("DP-SGD-epsilon-peers", tfHeader("DP-SGD epsilon for a target delta, and the order chosen, as printed by three versions of the TF Privacy accountant for the settings of peers/tfprivacy/dpsgd_epsilon.json (RDP at dp_accounting's 156 default orders), against the reference with the same conversion as the peer: tfprivacy_2019 classic, the others improved. PeerOrderDiffers marks a different chosen order.", d), tfProvenance)
+	orders := gen.DPAccountingOrders()
 	d.dpsgdRows = make([][]peerRow, len(peerVersions))
 	for pi, p := range peerVersions {
-		g := b.group(p.key, schema.DPSGDEpsilon, fmt.Sprintf("%s (%s conversion): %s", p.key, p.conv, d.sources[p.key]), dpsgdTolerance)
+		g := b.Group(p.key, schema.DPSGDEpsilon, fmt.Sprintf("%s (%s conversion): %s", p.key, p.conv, d.sources[p.key]), gen.DPSGDTolerance)
 		g.Peer = p.key
 		g.Orders, g.OrdersHex = schema.Lists(orders)
 		rows := make([]peerRow, len(d.dpsgd))
 		d.dpsgdRows[pi] = rows
 		for i, c := range d.dpsgd {
-			t := dpsgdTest(c.q, c.sigma, c.steps, c.delta, p.conv)
+			t := gen.DPSGDTest(c.q, c.sigma, c.steps, c.delta, p.conv)
 			t.Comment = fmt.Sprintf("%s: q=%g sigma=%g steps=%d delta=%g", c.line, c.q, c.sigma, c.steps, c.delta)
 			t.Flags = []string{"ManyOrders"}
 			pe, po := c.eps[pi], c.order[pi]
 			t.PeerValue, t.PeerOrder = pe.raw, po.raw
-			b.test(g, t, e.dpsgdJob(c.q, c.sigma, c.steps, c.delta, orders, p.conv), func(t *schema.Test, o out) error {
-				rel, flag := judge(pe, o.v)
+			b.Test(g, t, gen.DPSGDJob(e, c.q, c.sigma, c.steps, c.delta, orders, p.conv), func(t *schema.Test, o verify.Out) error {
+				rel, flag := judge(pe, o.V)
 				t.PeerRelativeError = relString(rel)
 				if flag != "" {
 					t.Flags = append(t.Flags, flag)
 				}
-				if po.x != o.order {
+				if po.x != o.Order {
 					t.Flags = append(t.Flags, "PeerOrderDiffers")
 				}
-				rows[i] = peerRow{q: c.q, sigma: c.sigma, steps: c.steps, delta: c.delta, peer: pe, truth: o.v, rel: rel, flag: flag, peerOrder: po.x, ord: o.order}
+				rows[i] = peerRow{q: c.q, sigma: c.sigma, steps: c.steps, delta: c.delta, peer: pe, truth: o.V, rel: rel, flag: flag, peerOrder: po.x, ord: o.Order}
 				return nil
 			})
 		}
@@ -364,7 +367,7 @@ type tfExpectation struct {
 	Tolerance string          `json:"tolerance"`
 }
 
-func readExpectations(dir string) ([]tfExpectation, error) {
+func readExpectations(dir fs.FS) ([]tfExpectation, error) {
 	var f struct {
 		Cases []tfExpectation `json:"cases"`
 	}
@@ -396,10 +399,13 @@ func readExpectations(dir string) ([]tfExpectation, error) {
 	return f.Cases, nil
 }
 
-// tolerance returns whether |truth - asserted| is within a test's stated
-// tolerance: "N decimal places" (unittest's assertAlmostEqual: round(a-b, N)
-// == 0, taken as |a-b| < 0.5e-N) or "rtol R" (|a-b| <= R |asserted|). judged
-// is false for tolerances not stated numerically.
+// withinTolerance returns whether |truth - asserted| is within a test's
+// stated tolerance: "N decimal places" (unittest's assertAlmostEqual:
+// round(a-b, N) == 0, taken as |a-b| < 0.5e-N) or "rtol R" (|a-b| <= R
+// |asserted|). judged is false for tolerances not stated numerically. It is
+// not schema.AnswerError: it applies the peer's own test's criterion, in
+// float64 as the peer's test does (absolute, or relative to the asserted
+// value), to say whether that test would pass against the truth.
 func withinTolerance(tol string, asserted float64, truth *big.Float) (within, judged bool) {
 	t, _ := truth.Float64()
 	var n int
@@ -420,9 +426,9 @@ func fmtScan(s, format string, v any) bool {
 	return err == nil && n == 1
 }
 
-func (d *tfData) buildExpectations(e *engine) (*fileBuilder, error) {
-	b := newFile("peer-test-expectations", []string{
-		"The values the peers hard-code in their own unit tests (../shared/tfprivacy/tf_test_expectations.json), each as a test: the peer's call as inputs, the asserted value as peerValue, the test's own tolerance as peerTolerance, and the reference value as expected.",
+func (d *tfData) buildExpectations(e *verify.Engine) (*gen.FileBuilder, error) {
+	b := gen.NewFile("peer-test-expectations", []string{
+		"The values the peers hard-code in their own unit tests (peers/tfprivacy/tf_test_expectations.json), each as a test: the peer's call as inputs, the asserted value as peerValue, the test's own tolerance as peerTolerance, and the reference value as expected.",
 		"PeerAssertionOutsideOwnTolerance marks an assertion the truth does not satisfy within the test's own tolerance; peerRelativeError is (asserted - expected) / expected.",
 	}, tfProvenance, "unittest's assertAlmostEqual(places=N) is read as |a - b| < 0.5e-N; rtol R as |a - b| <= R |asserted|; tolerances not stated numerically are not judged.")
 	ex := d.expect
@@ -459,17 +465,17 @@ func (d *tfData) buildExpectations(e *engine) (*fileBuilder, error) {
 		}
 		return
 	}
-	addRow := func(t *schema.Test, c tfExpectation, call string, asserted peerValue) func(*schema.Test, out) error {
+	addRow := func(t *schema.Test, c tfExpectation, call string, asserted peerValue) func(*schema.Test, verify.Out) error {
 		t.PeerValue = asserted.raw
 		t.PeerTolerance = c.Tolerance
-		return func(t *schema.Test, o out) error {
-			rel, _ := judge(asserted, o.v)
+		return func(t *schema.Test, o verify.Out) error {
+			rel, _ := judge(asserted, o.V)
 			t.PeerRelativeError = relString(rel)
-			within, judged := withinTolerance(c.Tolerance, asserted.x, o.v)
+			within, judged := withinTolerance(c.Tolerance, asserted.x, o.V)
 			if judged && !within {
 				t.Flags = append(t.Flags, "PeerAssertionOutsideOwnTolerance")
 			}
-			d.expRows = append(d.expRows, expRow{source: c.Source, call: call, tol: c.Tolerance, asserted: asserted.x, truth: o.v, rel: rel, outside: judged && !within, judged: judged})
+			d.expRows = append(d.expRows, expRow{source: c.Source, call: call, tol: c.Tolerance, asserted: asserted.x, truth: o.V, rel: rel, outside: judged && !within, judged: judged})
 			return nil
 		}
 	}
@@ -480,35 +486,35 @@ func (d *tfData) buildExpectations(e *engine) (*fileBuilder, error) {
 		if err != nil || len(vals) != len(orders) {
 			return fmt.Errorf("%s: expected %s: %v", c.Source, c.Expected, err)
 		}
-		e.need(q, sigma, orders...)
+		e.Need(q, sigma, orders...)
 		for i, a := range orders {
-			t := sgmTest(q, sigma, a)
+			t := gen.SGMTest(q, sigma, a)
 			t.Steps = &steps
 			call := fmt.Sprintf("compute_rdp(q=%g, noise_multiplier=%g, steps=%d, orders=%g)", q, sigma, steps, a)
 			t.Comment = c.Source + ": " + call
-			j := e.add("SGMCurve "+call, func(_ reference.Context, pts func(q, sigma, alpha float64) *big.Float) (out, error) {
+			j := e.Add("SGMCurve "+call, func(_ reference.Context, pts verify.Points) (verify.Out, error) {
 				v := pts(q, sigma, a)
-				return out{v: new(big.Float).SetPrec(v.Prec()).Mul(v, new(big.Float).SetInt64(int64(steps)))}, nil
+				return verify.Out{V: new(big.Float).SetPrec(v.Prec()).Mul(v, new(big.Float).SetInt64(int64(steps)))}, nil
 			})
-			j.pairs = []sgKey{{q, sigma}}
-			b.test(g, t, j, addRow(t, c, call, vals[i]))
+			j.Reads(q, sigma)
+			b.Test(g, t, j, addRow(t, c, call, vals[i]))
 		}
 		return nil
 	}
-	g := b.group("tfprivacy-3059fba/compute_rdp", schema.SGMCurve, "tensorflow/privacy 3059fba rdp_accountant_test.py: compute_rdp", sgmTolerance)
+	g := b.Group("tfprivacy-3059fba/compute_rdp", schema.SGMCurve, "tensorflow/privacy 3059fba rdp_accountant_test.py: compute_rdp", gen.SGMTolerance)
 	g.Peer = "tensorflow/privacy 3059fba"
-	seq := []float64{1.5, 2.5, 5, 50, 100, inf}
+	seq := []float64{1.5, 2.5, 5, 50, 100, math.Inf(1)}
 	if err := firstErr(rdpCall(g, ex[0], 0.1, 2, 10, []float64{5}), rdpCall(g, ex[1], 0.01, 2.5, 50, seq)); err != nil {
 		return nil, err
 	}
-	g = b.group("dp-accounting-b5b0286/compute_rdp", schema.SGMCurve, "google/differential-privacy b5b0286 dp_accounting 0.6.0 rdp_privacy_accountant_test.py: compute_rdp", sgmTolerance)
+	g = b.Group("dp-accounting-b5b0286/compute_rdp", schema.SGMCurve, "google/differential-privacy b5b0286 dp_accounting 0.6.0 rdp_privacy_accountant_test.py: compute_rdp", gen.SGMTolerance)
 	g.Peer = "dp_accounting 0.6.0"
 	if err := rdpCall(g, ex[2], 0.01, 2.5, 50, seq); err != nil {
 		return nil, err
 	}
 
 	// get_privacy_spent on a constant curve.
-	g = b.group("tfprivacy-3059fba/get_privacy_spent", schema.Epsilon, "tensorflow/privacy 3059fba rdp_accountant_test.py test_get_privacy_spent_check_target_delta: a constant curve", conversionTolerance)
+	g = b.Group("tfprivacy-3059fba/get_privacy_spent", schema.Epsilon, "tensorflow/privacy 3059fba rdp_accountant_test.py test_get_privacy_spent_check_target_delta: a constant curve", gen.ConversionTolerance)
 	g.Peer = "tensorflow/privacy 3059fba"
 	{
 		c := ex[3]
@@ -516,25 +522,25 @@ func (d *tfData) buildExpectations(e *engine) (*fileBuilder, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", c.Source, err)
 		}
-		cv := conversionCurves()[2] // constant 1.1 at orders 2..32
+		cvOrders, cvRDP := gen.TFConstantCurve()
 		t := &schema.Test{Conversion: reference.Improved.String(), Comment: c.Source + ": " + c.Call}
-		t.Orders, t.OrdersHex = schema.Lists(cv.orders)
-		t.RDP, t.RDPHex = schema.Lists(cv.rdp)
+		t.Orders, t.OrdersHex = schema.Lists(cvOrders)
+		t.RDP, t.RDPHex = schema.Lists(cvRDP)
 		t.SetFloat("delta", 1e-5)
 		t.PeerOrder = order.raw
-		j := e.add("Epsilon "+c.Call, func(ctx reference.Context, _ func(q, sigma, alpha float64) *big.Float) (out, error) {
-			v, o, err := ctx.Epsilon(cv.orders, bigList(cv.rdp), 1e-5, reference.Improved)
-			return out{v: v, order: o}, err
+		j := e.Add("Epsilon "+c.Call, func(ctx reference.Context, _ verify.Points) (verify.Out, error) {
+			v, o, err := ctx.Epsilon(cvOrders, gen.BigList(cvRDP), 1e-5, reference.Improved)
+			return verify.Out{V: v, Order: o}, err
 		})
-		b.test(g, t, j, addRow(t, c, c.Call, eps))
+		b.Test(g, t, j, addRow(t, c, c.Call, eps))
 	}
 
 	// DP-SGD style calls: q, sigma, steps, delta on an order list.
 	dpCall := func(g *schema.Group, c tfExpectation, call string, q, sigma float64, steps int, delta float64, orders []float64, conv reference.Conversion, asserted, order peerValue) {
-		t := dpsgdTest(q, sigma, steps, delta, conv)
+		t := gen.DPSGDTest(q, sigma, steps, delta, conv)
 		t.Comment = c.Source + ": " + call
 		t.PeerOrder = order.raw
-		b.test(g, t, e.dpsgdJob(q, sigma, steps, delta, orders, conv), addRow(t, c, call, asserted))
+		b.Test(g, t, gen.DPSGDJob(e, q, sigma, steps, delta, orders, conv), addRow(t, c, call, asserted))
 	}
 
 	// The calibration case: q = 1, one step, orders 0.001 i. TF's grid runs
@@ -552,7 +558,7 @@ func (d *tfData) buildExpectations(e *engine) (*fileBuilder, error) {
 		if err != nil {
 			return nil, err
 		}
-		g := b.group("tfprivacy-3059fba/get_privacy_spent-gaussian", schema.DPSGDEpsilon, fmt.Sprintf("tensorflow/privacy 3059fba test_get_privacy_spent_check_target_delta, second part: q=1, sigma=%g, orders 0.001 i for %s..%s (the window of TF's grid 1.000..99.999 around the minimum)", sigma, schema.Dec(window[0]), schema.Dec(window[len(window)-1])), dpsgdTolerance)
+		g := b.Group("tfprivacy-3059fba/get_privacy_spent-gaussian", schema.DPSGDEpsilon, fmt.Sprintf("tensorflow/privacy 3059fba test_get_privacy_spent_check_target_delta, second part: q=1, sigma=%g, orders 0.001 i for %s..%s (the window of TF's grid 1.000..99.999 around the minimum)", sigma, schema.Dec(window[0]), schema.Dec(window[len(window)-1])), gen.DPSGDTolerance)
 		g.Peer = "tensorflow/privacy 3059fba"
 		g.Orders, g.OrdersHex = schema.Lists(window)
 		dpCall(g, c, "get_privacy_spent(orders, compute_rdp(q=1, noise_multiplier=4.530877117, steps=1, orders), target_delta=1e-6)", 1, sigma, 1, delta, window, reference.Improved, eps, order)
@@ -571,7 +577,7 @@ func (d *tfData) buildExpectations(e *engine) (*fileBuilder, error) {
 		return fmt.Sprintf("compute_dp_sgd_privacy(n=%g, batch_size=%g, noise_multiplier=%g, epochs=%g, delta=%g)", r.n, r.batch, r.sigma, r.epochs, r.delta),
 			r.batch / r.n, int(math.Ceil(r.epochs * r.n / r.batch))
 	}
-	g = b.group("tfprivacy-03035d5/compute_dp_sgd_privacy", schema.DPSGDEpsilon, "tensorflow/privacy 03035d5 compute_dp_sgd_privacy_test.py (improved conversion), orders [1.25, 1.5, 1.75, 2, 2.25, 2.5, 3, 3.5, 4, 4.5] + 5..63 + [128, 256, 512]", dpsgdTolerance)
+	g = b.Group("tfprivacy-03035d5/compute_dp_sgd_privacy", schema.DPSGDEpsilon, "tensorflow/privacy 03035d5 compute_dp_sgd_privacy_test.py (improved conversion), orders [1.25, 1.5, 1.75, 2, 2.25, 2.5, 3, 3.5, 4, 4.5] + 5..63 + [128, 256, 512]", gen.DPSGDTolerance)
 	g.Peer = "tensorflow/privacy 03035d5"
 	g.Orders, g.OrdersHex = schema.Lists(tfOrders)
 	for i, r := range runs {
@@ -583,7 +589,7 @@ func (d *tfData) buildExpectations(e *engine) (*fileBuilder, error) {
 		call, q, steps := dpsgdCall(r)
 		dpCall(g, c, call, q, r.sigma, steps, r.delta, tfOrders, reference.Improved, eps, order)
 	}
-	g = b.group("tfprivacy-before-be8175b/compute_dp_sgd_privacy", schema.DPSGDEpsilon, "tensorflow/privacy before be8175b (Dec 2020) compute_dp_sgd_privacy_test.py (classic conversion), orders as above", dpsgdTolerance)
+	g = b.Group("tfprivacy-before-be8175b/compute_dp_sgd_privacy", schema.DPSGDEpsilon, "tensorflow/privacy before be8175b (Dec 2020) compute_dp_sgd_privacy_test.py (classic conversion), orders as above", gen.DPSGDTolerance)
 	g.Peer = "tensorflow/privacy before be8175b"
 	g.Orders, g.OrdersHex = schema.Lists(tfOrders)
 	{
@@ -597,7 +603,7 @@ func (d *tfData) buildExpectations(e *engine) (*fileBuilder, error) {
 			dpCall(g, c, call, q, r.sigma, steps, r.delta, tfOrders, reference.Classic, vals[i], peerValue{x: math.NaN()})
 		}
 	}
-	g = b.group("opacus-4d0ebc8/accountants_test", schema.DPSGDEpsilon, "pytorch/opacus 4d0ebc8 tests/accountants_test.py: RDP accountant (improved conversion), alphas 1.1..10.9 by 0.1 and 12..63", dpsgdTolerance)
+	g = b.Group("opacus-4d0ebc8/accountants_test", schema.DPSGDEpsilon, "pytorch/opacus 4d0ebc8 tests/accountants_test.py: RDP accountant (improved conversion), alphas 1.1..10.9 by 0.1 and 12..63", gen.DPSGDTolerance)
 	g.Peer = "opacus 4d0ebc8"
 	var opOrders []float64
 	for x := 1; x < 100; x++ {
@@ -648,14 +654,4 @@ func calibrationWindow(sigma, delta float64) ([]float64, error) {
 		return nil, errors.New("calibration window: the minimum is at the window's edge")
 	}
 	return w, nil
-}
-
-// sortedKeys returns a map's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	k := make([]string, 0, len(m))
-	for s := range m {
-		k = append(k, s)
-	}
-	sort.Strings(k)
-	return k
 }

@@ -1,0 +1,444 @@
+// Package cases answers reference queries at a user's own points: each
+// input line is a JSON object naming a function of the vector files and its
+// inputs, and the answer is the line with package reference's value (50
+// significant digits) and package fast's added. It is what
+// `gen-vectors -cases` runs (RunVectors for `-format vectors`, which writes
+// the same lines as a vector file), and ReferenceEpsilon is what `rdpcheck
+// epsilon -reference` prints.
+//
+// # Input lines
+//
+// A line is {"kind": FUNCTION, INPUTS...}, FUNCTION one of the functions of
+// vectors/*.json and INPUTS named as in those files:
+//
+//	SGM                 q, sigma, alpha
+//	SGMCurve            q, sigma, steps, alpha           (steps * SGM)
+//	Gaussian            sigma, alpha
+//	Laplace             b, alpha
+//	RandomizedResponse  p, alpha
+//	GaussianDivergence  mean1, sd1, mean2, sd2, alpha
+//	Divergence          distP, distQ, alpha
+//	Epsilon             orders, rdp, delta, conversion
+//	Delta               orders, rdp, eps, conversion
+//	DPSGDEpsilon        q, sigma, steps, delta, orders, conversion
+//
+// A number is a JSON number or a string as the vector files write inputs: a
+// decimal, a hex float, "inf", "-inf" or "nan"; steps is an integer; distP,
+// distQ, orders and rdp are lists of numbers; conversion is "classic" or
+// "improved" (the default). The answer adds "reference" (a decimal string
+// with 50 significant digits, or "inf") and "fast" (a JSON number, or
+// "inf"); Epsilon, Delta and DPSGDEpsilon add the orders that attain them,
+// "order" and "order_fast". A fast error is "fast_error"; a rejected input
+// (or a malformed line) is "error", and the line has no values.
+//
+// Two older forms keep working: {"q", "sigma", "alpha"} (kind "rdp", the
+// same as SGM) and {"kind": "epsilon", "q", "sigma", "steps", "delta",
+// "orders"}, DPSGDEpsilon with the improved conversion, answered with
+// "epsilon_reference", "order", "epsilon_fast" and "order_fast".
+package cases
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/big"
+	"sort"
+	"strings"
+
+	"github.com/rdpcheck/rdpcheck/fast"
+	"github.com/rdpcheck/rdpcheck/internal/workers"
+	"github.com/rdpcheck/rdpcheck/reference"
+	"github.com/rdpcheck/rdpcheck/vectors/schema"
+)
+
+// Args are a line's inputs, by the names of the vector files.
+type Args struct {
+	Q, Sigma, Alpha, B, P     float64
+	Mean1, SD1, Mean2, SD2    float64
+	Delta, Eps                float64
+	Steps                     int
+	DistP, DistQ, Orders, RDP []float64
+	Conversion                reference.Conversion
+}
+
+// A Kind is one function: its inputs and how to compute it.
+type Kind struct {
+	Name   string
+	Inputs []string
+	// Reference computes the value (and, for conversions, the order) at
+	// c's precision.
+	Reference func(c reference.Context, a *Args) (v *big.Float, order float64, err error)
+	// Fast computes the value with package fast.
+	Fast func(a *Args) (v, order float64, err error)
+	// HasOrder is set for the conversions, which also answer the order.
+	HasOrder bool
+}
+
+func value(v *big.Float, err error) (*big.Float, float64, error) { return v, math.NaN(), err }
+func fvalue(v float64, err error) (float64, float64, error)      { return v, math.NaN(), err }
+
+// Kinds are the functions a line may name, in the order of the vector
+// files' schema.
+var Kinds = []*Kind{
+	{Name: schema.SGM, Inputs: []string{"q", "sigma", "alpha"},
+		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
+			return value(c.SGM(a.Q, a.Sigma, a.Alpha))
+		},
+		Fast: func(a *Args) (float64, float64, error) { return fvalue(fast.SGM(a.Q, a.Sigma, a.Alpha)) }},
+	{Name: schema.SGMCurve, Inputs: []string{"q", "sigma", "steps", "alpha"},
+		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
+			v, err := c.SGMCurve(a.Q, a.Sigma, a.Steps, []float64{a.Alpha})
+			if err != nil {
+				return nil, 0, err
+			}
+			return v[0], math.NaN(), nil
+		},
+		Fast: func(a *Args) (float64, float64, error) {
+			out := make([]float64, 1)
+			err := fast.SGMCurve(a.Q, a.Sigma, a.Steps, []float64{a.Alpha}, out)
+			return out[0], math.NaN(), err
+		}},
+	{Name: schema.Gaussian, Inputs: []string{"sigma", "alpha"},
+		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
+			return value(c.Gaussian(a.Sigma, a.Alpha))
+		},
+		Fast: func(a *Args) (float64, float64, error) { return fvalue(fast.Gaussian(a.Sigma, a.Alpha)) }},
+	{Name: schema.Laplace, Inputs: []string{"b", "alpha"},
+		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) { return value(c.Laplace(a.B, a.Alpha)) },
+		Fast:      func(a *Args) (float64, float64, error) { return fvalue(fast.Laplace(a.B, a.Alpha)) }},
+	{Name: schema.RandomizedResponse, Inputs: []string{"p", "alpha"},
+		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
+			return value(c.RandomizedResponse(a.P, a.Alpha))
+		},
+		Fast: func(a *Args) (float64, float64, error) { return fvalue(fast.RandomizedResponse(a.P, a.Alpha)) }},
+	{Name: schema.GaussianDivergence, Inputs: []string{"mean1", "sd1", "mean2", "sd2", "alpha"},
+		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
+			return value(c.GaussianDivergence(a.Mean1, a.SD1, a.Mean2, a.SD2, a.Alpha))
+		},
+		Fast: func(a *Args) (float64, float64, error) {
+			return fvalue(fast.GaussianDivergence(a.Mean1, a.SD1, a.Mean2, a.SD2, a.Alpha))
+		}},
+	{Name: schema.Divergence, Inputs: []string{"distP", "distQ", "alpha"},
+		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
+			return value(c.Divergence(a.DistP, a.DistQ, a.Alpha))
+		},
+		Fast: func(a *Args) (float64, float64, error) { return fvalue(fast.Divergence(a.DistP, a.DistQ, a.Alpha)) }},
+	{Name: schema.Epsilon, Inputs: []string{"orders", "rdp", "delta", "conversion"}, HasOrder: true,
+		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
+			return c.Epsilon(a.Orders, exactList(a.RDP), a.Delta, a.Conversion)
+		},
+		Fast: func(a *Args) (float64, float64, error) {
+			return fast.Epsilon(a.Orders, a.RDP, a.Delta, fastConversion(a.Conversion))
+		}},
+	{Name: schema.Delta, Inputs: []string{"orders", "rdp", "eps", "conversion"}, HasOrder: true,
+		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
+			return c.Delta(a.Orders, exactList(a.RDP), a.Eps, a.Conversion)
+		},
+		Fast: func(a *Args) (float64, float64, error) {
+			return fast.Delta(a.Orders, a.RDP, a.Eps, fastConversion(a.Conversion))
+		}},
+	{Name: schema.DPSGDEpsilon, Inputs: []string{"q", "sigma", "steps", "delta", "orders", "conversion"}, HasOrder: true,
+		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
+			return ReferenceEpsilon(c, a.Q, a.Sigma, a.Steps, a.Orders, a.Delta, a.Conversion, nil)
+		},
+		Fast: func(a *Args) (float64, float64, error) {
+			return FastEpsilon(a.Q, a.Sigma, a.Steps, a.Orders, a.Delta, fastConversion(a.Conversion))
+		}},
+}
+
+// legacyEpsilon is the older {"kind": "epsilon"} form: DPSGDEpsilon with
+// the improved conversion, whose answer fields are named epsilon_*.
+const legacyEpsilon = "epsilon"
+
+// KindNames lists the names Kind accepts, including the older forms.
+func KindNames() []string {
+	names := make([]string, 0, len(Kinds)+2)
+	for _, k := range Kinds {
+		names = append(names, k.Name)
+	}
+	return append(names, "rdp", legacyEpsilon)
+}
+
+// Lookup finds a kind by name; "" and "rdp" are SGM, "epsilon" is
+// DPSGDEpsilon.
+func Lookup(name string) (*Kind, error) {
+	switch name {
+	case "", "rdp":
+		name = schema.SGM
+	case legacyEpsilon:
+		name = schema.DPSGDEpsilon
+	}
+	for _, k := range Kinds {
+		if k.Name == name {
+			return k, nil
+		}
+	}
+	return nil, fmt.Errorf("unknown kind %q (known: %s)", name, strings.Join(KindNames(), ", "))
+}
+
+// fastConversion names reference's conversion in package fast.
+func fastConversion(c reference.Conversion) fast.Conversion {
+	if c == reference.Classic {
+		return fast.Classic
+	}
+	return fast.Improved
+}
+
+// exactList is x as exact big.Float values.
+func exactList(x []float64) []*big.Float {
+	out := make([]*big.Float, len(x))
+	for i, v := range x {
+		if math.IsInf(v, 1) {
+			out[i] = new(big.Float).SetInf(false)
+		} else {
+			out[i] = new(big.Float).SetFloat64(v)
+		}
+	}
+	return out
+}
+
+// Parse reads one input line: its kind and its arguments. Every input the
+// kind needs must be present (conversion defaults to improved), and no other
+// field may be.
+func Parse(line []byte) (*Kind, *Args, error) {
+	var fields map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if err := dec.Decode(&fields); err != nil || fields == nil {
+		if err == nil {
+			err = errors.New("not an object")
+		}
+		return nil, nil, fmt.Errorf("bad input line: %v", err)
+	}
+	var name string
+	if raw, ok := fields["kind"]; ok {
+		if err := json.Unmarshal(raw, &name); err != nil {
+			return nil, nil, fmt.Errorf("bad input line: kind %s: want a string", raw)
+		}
+		delete(fields, "kind")
+	}
+	k, err := Lookup(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	inputs := k.Inputs
+	if name == legacyEpsilon {
+		inputs = []string{"q", "sigma", "steps", "delta", "orders"}
+	}
+	a := &Args{Conversion: reference.Improved}
+	var missing []string
+	for _, in := range inputs {
+		raw, ok := fields[in]
+		delete(fields, in)
+		if !ok {
+			if in != "conversion" {
+				missing = append(missing, fmt.Sprintf("%q", in))
+			}
+			continue
+		}
+		if err := a.set(in, raw); err != nil {
+			return nil, nil, err
+		}
+	}
+	if len(missing) > 0 {
+		return nil, nil, fmt.Errorf("%s needs %s", k.Name, strings.Join(missing, ", "))
+	}
+	if len(fields) > 0 {
+		extra := make([]string, 0, len(fields))
+		for f := range fields {
+			extra = append(extra, fmt.Sprintf("%q", f))
+		}
+		sort.Strings(extra)
+		return nil, nil, fmt.Errorf("bad input line: %s takes no field %s", k.Name, strings.Join(extra, ", "))
+	}
+	return k, a, nil
+}
+
+// scalars are a's scalar inputs by name, as in the vector files.
+func (a *Args) scalars() map[string]*float64 {
+	return map[string]*float64{"q": &a.Q, "sigma": &a.Sigma, "alpha": &a.Alpha, "b": &a.B, "p": &a.P,
+		"mean1": &a.Mean1, "sd1": &a.SD1, "mean2": &a.Mean2, "sd2": &a.SD2, "delta": &a.Delta, "eps": &a.Eps}
+}
+
+// scalar is the scalar input name (which must be one).
+func (a *Args) scalar(name string) float64 { return *a.scalars()[name] }
+
+func (a *Args) set(name string, raw json.RawMessage) error {
+	scalars := a.scalars()
+	lists := map[string]*[]float64{"distP": &a.DistP, "distQ": &a.DistQ, "orders": &a.Orders, "rdp": &a.RDP}
+	var err error
+	switch {
+	case scalars[name] != nil:
+		*scalars[name], err = parseNumber(raw)
+	case lists[name] != nil:
+		var items []json.RawMessage
+		if err = json.Unmarshal(raw, &items); err != nil {
+			err = fmt.Errorf("want a list of numbers")
+			break
+		}
+		list := make([]float64, len(items))
+		for i, it := range items {
+			if list[i], err = parseNumber(it); err != nil {
+				break
+			}
+		}
+		*lists[name] = list
+	case name == "steps":
+		if err = json.Unmarshal(raw, &a.Steps); err != nil {
+			err = fmt.Errorf("want an integer")
+		}
+	case name == "conversion":
+		var s string
+		json.Unmarshal(raw, &s)
+		switch s {
+		case "classic":
+			a.Conversion = reference.Classic
+		case "improved":
+			a.Conversion = reference.Improved
+		default:
+			err = fmt.Errorf("want \"classic\" or \"improved\"")
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("%s %s: %v", name, raw, err)
+	}
+	return nil
+}
+
+// parseNumber reads a JSON number or a string as the vector files write
+// inputs (decimal, hex, "inf", "-inf", "nan"; also "Infinity" and "+inf").
+func parseNumber(raw json.RawMessage) (float64, error) {
+	var s string
+	if err := json.Unmarshal(raw, &s); err == nil {
+		switch s {
+		case "Infinity", "+inf":
+			return math.Inf(1), nil
+		}
+		x, err := schema.ParseFloat(s)
+		if err != nil {
+			return 0, fmt.Errorf("want a number or \"inf\"")
+		}
+		return x, nil
+	}
+	var x float64
+	if err := json.Unmarshal(raw, &x); err != nil {
+		return 0, fmt.Errorf("want a number or \"inf\"")
+	}
+	return x, nil
+}
+
+// Decimal renders a reference value as -cases writes it: 50 significant
+// digits (the reference guarantees 76 at 256 bits), or "inf".
+func Decimal(v *big.Float) string { return schema.FormatBig(v, 'g', schema.ExactDigits) }
+
+// answerKeys are the fields an answer may add, in the order they are
+// written.
+var answerKeys = []string{"reference", "fast", "fast_error", "epsilon_reference", "order", "epsilon_fast", "order_fast", "epsilon_fast_error", "error"}
+
+// Answer computes the fields to add for one input line.
+func Answer(line []byte) map[string]any {
+	k, a, err := Parse(line)
+	if err != nil {
+		return map[string]any{"error": err.Error()}
+	}
+	v, order, err := k.Reference(reference.Context{}, a)
+	if err != nil {
+		return map[string]any{"error": err.Error()}
+	}
+	prefix := ""
+	if kindOf(line) == legacyEpsilon {
+		prefix = "epsilon_"
+	}
+	out := map[string]any{prefix + "reference": Decimal(v)}
+	if k.HasOrder {
+		out["order"] = schema.JSONFloat(order)
+	}
+	f, forder, err := k.Fast(a)
+	if err != nil {
+		out[prefix+"fast_error"] = err.Error()
+		return out
+	}
+	out[prefix+"fast"] = schema.JSONFloat(f)
+	if k.HasOrder {
+		out["order_fast"] = schema.JSONFloat(forder)
+	}
+	return out
+}
+
+// kindOf is the line's "kind" field ("" if none).
+func kindOf(line []byte) string {
+	var k struct {
+		Kind string `json:"kind"`
+	}
+	json.Unmarshal(line, &k)
+	return k.Kind
+}
+
+// appendFields writes the input object with the answer's fields added after
+// its own, so the input is echoed byte for byte.
+func appendFields(line []byte, add map[string]any) ([]byte, error) {
+	line = bytes.TrimSpace(line)
+	var extra bytes.Buffer
+	for _, k := range answerKeys {
+		v, ok := add[k]
+		if !ok {
+			continue
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(&extra, ",%q:%s", k, b)
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(line, &obj) != nil || len(line) < 2 || line[len(line)-1] != '}' {
+		// Not an object: wrap it so the answer is still one JSON line.
+		raw, _ := json.Marshal(string(line))
+		return append([]byte(`{"input":`+string(raw)), append(extra.Bytes(), '}')...), nil
+	}
+	body := line[:len(line)-1]
+	if len(obj) == 0 {
+		return append(append(body, bytes.TrimPrefix(extra.Bytes(), []byte(","))...), '}'), nil
+	}
+	return append(append(body, extra.Bytes()...), '}'), nil
+}
+
+// readLines returns the non-blank lines of r.
+func readLines(r io.Reader) ([][]byte, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	var lines [][]byte
+	for sc.Scan() {
+		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+			continue
+		}
+		lines = append(lines, bytes.Clone(sc.Bytes()))
+	}
+	return lines, sc.Err()
+}
+
+// Run reads JSON lines from r and writes one answer line per non-blank
+// input line, in input order, computing in parallel.
+func Run(r io.Reader, w io.Writer) error {
+	lines, err := readLines(r)
+	if err != nil {
+		return err
+	}
+	out := make([][]byte, len(lines))
+	workers.Run(len(lines), func(i int) {
+		b, err := appendFields(lines[i], Answer(lines[i]))
+		if err != nil {
+			b = []byte(fmt.Sprintf(`{"error":%q}`, err.Error()))
+		}
+		out[i] = b
+	})
+	bw := bufio.NewWriter(w)
+	for _, b := range out {
+		bw.Write(b)
+		bw.WriteByte('\n')
+	}
+	return bw.Flush()
+}

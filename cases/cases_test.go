@@ -1,0 +1,428 @@
+package cases
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/big"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/rdpcheck/rdpcheck/fast"
+	"github.com/rdpcheck/rdpcheck/reference"
+	"github.com/rdpcheck/rdpcheck/vectors"
+	"github.com/rdpcheck/rdpcheck/vectors/schema"
+	"github.com/rdpcheck/rdpcheck/vectors/verify"
+)
+
+func runLines(t *testing.T, in string) []map[string]any {
+	t.Helper()
+	var out bytes.Buffer
+	if err := Run(strings.NewReader(in), &out); err != nil {
+		t.Fatal(err)
+	}
+	var got []map[string]any
+	for _, l := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("answer %q: %v", l, err)
+		}
+		got = append(got, m)
+	}
+	return got
+}
+
+// TestOlderForms pins the two forms of input line -cases took before every
+// kind had a name: the input echoed and the answer's fields added, the values
+// those of package reference (50 significant digits) and package fast.
+func TestOlderForms(t *testing.T) {
+	in := `{"q": 0.01, "sigma": 1.1, "alpha": 8}
+{"q": 1, "sigma": 1.1, "alpha": 2}
+{"q": 0.01, "sigma": 1, "alpha": "inf"}
+
+{"kind": "epsilon", "q": 0.004266666666666667, "sigma": 1.1, "steps": 14063, "delta": 1e-5, "orders": [2, 4, 8, 8.1, 16, 32]}
+`
+	got := runLines(t, in)
+	ref, _ := reference.SGM(0.01, 1.1, 8)
+	f, _ := fast.SGM(0.01, 1.1, 8)
+	fq1, _ := fast.SGM(1, 1.1, 2)
+	orders := []float64{2, 4, 8, 8.1, 16, 32}
+	eps, order, _ := ReferenceEpsilon(reference.Context{}, 0.004266666666666667, 1.1, 14063, orders, 1e-5, reference.Improved, nil)
+	feps, forder, _ := FastEpsilon(0.004266666666666667, 1.1, 14063, orders, 1e-5, fast.Improved)
+	want := []map[string]any{
+		{"q": 0.01, "sigma": 1.1, "alpha": 8.0, "reference": Decimal(ref), "fast": f},
+		// q = 1: alpha / (2 sigma^2) for the double nearest 1.1, in exact
+		// rational arithmetic (Python: Fraction(2) / (2 * Fraction(1.1)**2),
+		// printed with decimal at 60 digits): 0.82644628099173540372976413221260334080184621703930027762...;
+		// 50 significant digits in %g form drop the trailing zero.
+		{"q": 1.0, "sigma": 1.1, "alpha": 2.0, "reference": "0.8264462809917354037297641322126033408018462170393", "fast": fq1},
+		{"q": 0.01, "sigma": 1.0, "alpha": "inf", "reference": "inf", "fast": "inf"},
+		{"kind": "epsilon", "q": 0.004266666666666667, "sigma": 1.1, "steps": 14063.0, "delta": 1e-5, "orders": []any{2.0, 4.0, 8.0, 8.1, 16.0, 32.0},
+			"epsilon_reference": Decimal(eps), "order": order, "epsilon_fast": feps, "order_fast": forder},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("answers (-want +got):\n%s", diff)
+	}
+}
+
+// TestBadLines: each malformed line gets an error naming what is wrong, and
+// a line that is not an object is wrapped.
+func TestBadLines(t *testing.T) {
+	in := `{"q": 1.5, "sigma": 1, "alpha": 2}
+{"q": 0.01, "sigma": 1, "alpha": "many"}
+{"q": 0.01, "sigma": 1}
+{"kind": "delta", "q": 0.01, "sigma": 1}
+{"q": 0.01, "sigma": 1, "alpha": 2, "extra": 1}
+{"kind": "Epsilon", "orders": [2], "rdp": [0.1], "delta": 1e-5, "conversion": "best"}
+[1, 2]
+`
+	got := runLines(t, in)
+	wantErr := []string{`q`, `alpha "many"`, `SGM needs "alpha"`, `unknown kind "delta" (known: SGM, SGMCurve,`, `takes no field "extra"`, `conversion "best"`, `bad input line`}
+	for i, w := range wantErr {
+		if e, _ := got[i]["error"].(string); !strings.Contains(e, w) {
+			t.Errorf("line %d: error %q, want it to mention %q", i+1, e, w)
+		}
+	}
+	if got[6]["input"] != "[1, 2]" {
+		t.Errorf("a non-object line is not wrapped: %v", got[6])
+	}
+}
+
+// TestUnknownKindListsKinds: the error names the kind and every known one.
+func TestUnknownKindListsKinds(t *testing.T) {
+	_, err := Lookup("Renyi")
+	for _, k := range append([]string{`"Renyi"`}, KindNames()...) {
+		if err == nil || !strings.Contains(err.Error(), k) {
+			t.Errorf("Lookup(Renyi) = %v, want it to name %s", err, k)
+		}
+	}
+}
+
+// perFunction is how many tests of each function TestKindsAgainstVectors
+// feeds to -cases (the first valid tests of each group up to this count per
+// function, in file order); -short takes fewer.
+func perFunction() int {
+	if testing.Short() {
+		return 2
+	}
+	return 6
+}
+
+// TestKindsAgainstVectors feeds tests of every function of the committed
+// vector files to Run, each as {"kind": FUNCTION, inputs as in the file},
+// and compares the answers with the committed values: "reference" with
+// expected (50 digits, written by the reference at 256 bits and confirmed at
+// 320), "order" with expectedOrder, and "fast" with expectedFloat64 within
+// the group's tolerance. Every function of the files must be covered.
+func TestKindsAgainstVectors(t *testing.T) {
+	n := perFunction()
+	type vecTest struct {
+		file string
+		g    *schema.Group
+		tc   *schema.Test
+	}
+	var picked []vecTest
+	count := map[string]int{}
+	for _, name := range vectors.Names() {
+		f, err := vectors.Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range f.TestGroups {
+			for _, tc := range g.Tests {
+				if tc.Result != schema.Valid || count[g.Function] >= n || expensive(g, tc) {
+					continue
+				}
+				count[g.Function]++
+				picked = append(picked, vecTest{name, g, tc})
+			}
+		}
+	}
+	for _, k := range Kinds {
+		if count[k.Name] == 0 {
+			t.Errorf("no test of %s in the vector files", k.Name)
+		}
+	}
+	var in bytes.Buffer
+	for _, p := range picked {
+		in.Write(lineOf(t, p.g, p.tc))
+		in.WriteByte('\n')
+	}
+	got := runLines(t, in.String())
+	for i, p := range picked {
+		a := got[i]
+		where := fmt.Sprintf("%s tcId %d (%s, %s)", p.file, p.tc.TcID, p.g.Function, p.tc.Comment)
+		want := map[string]any{"reference": decimalOf(t, p.tc.Expected)}
+		gotSub := map[string]any{"reference": a["reference"]}
+		if p.tc.ExpectedOrder != "" {
+			o, _ := schema.ParseFloat(p.tc.ExpectedOrder)
+			want["order"], gotSub["order"] = schema.JSONFloat(o), a["order"]
+		}
+		if diff := cmp.Diff(want, gotSub); diff != "" {
+			t.Errorf("%s (-committed +cases):\n%s\nline %s", where, diff, lineOf(t, p.g, p.tc))
+		}
+		wantF, _ := schema.ParseFloat(p.tc.ExpectedFloat64)
+		switch f := a["fast"].(type) {
+		case float64:
+			if r := schema.RelativeError(f, mustExact(t, p.tc.Expected)); r > p.g.RelativeTolerance {
+				t.Errorf("%s: fast %v, committed %v (relative error %.2g > %g)", where, f, wantF, r, p.g.RelativeTolerance)
+			}
+		case string:
+			if f != schema.Dec(wantF) {
+				t.Errorf("%s: fast %q, committed %s", where, f, p.tc.ExpectedFloat64)
+			}
+		default:
+			t.Errorf("%s: no fast value: %v", where, a)
+		}
+	}
+}
+
+// expensive leaves out the tests whose reference value takes seconds (many
+// or large fractional orders), so that the test stays quick.
+func expensive(g *schema.Group, tc *schema.Test) bool {
+	orders, _ := schema.ParseList(g.InputOrders(tc))
+	if a, err := tc.Float("alpha"); err == nil {
+		orders = append(orders, a)
+	}
+	frac := 0
+	for _, a := range orders {
+		if a != math.Trunc(a) && !math.IsInf(a, 0) {
+			frac++
+			if a > 64 {
+				return true
+			}
+		}
+	}
+	return frac > 10
+}
+
+// lineOf is tc as a -cases line: the kind and the test's inputs, written as
+// the vector file writes them (decimal strings).
+func lineOf(t *testing.T, g *schema.Group, tc *schema.Test) []byte {
+	t.Helper()
+	k, err := Lookup(g.Function)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]any{"kind": g.Function}
+	for _, in := range k.Inputs {
+		switch in {
+		case "steps":
+			m[in] = *tc.Steps
+		case "conversion":
+			m[in] = tc.Conversion
+		case "orders":
+			m[in] = g.InputOrders(tc)
+		case "rdp":
+			m[in] = tc.RDP
+		case "distP":
+			m[in] = tc.DistP
+		case "distQ":
+			m[in] = tc.DistQ
+		default:
+			x, err := tc.Float(in)
+			if err != nil {
+				t.Fatalf("tcId %d: %s: %v", tc.TcID, in, err)
+			}
+			m[in] = schema.Dec(x)
+		}
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func mustExact(t *testing.T, s string) *big.Float {
+	t.Helper()
+	v, err := schema.ParseExact(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// decimalOf is the committed 50-digit value as -cases writes it.
+func decimalOf(t *testing.T, expected string) string {
+	return Decimal(mustExact(t, expected))
+}
+
+// TestRunVectors: -format vectors writes the older forms' points as a vector
+// file that passes the lint, with the reference's values.
+func TestRunVectors(t *testing.T) {
+	in := `{"q": 0.01, "sigma": 1.1, "alpha": 8}
+{"q": 1.5, "sigma": 1, "alpha": 2}
+{"kind": "epsilon", "q": 0.01, "sigma": 2, "steps": 100, "delta": 1e-5, "orders": [2, 4, 8, "inf"]}
+{"kind": "epsilon", "q": 0.01, "sigma": 2, "steps": 0, "delta": 1e-5, "orders": [2, 4]}
+`
+	var out bytes.Buffer
+	if err := RunVectors(strings.NewReader(in), &out, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	if errs := schema.Lint(out.Bytes()); len(errs) > 0 {
+		t.Fatalf("not a valid vector file: %v", errs)
+	}
+	f, _ := schema.Parse(out.Bytes())
+	v, _ := reference.SGM(0.01, 1.1, 8)
+	eps, order, _ := ReferenceEpsilon(reference.Context{}, 0.01, 2, 100, []float64{2, 4, 8, math.Inf(1)}, 1e-5, reference.Improved, nil)
+	type row struct{ Group, Result, Expected, Order string }
+	var got []row
+	for _, g := range f.TestGroups {
+		for _, tc := range g.Tests {
+			got = append(got, row{g.Name, tc.Result, tc.Expected, tc.ExpectedOrder})
+		}
+	}
+	want := []row{
+		{"rdp", schema.Valid, schema.Exact(v), ""},
+		{"rdp", schema.Invalid, "", ""},
+		{"epsilon", schema.Valid, schema.Exact(eps), schema.Dec(order)},
+		{"epsilon", schema.Invalid, "", ""},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("tests (-want +got):\n%s", diff)
+	}
+	if !slices.Contains(f.TestGroups[1].Tests[1].Flags, "BadSteps") {
+		t.Errorf("steps = 0 not flagged BadSteps: %v", f.TestGroups[1].Tests[1].Flags)
+	}
+	// A line that is not a valid case is an error naming the line.
+	if err := RunVectors(strings.NewReader("{\"q\": 1}\n"), &out, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "line 1") {
+		t.Errorf("malformed line: %v", err)
+	}
+}
+
+// TestRunVectorsEveryKind: -format vectors takes a line of every kind -cases
+// takes. Each becomes a test of its function's group, its expected value
+// the kind's reference value (the same computation -cases answers with,
+// checked against the committed vectors by TestKindsAgainstVectors) and
+// each rejected input an invalid test flagged by the argument named.
+func TestRunVectorsEveryKind(t *testing.T) {
+	lines := []string{
+		`{"kind": "SGM", "q": 0.01, "sigma": 1.1, "alpha": 8}`,
+		`{"kind": "SGMCurve", "q": 0.01, "sigma": 1.1, "steps": 10, "alpha": 8}`,
+		`{"kind": "Gaussian", "sigma": 2, "alpha": 3}`,
+		`{"kind": "Laplace", "b": 1, "alpha": 2}`,
+		`{"kind": "RandomizedResponse", "p": 0.75, "alpha": 2}`,
+		`{"kind": "GaussianDivergence", "mean1": 0, "sd1": 1, "mean2": 1, "sd2": 1.5, "alpha": 2}`,
+		`{"kind": "Divergence", "distP": [0.5, 0.5], "distQ": [0.25, 0.75], "alpha": 2}`,
+		`{"kind": "Epsilon", "orders": [2, 4, 8], "rdp": [0.1, 0.3, 0.9], "delta": 1e-5, "conversion": "classic"}`,
+		`{"kind": "Epsilon", "orders": [2, 4, 8], "rdp": [0.1, 0.3, 0.9], "delta": 1e-5}`,
+		`{"kind": "Delta", "orders": [2, 4, 8], "rdp": [0.1, 0.3, 0.9], "eps": 2}`,
+		`{"kind": "DPSGDEpsilon", "q": 0.01, "sigma": 2, "steps": 100, "delta": 1e-5, "orders": [2, 4, 8], "conversion": "classic"}`,
+		`{"kind": "DPSGDEpsilon", "q": 0.01, "sigma": 2, "steps": 100, "delta": 1e-5, "orders": [2, 4, 8]}`,
+		`{"kind": "Laplace", "b": -1, "alpha": 2}`,
+		`{"kind": "Gaussian", "sigma": "nan", "alpha": 2}`,
+		`{"kind": "SGMCurve", "q": 0.01, "sigma": 1, "steps": 0, "alpha": 2}`,
+		`{"kind": "Divergence", "distP": [0.5, 0.6], "distQ": [0.5, 0.5], "alpha": 2}`,
+		`{"kind": "Epsilon", "orders": [0.5], "rdp": [0.1], "delta": 1e-5}`,
+	}
+	var out bytes.Buffer
+	if err := RunVectors(strings.NewReader(strings.Join(lines, "\n")), &out, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	if errs := schema.Lint(out.Bytes()); len(errs) > 0 {
+		t.Fatalf("not a valid vector file: %v", errs)
+	}
+	f, _ := schema.Parse(out.Bytes())
+	type row struct {
+		Group, Function, Result, Expected, Order string
+		Flags                                    []string
+	}
+	var got []row
+	covered := map[string]bool{}
+	for _, g := range f.TestGroups {
+		for _, tc := range g.Tests {
+			got = append(got, row{g.Name, g.Function, tc.Result, tc.Expected, tc.ExpectedOrder, tc.Flags})
+			covered[g.Function] = true
+		}
+	}
+	for _, k := range Kinds {
+		if !covered[k.Name] {
+			t.Errorf("no test of %s written", k.Name)
+		}
+	}
+	valid := func(i int) (expected, order string) {
+		k, a, err := Parse([]byte(lines[i]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, o, err := k.Reference(reference.Context{}, a)
+		if err != nil {
+			t.Fatalf("line %d: %v", i+1, err)
+		}
+		if k.HasOrder {
+			return schema.Exact(v), schema.Dec(o)
+		}
+		return schema.Exact(v), ""
+	}
+	ok := func(group, fn string, i int, flags ...string) row {
+		e, o := valid(i)
+		return row{group, fn, schema.Valid, e, o, append([]string{}, flags...)}
+	}
+	bad := func(group, fn, flag string) row { return row{group, fn, schema.Invalid, "", "", []string{flag}} }
+	// Groups in order of creation: rdp and epsilon first, then the others
+	// at their first line; tests in input order within each.
+	want := []row{
+		ok("rdp", schema.SGM, 0),
+		ok("epsilon", schema.DPSGDEpsilon, 11),
+		ok("sgm-curve", schema.SGMCurve, 1),
+		bad("sgm-curve", schema.SGMCurve, "BadSteps"),
+		ok("gaussian", schema.Gaussian, 2),
+		bad("gaussian", schema.Gaussian, "NaNInput"),
+		ok("laplace", schema.Laplace, 3),
+		bad("laplace", schema.Laplace, "OutOfRange"),
+		ok("randomized-response", schema.RandomizedResponse, 4),
+		ok("gaussian-divergence", schema.GaussianDivergence, 5),
+		ok("divergence", schema.Divergence, 6),
+		bad("divergence", schema.Divergence, "BadDistribution"),
+		ok("conversion-epsilon/classic", schema.Epsilon, 7),
+		ok("conversion-epsilon/improved", schema.Epsilon, 8),
+		bad("conversion-epsilon/improved", schema.Epsilon, "BadCurve"),
+		ok("conversion-delta/improved", schema.Delta, 9),
+		ok("epsilon/classic", schema.DPSGDEpsilon, 10),
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("tests (-want +got):\n%s", diff)
+	}
+}
+
+// TestReferenceEpsilonProgress: with a progress callback the curve is
+// computed a tenth of the orders at a time, each tenth reported, and the
+// answer is the same as without (what SGMCurve shares between orders does
+// not change a value).
+func TestReferenceEpsilonProgress(t *testing.T) {
+	var orders []float64
+	for a := 2; a <= 24; a++ {
+		orders = append(orders, float64(a))
+	}
+	var done []int
+	eps, order, err := ReferenceEpsilon(reference.Context{}, 0.01, 2, 100, orders, 1e-5, reference.Improved, func(d, total int) {
+		if total != len(orders) {
+			t.Errorf("progress total %d, want %d", total, len(orders))
+		}
+		done = append(done, d)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 23 orders: tenths of ceil(23/10) = 3 orders.
+	if diff := cmp.Diff([]int{3, 6, 9, 12, 15, 18, 21, 23}, done); diff != "" {
+		t.Errorf("progress (-want +got):\n%s", diff)
+	}
+	eps0, order0, err := ReferenceEpsilon(reference.Context{}, 0.01, 2, 100, orders, 1e-5, reference.Improved, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if eps.Cmp(eps0) != 0 || order != order0 {
+		t.Errorf("with progress %s at %v, without %s at %v", schema.Exact(eps), order, schema.Exact(eps0), order0)
+	}
+	// No orders: the reference's input error, with or without progress.
+	for _, p := range []func(int, int){nil, func(int, int) {}} {
+		if _, _, err := ReferenceEpsilon(reference.Context{}, 0.01, 2, 100, nil, 1e-5, reference.Improved, p); !verify.IsInputError(err) {
+			t.Errorf("no orders: %v, want an input error", err)
+		}
+	}
+}

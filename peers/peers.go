@@ -1,0 +1,25 @@
+// Package peers holds what other accountants print, as recorded data (see
+// README.md in this folder for where every number came from). TFPrivacy is
+// the TF Privacy lineage's folder, embedded so that the vector generator
+// reads it from inside the module wherever it runs.
+package peers
+
+import (
+	"embed"
+	"io/fs"
+)
+
+//go:embed tfprivacy/*.json
+var tfprivacy embed.FS
+
+// TFPrivacy is the folder tfprivacy/: sgm_rdp.json, dpsgd_epsilon.json and
+// tf_test_expectations.json.
+var TFPrivacy fs.FS = mustSub(tfprivacy, "tfprivacy")
+
+func mustSub(f fs.FS, dir string) fs.FS {
+	sub, err := fs.Sub(f, dir)
+	if err != nil {
+		panic(err) // dir is a constant of this file
+	}
+	return sub
+}
