@@ -132,21 +132,21 @@ var Kinds = []*Kind{
 			return c.Epsilon(a.Orders, exactList(a.RDP), a.Delta, a.Conversion)
 		},
 		Fast: func(a *Args) (float64, float64, error) {
-			return fast.Epsilon(a.Orders, a.RDP, a.Delta, fastConversion(a.Conversion))
+			return fast.Epsilon(a.Orders, a.RDP, a.Delta, a.Conversion)
 		}},
 	{Name: schema.Delta, Inputs: []string{"orders", "rdp", "eps", "conversion"}, HasOrder: true,
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
 			return c.Delta(a.Orders, exactList(a.RDP), a.Eps, a.Conversion)
 		},
 		Fast: func(a *Args) (float64, float64, error) {
-			return fast.Delta(a.Orders, a.RDP, a.Eps, fastConversion(a.Conversion))
+			return fast.Delta(a.Orders, a.RDP, a.Eps, a.Conversion)
 		}},
 	{Name: schema.DPSGDEpsilon, Inputs: []string{"q", "sigma", "steps", "delta", "orders", "conversion"}, HasOrder: true,
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
 			return ReferenceEpsilon(c, a.Q, a.Sigma, a.Steps, a.Orders, a.Delta, a.Conversion, nil)
 		},
 		Fast: func(a *Args) (float64, float64, error) {
-			return FastEpsilon(a.Q, a.Sigma, a.Steps, a.Orders, a.Delta, fastConversion(a.Conversion))
+			return FastEpsilon(a.Q, a.Sigma, a.Steps, a.Orders, a.Delta, a.Conversion)
 		}},
 }
 
@@ -178,14 +178,6 @@ func Lookup(name string) (*Kind, error) {
 		}
 	}
 	return nil, fmt.Errorf("unknown kind %q (known: %s)", name, strings.Join(KindNames(), ", "))
-}
-
-// fastConversion names reference's conversion in package fast.
-func fastConversion(c reference.Conversion) fast.Conversion {
-	if c == reference.Classic {
-		return fast.Classic
-	}
-	return fast.Improved
 }
 
 // exactList is x as exact big.Float values.

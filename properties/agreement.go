@@ -93,7 +93,7 @@ func (im *Impl) checkAgreement(t *rapid.T) {
 		got, o, err := im.Epsilon(orders, rdp, delta, conv)
 		val(t, got, err, "%s", name)
 		rb, _ := bigs("Epsilon", rdp)
-		want, _, err := ref.Epsilon(orders, rb, delta, reference.Conversion(conv))
+		want, _, err := ref.Epsilon(orders, rb, delta, conv)
 		if err != nil {
 			t.Fatalf("call failed: reference %s: %v", name, err)
 		}

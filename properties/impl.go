@@ -6,6 +6,7 @@ import (
 	"math/big"
 
 	"github.com/rdpcheck/rdpcheck/fast"
+	"github.com/rdpcheck/rdpcheck/rdp"
 	"github.com/rdpcheck/rdpcheck/reference"
 )
 
@@ -19,14 +20,14 @@ const u = 0x1p-53
 // broken implementation gets wrong by.
 const tiny = 64 * 0x1p-1074
 
-// Conversion is the RDP to (eps, delta) conversion; the fast package's enum
-// serves both implementations.
-type Conversion = fast.Conversion
+// Conversion is the RDP to (eps, delta) conversion, rdp.Conversion: one
+// type for both implementations.
+type Conversion = rdp.Conversion
 
 // The two conversions.
 const (
-	Classic  = fast.Classic
-	Improved = fast.Improved
+	Classic  = rdp.Classic
+	Improved = rdp.Improved
 )
 
 // Impl is an implementation under test: a set of functions with fast's
@@ -172,7 +173,7 @@ func Reference(prec uint) *Impl {
 			if err != nil {
 				return 0, 0, err
 			}
-			e, o, err := c.Epsilon(orders, r, delta, reference.Conversion(conv))
+			e, o, err := c.Epsilon(orders, r, delta, conv)
 			v, err := f64(e, err)
 			return v, o, err
 		},
@@ -181,7 +182,7 @@ func Reference(prec uint) *Impl {
 			if err != nil {
 				return 0, 0, err
 			}
-			d, o, err := c.Delta(orders, r, eps, reference.Conversion(conv))
+			d, o, err := c.Delta(orders, r, eps, conv)
 			v, err := f64(d, err)
 			return v, o, err
 		},
@@ -219,7 +220,7 @@ func bigs(fn string, rdp []float64) ([]*big.Float, error) {
 	out := make([]*big.Float, len(rdp))
 	for i, x := range rdp {
 		if math.IsNaN(x) {
-			return nil, &reference.InputError{Func: fn, Arg: "rdp", Value: x, Msg: "RDP must not be NaN"}
+			return nil, &reference.InputError{Pkg: "reference", Func: fn, Arg: "rdp", Value: x, Msg: "RDP must not be NaN"}
 		}
 		out[i] = new(big.Float).SetFloat64(x)
 	}
@@ -255,7 +256,7 @@ func (a *refAccountant) add(v []*big.Float) {
 
 func countErr(fn string, n int) error {
 	if n <= 0 {
-		return &reference.InputError{Func: fn, Arg: "count", Value: float64(n), Msg: "must be > 0"}
+		return &reference.InputError{Pkg: "reference", Func: fn, Arg: "count", Value: float64(n), Msg: "must be > 0"}
 	}
 	return nil
 }
@@ -300,14 +301,14 @@ func (a *refAccountant) ComposeRandomizedResponse(p float64, count int) error {
 
 func (a *refAccountant) ComposeZCDP(rho float64, count int) error {
 	if math.IsNaN(rho) || rho < 0 || math.IsInf(rho, 0) {
-		return &reference.InputError{Func: "ComposeZCDP", Arg: "rho", Value: rho, Msg: "must be finite and >= 0"}
+		return &reference.InputError{Pkg: "reference", Func: "ComposeZCDP", Arg: "rho", Value: rho, Msg: "must be finite and >= 0"}
 	}
 	return a.each("ComposeZCDP", count, func(x float64) (*big.Float, error) { return zcdpLine(rho, x), nil })
 }
 
 func (a *refAccountant) ComposePureDP(eps float64, count int) error {
 	if math.IsNaN(eps) || eps < 0 || math.IsInf(eps, 0) {
-		return &reference.InputError{Func: "ComposePureDP", Arg: "eps", Value: eps, Msg: "must be finite and >= 0"}
+		return &reference.InputError{Pkg: "reference", Func: "ComposePureDP", Arg: "eps", Value: eps, Msg: "must be finite and >= 0"}
 	}
 	return a.each("ComposePureDP", count, func(x float64) (*big.Float, error) { return pureDPCurve(eps, x), nil })
 }
@@ -315,7 +316,7 @@ func (a *refAccountant) ComposePureDP(eps float64, count int) error {
 func (a *refAccountant) Curve() []float64 { return f64s(a.rdp) }
 
 func (a *refAccountant) Epsilon(delta float64, conv Conversion) (float64, float64, error) {
-	e, o, err := a.c.Epsilon(a.orders, a.rdp, delta, reference.Conversion(conv))
+	e, o, err := a.c.Epsilon(a.orders, a.rdp, delta, conv)
 	v, err := f64(e, err)
 	return v, o, err
 }

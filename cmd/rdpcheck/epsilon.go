@@ -73,16 +73,11 @@ func runEpsilon(args []string, stdout, stderr io.Writer) int {
 }
 
 // referenceEpsilon is cases.ReferenceEpsilon at the default precision,
-// with fast's conversion named in reference's vocabulary, reporting each
-// tenth of the orders on stderr.
+// reporting each tenth of the orders on stderr.
 func referenceEpsilon(q, sigma float64, steps int, orders []float64, delta float64, conv fast.Conversion, stderr io.Writer) (string, error) {
-	rc := reference.Improved
-	if conv == fast.Classic {
-		rc = reference.Classic
-	}
 	fmt.Fprintf(stderr, "reference: %d orders (minutes for small sigma or large orders)\n", len(orders))
 	progress := func(done, total int) { fmt.Fprintf(stderr, "reference: %d/%d orders\n", done, total) }
-	eps, _, err := cases.ReferenceEpsilon(reference.Context{}, q, sigma, steps, orders, delta, rc, progress)
+	eps, _, err := cases.ReferenceEpsilon(reference.Context{}, q, sigma, steps, orders, delta, conv, progress)
 	if err != nil {
 		return "", err
 	}
