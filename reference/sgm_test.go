@@ -130,6 +130,7 @@ func TestPeerExpectationsRDP(t *testing.T) {
 }
 
 func TestPeerExpectationsEpsilon(t *testing.T) {
+	t.Parallel() // CPU-bound: overlaps the parallel regression rows on a second core
 	// tensorflow/privacy 03035d5 compute_dp_sgd_privacy_test.py: orders
 	// [1.25, 1.5, 1.75, 2, 2.25, 2.5, 3, 3.5, 4, 4.5] + 5..63 + [128, 256, 512],
 	// q = batch/n, steps = ceil(epochs n / batch), asserted to 7 decimal places.
@@ -259,6 +260,7 @@ func TestPeerExpectationsConversion(t *testing.T) {
 // too many pieces; the documented answer is ErrTooLarge, never a panic, a
 // hang or a guess.
 func TestSGMHugeSigmaIsAnError(t *testing.T) {
+	t.Parallel() // CPU-bound: overlaps the parallel regression rows on a second core
 	for _, s := range []float64{1e7, 1e300} {
 		for _, a := range []float64{2.5, 3} {
 			v, err := reference.Context{Prec: 64}.SGM(0.5, s, a)
