@@ -76,6 +76,7 @@ func TestSeriesMatchesIntegerSum(t *testing.T) {
 // The guarantee: a result at 256 bits is within 2^-255 of the same quantity
 // at 512 bits (which has its own, independent Ziv check).
 func TestPrecisionGuarantee(t *testing.T) {
+	t.Parallel() // CPU-bound: overlaps the parallel regression rows on a second core
 	cases := [][3]float64{
 		{0.01, 1.1, 8.5}, {1e-12, 1, 1.5}, {0.5, 0.1, 10.7}, {0.99, 2, 59.3},
 		{1 - 1e-9, 10, 2.5}, {0.4, 12, 59}, {0.1, 1, 1.001}, {1e-6, 100, 200.5},
@@ -102,6 +103,7 @@ func TestPrecisionGuarantee(t *testing.T) {
 // Mironov, Talwar, Zhang 2019 prove the forward direction dominates; check
 // it on the grid (every q, sigma and fractional order, at 64 bits).
 func TestForwardDominates(t *testing.T) {
+	t.Parallel() // CPU-bound: overlaps the parallel regression rows on a second core
 	ctx := Context{Prec: 64}
 	for i, q := range gridQ {
 		for j, s := range gridSigma {

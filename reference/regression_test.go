@@ -127,6 +127,8 @@ func TestSlowDeltasAnswer(t *testing.T) {
 }
 
 // SGMDirections at q = 1e-200 (the SGMAtQ1e-200 row): 0 < backward <= forward.
+// Not parallel: run before TestRegressions, it leaves the Gauss-Legendre rule
+// that the row also needs in the package's cache (2.5 s once, not twice).
 func TestSGMDirectionsAtTinyQ(t *testing.T) {
 	f, b, err := reference.Context{Prec: 64}.SGMDirections(1e-200, 1, 1.5)
 	if err != nil || f.Sign() <= 0 || b.Sign() <= 0 || f.Cmp(b) < 0 {

@@ -130,6 +130,7 @@ func TestPeerExpectationsRDP(t *testing.T) {
 }
 
 func TestPeerExpectationsEpsilon(t *testing.T) {
+	t.Parallel() // CPU-bound: overlaps the parallel regression rows on a second core
 	// tensorflow/privacy 03035d5 compute_dp_sgd_privacy_test.py: orders
 	// [1.25, 1.5, 1.75, 2, 2.25, 2.5, 3, 3.5, 4, 4.5] + 5..63 + [128, 256, 512],
 	// q = batch/n, steps = ceil(epochs n / batch), asserted to 7 decimal places.
@@ -154,13 +155,17 @@ func TestPeerExpectationsEpsilon(t *testing.T) {
 		{100000, 100, 1.0, 30, 1e-7, 1.4154988495444842, 1.70928734, 13, false},
 		{1e8, 1024, 0.1, 10, 1e-7, 5907982.3113984, 5907984.81339406, 1.25, true},
 	}
-	if testing.Short() { // one TF case; Opacus's 150 orders are skipped
+	// 7 places and the 1e-11 relative band need far less than 64 bits;
+	// the full suite runs at 128.
+	ctx := reference.Context{Prec: 128}
+	if testing.Short() { // one TF case at 64 bits; Opacus's 150 orders are skipped
 		cases = cases[:1]
+		ctx.Prec = 64
 	}
 	for _, c := range cases {
 		q := c.batch / c.n
 		steps := int(math.Ceil(c.epochs * c.n / c.batch))
-		rdp, err := reference.Context{Prec: 128}.SGMCurve(q, c.sigma, steps, orders)
+		rdp, err := ctx.SGMCurve(q, c.sigma, steps, orders)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -168,7 +173,7 @@ func TestPeerExpectationsEpsilon(t *testing.T) {
 			kind reference.Conversion
 			peer float64
 		}{{reference.Improved, c.improved}, {reference.Classic, c.classic}} {
-			e, o, err := reference.Context{Prec: 128}.Epsilon(orders, rdp, c.delta, conv.kind)
+			e, o, err := ctx.Epsilon(orders, rdp, c.delta, conv.kind)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -255,6 +260,7 @@ func TestPeerExpectationsConversion(t *testing.T) {
 // too many pieces; the documented answer is ErrTooLarge, never a panic, a
 // hang or a guess.
 func TestSGMHugeSigmaIsAnError(t *testing.T) {
+	t.Parallel() // CPU-bound: overlaps the parallel regression rows on a second core
 	for _, s := range []float64{1e7, 1e300} {
 		for _, a := range []float64{2.5, 3} {
 			v, err := reference.Context{Prec: 64}.SGM(0.5, s, a)

@@ -200,6 +200,7 @@ func TestTinySigmaOverlap(t *testing.T) {
 //	python3 -c "from mpmath import mp, mpf, log, exp; mp.dps = 700; q, s, a = mpf(1e-300), mpf(1e-3), mpf(1.0001); print(mp.nstr(log((1-q)**a + q**a*exp(a*(a-1)/(2*s*s)))/(a-1), 40))"
 //	python3 -c "from mpmath import mp, mpf, log1p; mp.dps = 700; print(mp.nstr(-log1p(-mpf(1e-300)), 40))"
 func TestSmallSigmaCancellation(t *testing.T) {
+	t.Parallel() // CPU-bound: overlaps the parallel regression rows on a second core
 	const prec = 64
 	c := Context{Prec: prec}
 	tol := math.Ldexp(1, -60)
