@@ -211,8 +211,10 @@ import (
 // absolute error through underflow, and n of these are added to S.
 //
 // 14. Rounding. S, the sum of the kept terms, is within rel(S) =
-// u (20 + ec0 + 1.4 n + 2.8 J) + u ((32+5m) W + beta D + L)/S + 2e-18
-// (truncation, discretisation, series) of I-1 (fracRel), and since
+// u (20 + ec0 + 1.4 n + 2.8 J) + u ((32+5m) W + beta D + L)/S + 4e-18
+// (truncation, discretisation, series, and the rounding of the series
+// nodes outside the windows, Method 15) of I-1 (fracRel), n the nodes in
+// the order's windows, and since
 // log1p(S(1+r)) - log1p(S) <= S r/(1+S), log1p(S)/(alpha-1) is within
 // rel(S) S/((1+S) log1p(S)) <= rel(S) of the RDP (logOnePlus). The result is
 // rounded up by that bound, so that it is never below the exact RDP;

@@ -23,12 +23,20 @@ import "math"
 //     |y| <= tau/a, so sum_j |C(a,j)| |y|^j <= C(a,2) y^2/(1-rho) and
 //     h >= C(a,2) y^2 (1-rho/(1-rho)), and the rounding error of the moment
 //     sums and of the nested evaluation stays below 1.4 (number of nodes
-//     + 2J) u sum h, within the u (1.4 n + 2.8 J) of the bound (n counts every
-//     node of the set, tabulated or not, and J). Series nodes beyond the
-//     tabulated maxSide per side are summed by Horner. A series node
-//     outside the order's windows only adds a term of the infinite
+//     + 2J) u sum h, the u (1.4 n + 2.8 J) of the bound: the 2.8 J covers
+//     the nested evaluation as it covered Horner's per node, so J is not
+//     counted again among the nodes. Series nodes beyond the tabulated
+//     maxSide per side are summed by Horner. A series node outside the
+//     order's windows (the grid of a curve, or of a single order with
+//     distant windows, covers their gaps) only adds a term of the infinite
 //     trapezoid sum (every term is >= 0), so it can only lower the
-//     truncation error.
+//     truncation error; and since fl(s + x) is within |x| of s + x (s is a
+//     float), adding it to a moment costs at most its own size, and all of
+//     them together at most 1.25 times the truncated mass
+//     4 e^(lref-46) < 8.6e-19 S (Method 9; 1.25 >= sum_j |C(a,j) y^j|/h):
+//     n counts only the nodes in the windows, and fracRel's constant
+//     4e-18 carries the rest (with the tail 8.6e-19, the discretisation
+//     1.4e-19 and the series' truncation 1.25e-18).
 //
 //  2. A recurrence in the order. Orders in arithmetic progression (the
 //     default 1.1, 1.2, ...) step E_n = expm1(beta t_n) by
@@ -405,7 +413,7 @@ func (fo *fracOrders) sum(a, lref float64, w0 *window) (rdp, rel float64, res su
 		seriesCoef(a, coef)
 		Sser += hornerSum(nodes[l0:t0-cL], coef, J) + hornerSum(nodes[t1+cR:l1], coef, J)
 	}
-	nSer := J + (t1 - t0) + mL + mR
+	nSer := (t1 - t0) + mL + mR
 	pending := sh.advance(beta, w0 != nil && w0.n == 1)
 	flush := func() {
 		if pending {
@@ -464,10 +472,14 @@ func (fo *fracOrders) sum(a, lref float64, w0 *window) (rdp, rel float64, res su
 		// over those right of z = 1/2, L: absolute error bound of the
 		// log-form nodes (units of u)
 		var Wb, Dt, L float64
-		cnt := nSer
+		// cnt: every node summed (for the subnormal prefactors); cntW: the
+		// nodes inside the windows (for the rounding of the sum, see
+		// fracRel: a series node outside them adds at most itself).
+		cnt, cntW := nSer, 0
 		if pending {
 			lo, hi := w.lo[0]-g.lo, w.hi[0]-g.lo+1
 			cnt += hi - lo - overlap(lo, hi, l0, l1) // series nodes are in nSer
+			cntW += hi - lo
 			s, ww, dd := sh.stepSumW(lo, hi, l0, l1, jLog, beta, dBeta)
 			S += s
 			Wb += ww
@@ -483,6 +495,7 @@ func (fo *fracOrders) sum(a, lref float64, w0 *window) (rdp, rel float64, res su
 		for iv := 0; iv < w.n; iv++ {
 			lo, hi := w.lo[iv]-g.lo, w.hi[iv]-g.lo+1
 			cnt += hi - lo - overlap(lo, hi, l0, l1) // series nodes are in nSer
+			cntW += hi - lo
 			// beta form, left and right of the series nodes [l0, l1) and
 			// below the log-form nodes
 			sl, wl, _ := sh.betaSum(lo, min(hi, l0), beta, dBeta)
@@ -520,7 +533,7 @@ func (fo *fracOrders) sum(a, lref float64, w0 *window) (rdp, rel float64, res su
 				continue
 			}
 		}
-		rel = fracRel(p, S, Wb, Dt, L, beta, cnt, J, sh.m)
+		rel = fracRel(p, S, Wb, Dt, L, beta, cntW, J, sh.m)
 		sh.wsPrev = Wb / S
 		S += float64(cnt) * (a + 1) * 0x1p-1020 // subnormal prefactors
 		rdp, rel, _ = logOnePlus(S, rel, beta)
@@ -657,7 +670,7 @@ func logOnePlus(S, rel, beta float64) (float64, float64, bool) {
 // sums W, D and L themselves.
 func fracRel(p *params, S, Wb, Dt, L, beta float64, n, J, m int) float64 {
 	return unit*(20+p.ec0+1.4*float64(n)+2.8*float64(J)) +
-		1.01*unit*((32+5*float64(m))*Wb+beta*Dt+L)/S + 2e-18
+		1.01*unit*((32+5*float64(m))*Wb+beta*Dt+L)/S + 4e-18
 }
 
 // large sums log I in log space when I >= 4 (Method 9), from the
