@@ -21,11 +21,19 @@ import "math"
 //     r_j = C(a,j+1)/C(a,j) = (a-j)/(j+1): J multiply-adds instead of J per
 //     node. Reordering the sum is safe: every node of the set has
 //     |y| <= tau/a, so sum_j |C(a,j)| |y|^j <= C(a,2) y^2/(1-rho) and
-//     h >= C(a,2) y^2 (1-rho/(1-rho)), and the rounding error of the moment
-//     sums and of the nested evaluation stays below 1.4 (number of nodes
-//     + 2J) u sum h, the u (1.4 n + 2.8 J) of the bound: the 2.8 J covers
-//     the nested evaluation as it covered Horner's per node, so J is not
-//     counted again among the nodes. Series nodes beyond the tabulated
+//     h >= C(a,2) y^2 (1-rho/(1-rho)). Error of the series part: with
+//     rho <= 0.1 (a > 1), |C(a,j) y^j| <= rho^(j-2) C(a,2) y^2, and
+//     C(a,2) y^2 <= 1.125 h, so an error of e_j u on every term j costs at
+//     most 1.125 u sum_j e_j rho^(j-2) of sum h; sum_j rho^(j-2) <= 1.12,
+//     sum_j j rho^(j-2) <= 2.35, sum_j (2j-2) rho^(j-2) <= 2.47. P (3u on
+//     every term): 3.75u; y^j (4.1 j u): 10.9u; the coefficients (C(a,2)
+//     2 roundings, each further ratio r_j, or step of seriesCoef, 4 more):
+//     3.1u; the products P y^j (j roundings) and the nested evaluation
+//     (2j-2 roundings of term j; Horner's per node, 2j in all): 5.5u;
+//     together 24u. The moment sums add (number of nodes) u of their
+//     |terms|, 1.25 u per node of sum h. So a series node costs at most
+//     24u + 1.4 u (per node) of the sum, within the u (30 + 1.4 n) of
+//     fracRel (Method 14), whatever J. Series nodes beyond the tabulated
 //     maxSide per side are summed by Horner. A series node outside the
 //     order's windows (the grid of a curve, or of a single order with
 //     distant windows, covers their gaps) only adds a term of the infinite
@@ -533,7 +541,7 @@ func (fo *fracOrders) sum(a, lref float64, w0 *window) (rdp, rel float64, res su
 				continue
 			}
 		}
-		rel = fracRel(p, S, Wb, Dt, L, beta, cntW, J, sh.m)
+		rel = fracRel(p, S, Wb, Dt, L, beta, cntW, sh.m)
 		sh.wsPrev = Wb / S
 		S += float64(cnt) * (a + 1) * 0x1p-1020 // subnormal prefactors
 		rdp, rel, _ = logOnePlus(S, rel, beta)
@@ -665,11 +673,10 @@ func logOnePlus(S, rel, beta float64) (float64, float64, bool) {
 }
 
 // fracRel is the relative error bound of the sum S of a fractional order
-// (Method 14): n nodes, J series coefficients,
-// m steps of the chain since its restart; 1.01 covers the rounding of the
-// sums W, D and L themselves.
-func fracRel(p *params, S, Wb, Dt, L, beta float64, n, J, m int) float64 {
-	return unit*(20+p.ec0+1.4*float64(n)+2.8*float64(J)) +
+// (Method 14): n nodes in the order's windows, m steps of the chain since
+// its restart; 1.01 covers the rounding of the sums W, D and L themselves.
+func fracRel(p *params, S, Wb, Dt, L, beta float64, n, m int) float64 {
+	return unit*(30+p.ec0+1.4*float64(n)) +
 		1.01*unit*((32+5*float64(m))*Wb+beta*Dt+L)/S + 4e-18
 }
 
