@@ -263,8 +263,10 @@ func growF(s []float64, n int) []float64 {
 
 // advance brings E to beta (= a-1), by the recurrence when beta is 1 to 3
 // steps of d past the chain, and by a restart otherwise.
-// With deferOne, a single step is left to the caller (pending true), which
-// must apply it (stepE, or stepSum over the nodes it sums) before using E.
+// With deferOne, the last step is left to the caller (pending true), which
+// must apply it (stepE, or stepSum over the nodes it sums) before using E:
+// an order after a skipped one (1.9, then 2.1) passes over the nodes twice
+// instead of three times.
 func (sh *shared) advance(beta float64, deferOne bool) (pending bool) {
 	xl, xr := sh.x[:sh.t0], sh.x[sh.t1:]
 	if sh.chain && sh.d > 0 {
@@ -272,15 +274,16 @@ func (sh *shared) advance(beta float64, deferOne bool) (pending bool) {
 		if k >= 1 && k <= 3 && sh.m+int(k) <= maxSteps &&
 			float64(5*(sh.m+int(k))+4)*sh.wsPrev*1.25 <= chainBudget &&
 			math.Abs(beta-sh.betaRec-k*sh.d) <= 1e-9*sh.d {
-			if k == 1 && deferOne {
+			if deferOne {
+				// the last step goes with the order's sum (stepSumW)
 				pending = true
 				sh.m++
-			} else {
-				for ; k > 0; k-- {
-					stepE(xl)
-					stepE(xr)
-					sh.m++
-				}
+				k--
+			}
+			for ; k > 0; k-- {
+				stepE(xl)
+				stepE(xr)
+				sh.m++
 			}
 			sh.betaRec = math.FMA(float64(sh.m), sh.d, sh.anchor)
 			return pending
