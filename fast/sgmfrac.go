@@ -292,15 +292,28 @@ func (sh *shared) advance(beta float64, deferOne bool) (pending bool) {
 	if sh.chain && sh.d == 0 && beta > sh.anchor && beta-sh.anchor <= 1 {
 		// Second order of a chain: fix the step d from the first two.
 		d := beta - sh.anchor
+		// Orders 1+d, 1+2d, ... (the default 1.1, 1.2): the step is the
+		// anchor up to a few ulps, which the first-order correction of
+		// each order absorbs (as it does for anchor + m d), and
+		// expm1(d t), formed as restart formed E, is E: one expm1 per
+		// node instead of two.
+		reuse := math.Abs(d-sh.anchor) <= 1e-9*d
+		if reuse {
+			d = sh.anchor
+		}
 		for _, xs := range [2][]nodeX{xl, xr} {
 			for i := range xs {
 				x := &xs[i]
 				// d t in double-double: its rounding does not grow with t
 				dt := d * x.t
 				dtl := math.FMA(d, x.t, -dt) + d*x.tl
-				x.s = math.Expm1(dt)
-				if dt < 709 {
-					x.s += (1 + x.s) * dtl
+				if reuse {
+					x.s = x.E
+				} else {
+					x.s = math.Expm1(dt)
+					if dt < 709 {
+						x.s += (1 + x.s) * dtl
+					}
 				}
 				if dt >= -0.5 {
 					// e^(dt) = 1 + expm1(dt), within u + 3u|s|/(1+s) <= 3u
