@@ -114,6 +114,9 @@ type shared struct {
 	m       int     // steps since anchor
 	betaRec float64 // anchor + m d
 	wsPrev  float64 // W/S of the last order (see sum)
+	// series range of the last order (seriesRange; lastA +Inf: none)
+	lastA          float64
+	lastL0, lastL1 int
 }
 
 // seriesJ is the number of series coefficients for order a: the ratio of
@@ -161,6 +164,7 @@ var invInt = func() (t [maxJ + 1]float64) {
 func (sh *shared) prepare(p *params, g *grid, amin, amax float64) {
 	n := len(g.nodes)
 	sh.on = n > 0
+	sh.lastA = math.Inf(1)
 	sh.chain = false
 	sh.d = 0
 	sh.wsPrev = 25
@@ -418,8 +422,7 @@ func (fo *fracOrders) sum(a, lref float64, w0 *window) (rdp, rel float64, res su
 	hiIdx := g.lo + n - 1
 	t0, t1 := sh.t0, sh.t1
 	// Series nodes [l0, t0) and [t1, l1): |y| <= lim (y increases with z).
-	l0 := t0 - searchFirst(t0, func(m int) bool { return nodes[t0-1-m].y < -lim })
-	l1 := t1 + searchFirst(n-t1, func(m int) bool { return nodes[t1+m].y > lim })
+	l0, l1 := sh.seriesRange(nodes, a, lim)
 	mL, mR := t0-l0, l1-t1
 	cL, cR := min(mL, sh.nl), min(mR, sh.nr)
 	st := sh.stride
@@ -607,6 +610,29 @@ func hornerSum(nodes []node, coef *[maxJ + 1]float64, J int) float64 {
 		S += nd.P * v * nd.y * nd.y
 	}
 	return S
+}
+
+// seriesRange returns the series nodes [l0, t0) and [t1, l1) of order a
+// (|y| <= lim, y increases with z). The range of a curve's next order
+// (larger a, smaller lim) lies inside the last one: it is walked inwards
+// from there instead of searched.
+func (sh *shared) seriesRange(nodes []node, a, lim float64) (l0, l1 int) {
+	t0, t1 := sh.t0, sh.t1
+	if a >= sh.lastA {
+		l0, l1 = sh.lastL0, sh.lastL1
+		for l0 < t0 && nodes[l0].y < -lim {
+			l0++
+		}
+		for l1 > t1 && nodes[l1-1].y > lim {
+			l1--
+		}
+	} else {
+		n := len(nodes)
+		l0 = t0 - searchFirst(t0, func(m int) bool { return nodes[t0-1-m].y < -lim })
+		l1 = t1 + searchFirst(n-t1, func(m int) bool { return nodes[t1+m].y > lim })
+	}
+	sh.lastA, sh.lastL0, sh.lastL1 = a, l0, l1
+	return l0, l1
 }
 
 // searchFirst returns the smallest m in [0, n] with f(m) true, f monotone
