@@ -26,7 +26,7 @@ import "math"
 //     C(a,2) y^2 <= 1.125 h, so an error of e_j u on every term j costs at
 //     most 1.125 u sum_j e_j rho^(j-2) of sum h; sum_j rho^(j-2) <= 1.12,
 //     sum_j j rho^(j-2) <= 2.35, sum_j (2j-2) rho^(j-2) <= 2.47. P (3u on
-//     every term): 3.75u; y^j (4.1 j u): 10.9u; the coefficients (C(a,2)
+//     every term): 3.8u; y^j (4.1 j u): 10.9u; the coefficients (C(a,2)
 //     2 roundings, each further ratio r_j, or step of seriesCoef, 4 more):
 //     3.1u; the products P y^j (j roundings) and the nested evaluation
 //     (2j-2 roundings of term j; Horner's per node, 2j in all): 5.5u;
