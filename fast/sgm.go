@@ -180,8 +180,7 @@ import (
 // (eA + eE + ey + 4u): over the beta-form nodes, at most
 // u (32 + 5m) W + u beta D + 11u S with W = sum |Pa E| and
 // D = sum Pa E tw right of z = 1/2, both accumulated with the sum. Series
-// nodes: P (3u), y^2 (8.2u), coefficients (4u) and their evaluation,
-// 16u + 1.4 (n + 2J) u of their sum (Method 15).
+// nodes: 24u + 1.25 n u of their sum, n the nodes (Method 15, 1).
 //
 // 12. Log form. Where the prefactor e^(lP+t) could be subnormal (lP < -708 or
 // lP + t < -690, far out in z, as the Gaussian at alpha is when
@@ -211,8 +210,12 @@ import (
 // absolute error through underflow, and n of these are added to S.
 //
 // 14. Rounding. S, the sum of the kept terms, is within rel(S) =
-// u (20 + ec0 + 1.4 n + 2.8 J) + u ((32+5m) W + beta D + L)/S + 2e-18
-// (truncation, discretisation, series) of I-1 (fracRel), and since
+// u (30 + ec0 + 1.4 n) + u ((32+5m) W + beta D + L)/S + 4e-18
+// (truncation, discretisation, series, and the rounding of the series
+// nodes outside the windows, Method 15) of I-1 (fracRel), n the nodes in
+// the order's windows (any summation tree of n terms has n-1 additions,
+// each within u of a partial sum of non-negative terms; 30u covers the
+// 24u of a series node and the 11u of a beta-form one), and since
 // log1p(S(1+r)) - log1p(S) <= S r/(1+S), log1p(S)/(alpha-1) is within
 // rel(S) S/((1+S) log1p(S)) <= rel(S) of the RDP (logOnePlus). The result is
 // rounded up by that bound, so that it is never below the exact RDP;

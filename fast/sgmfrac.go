@@ -21,14 +21,30 @@ import "math"
 //     r_j = C(a,j+1)/C(a,j) = (a-j)/(j+1): J multiply-adds instead of J per
 //     node. Reordering the sum is safe: every node of the set has
 //     |y| <= tau/a, so sum_j |C(a,j)| |y|^j <= C(a,2) y^2/(1-rho) and
-//     h >= C(a,2) y^2 (1-rho/(1-rho)), and the rounding error of the moment
-//     sums and of the nested evaluation stays below 1.4 (number of nodes
-//     + 2J) u sum h, within the u (1.4 n + 2.8 J) of the bound (n counts every
-//     node of the set, tabulated or not, and J). Series nodes beyond the
-//     tabulated maxSide per side are summed by Horner. A series node
-//     outside the order's windows only adds a term of the infinite
+//     h >= C(a,2) y^2 (1-rho/(1-rho)). Error of the series part: with
+//     rho <= 0.1 (a > 1), |C(a,j) y^j| <= rho^(j-2) C(a,2) y^2, and
+//     C(a,2) y^2 <= 1.125 h, so an error of e_j u on every term j costs at
+//     most 1.125 u sum_j e_j rho^(j-2) of sum h; sum_j rho^(j-2) <= 1.12,
+//     sum_j j rho^(j-2) <= 2.35, sum_j (2j-2) rho^(j-2) <= 2.47. P (3u on
+//     every term): 3.8u; y^j (4.1 j u): 10.9u; the coefficients (C(a,2)
+//     2 roundings, each further ratio r_j, or step of seriesCoef, 4 more):
+//     3.1u; the products P y^j (j roundings) and the nested evaluation
+//     (2j-2 roundings of term j; Horner's per node, 2j in all): 5.5u;
+//     together 24u. The moment sums add (number of nodes) u of their
+//     |terms|, 1.25 u per node of sum h. So a series node costs at most
+//     24u + 1.4 u (per node) of the sum, within the u (30 + 1.4 n) of
+//     fracRel (Method 14), whatever J. Series nodes beyond the tabulated
+//     maxSide per side are summed by Horner. A series node outside the
+//     order's windows (the grid of a curve, or of a single order with
+//     distant windows, covers their gaps) only adds a term of the infinite
 //     trapezoid sum (every term is >= 0), so it can only lower the
-//     truncation error.
+//     truncation error; and since fl(s + x) is within |x| of s + x (s is a
+//     float), adding it to a moment costs at most its own size, and all of
+//     them together at most 1.25 times the truncated mass
+//     4 e^(lref-46) < 8.6e-19 S (Method 9; 1.25 >= sum_j |C(a,j) y^j|/h):
+//     n counts only the nodes in the windows, and fracRel's constant
+//     4e-18 carries the rest (with the tail 8.6e-19, the discretisation
+//     1.4e-19 and the series' truncation 1.25e-18).
 //
 //  2. A recurrence in the order. Orders in arithmetic progression (the
 //     default 1.1, 1.2, ...) step E_n = expm1(beta t_n) by
@@ -98,6 +114,9 @@ type shared struct {
 	m       int     // steps since anchor
 	betaRec float64 // anchor + m d
 	wsPrev  float64 // W/S of the last order (see sum)
+	// series range of the last order (seriesRange; lastA +Inf: none)
+	lastA          float64
+	lastL0, lastL1 int
 }
 
 // seriesJ is the number of series coefficients for order a: the ratio of
@@ -145,6 +164,7 @@ var invInt = func() (t [maxJ + 1]float64) {
 func (sh *shared) prepare(p *params, g *grid, amin, amax float64) {
 	n := len(g.nodes)
 	sh.on = n > 0
+	sh.lastA = math.Inf(1)
 	sh.chain = false
 	sh.d = 0
 	sh.wsPrev = 25
@@ -247,8 +267,10 @@ func growF(s []float64, n int) []float64 {
 
 // advance brings E to beta (= a-1), by the recurrence when beta is 1 to 3
 // steps of d past the chain, and by a restart otherwise.
-// With deferOne, a single step is left to the caller (pending true), which
-// must apply it (stepE, or stepSum over the nodes it sums) before using E.
+// With deferOne, the last step is left to the caller (pending true), which
+// must apply it (stepE, or stepSum over the nodes it sums) before using E:
+// an order after a skipped one (1.9, then 2.1) passes over the nodes twice
+// instead of three times.
 func (sh *shared) advance(beta float64, deferOne bool) (pending bool) {
 	xl, xr := sh.x[:sh.t0], sh.x[sh.t1:]
 	if sh.chain && sh.d > 0 {
@@ -256,15 +278,16 @@ func (sh *shared) advance(beta float64, deferOne bool) (pending bool) {
 		if k >= 1 && k <= 3 && sh.m+int(k) <= maxSteps &&
 			float64(5*(sh.m+int(k))+4)*sh.wsPrev*1.25 <= chainBudget &&
 			math.Abs(beta-sh.betaRec-k*sh.d) <= 1e-9*sh.d {
-			if k == 1 && deferOne {
+			if deferOne {
+				// the last step goes with the order's sum (stepSumW)
 				pending = true
 				sh.m++
-			} else {
-				for ; k > 0; k-- {
-					stepE(xl)
-					stepE(xr)
-					sh.m++
-				}
+				k--
+			}
+			for ; k > 0; k-- {
+				stepE(xl)
+				stepE(xr)
+				sh.m++
 			}
 			sh.betaRec = math.FMA(float64(sh.m), sh.d, sh.anchor)
 			return pending
@@ -273,15 +296,28 @@ func (sh *shared) advance(beta float64, deferOne bool) (pending bool) {
 	if sh.chain && sh.d == 0 && beta > sh.anchor && beta-sh.anchor <= 1 {
 		// Second order of a chain: fix the step d from the first two.
 		d := beta - sh.anchor
+		// Orders 1+d, 1+2d, ... (the default 1.1, 1.2): the step is the
+		// anchor up to a few ulps, which the first-order correction of
+		// each order absorbs (as it does for anchor + m d), and
+		// expm1(d t), formed as restart formed E, is E: one expm1 per
+		// node instead of two.
+		reuse := math.Abs(d-sh.anchor) <= 1e-9*d
+		if reuse {
+			d = sh.anchor
+		}
 		for _, xs := range [2][]nodeX{xl, xr} {
 			for i := range xs {
 				x := &xs[i]
 				// d t in double-double: its rounding does not grow with t
 				dt := d * x.t
 				dtl := math.FMA(d, x.t, -dt) + d*x.tl
-				x.s = math.Expm1(dt)
-				if dt < 709 {
-					x.s += (1 + x.s) * dtl
+				if reuse {
+					x.s = x.E
+				} else {
+					x.s = math.Expm1(dt)
+					if dt < 709 {
+						x.s += (1 + x.s) * dtl
+					}
 				}
 				if dt >= -0.5 {
 					// e^(dt) = 1 + expm1(dt), within u + 3u|s|/(1+s) <= 3u
@@ -386,8 +422,7 @@ func (fo *fracOrders) sum(a, lref float64, w0 *window) (rdp, rel float64, res su
 	hiIdx := g.lo + n - 1
 	t0, t1 := sh.t0, sh.t1
 	// Series nodes [l0, t0) and [t1, l1): |y| <= lim (y increases with z).
-	l0 := t0 - searchFirst(t0, func(m int) bool { return nodes[t0-1-m].y < -lim })
-	l1 := t1 + searchFirst(n-t1, func(m int) bool { return nodes[t1+m].y > lim })
+	l0, l1 := sh.seriesRange(nodes, a, lim)
 	mL, mR := t0-l0, l1-t1
 	cL, cR := min(mL, sh.nl), min(mR, sh.nr)
 	st := sh.stride
@@ -405,7 +440,7 @@ func (fo *fracOrders) sum(a, lref float64, w0 *window) (rdp, rel float64, res su
 		seriesCoef(a, coef)
 		Sser += hornerSum(nodes[l0:t0-cL], coef, J) + hornerSum(nodes[t1+cR:l1], coef, J)
 	}
-	nSer := J + (t1 - t0) + mL + mR
+	nSer := (t1 - t0) + mL + mR
 	pending := sh.advance(beta, w0 != nil && w0.n == 1)
 	flush := func() {
 		if pending {
@@ -464,10 +499,14 @@ func (fo *fracOrders) sum(a, lref float64, w0 *window) (rdp, rel float64, res su
 		// over those right of z = 1/2, L: absolute error bound of the
 		// log-form nodes (units of u)
 		var Wb, Dt, L float64
-		cnt := nSer
+		// cnt: every node summed (for the subnormal prefactors); cntW: the
+		// nodes inside the windows (for the rounding of the sum, see
+		// fracRel: a series node outside them adds at most itself).
+		cnt, cntW := nSer, 0
 		if pending {
 			lo, hi := w.lo[0]-g.lo, w.hi[0]-g.lo+1
 			cnt += hi - lo - overlap(lo, hi, l0, l1) // series nodes are in nSer
+			cntW += hi - lo
 			s, ww, dd := sh.stepSumW(lo, hi, l0, l1, jLog, beta, dBeta)
 			S += s
 			Wb += ww
@@ -483,6 +522,7 @@ func (fo *fracOrders) sum(a, lref float64, w0 *window) (rdp, rel float64, res su
 		for iv := 0; iv < w.n; iv++ {
 			lo, hi := w.lo[iv]-g.lo, w.hi[iv]-g.lo+1
 			cnt += hi - lo - overlap(lo, hi, l0, l1) // series nodes are in nSer
+			cntW += hi - lo
 			// beta form, left and right of the series nodes [l0, l1) and
 			// below the log-form nodes
 			sl, wl, _ := sh.betaSum(lo, min(hi, l0), beta, dBeta)
@@ -520,7 +560,7 @@ func (fo *fracOrders) sum(a, lref float64, w0 *window) (rdp, rel float64, res su
 				continue
 			}
 		}
-		rel = fracRel(p, S, Wb, Dt, L, beta, cnt, J, sh.m)
+		rel = fracRel(p, S, Wb, Dt, L, beta, cntW, sh.m)
 		sh.wsPrev = Wb / S
 		S += float64(cnt) * (a + 1) * 0x1p-1020 // subnormal prefactors
 		rdp, rel, _ = logOnePlus(S, rel, beta)
@@ -570,6 +610,29 @@ func hornerSum(nodes []node, coef *[maxJ + 1]float64, J int) float64 {
 		S += nd.P * v * nd.y * nd.y
 	}
 	return S
+}
+
+// seriesRange returns the series nodes [l0, t0) and [t1, l1) of order a
+// (|y| <= lim, y increases with z). The range of a curve's next order
+// (larger a, smaller lim) lies inside the last one: it is walked inwards
+// from there instead of searched.
+func (sh *shared) seriesRange(nodes []node, a, lim float64) (l0, l1 int) {
+	t0, t1 := sh.t0, sh.t1
+	if a >= sh.lastA {
+		l0, l1 = sh.lastL0, sh.lastL1
+		for l0 < t0 && nodes[l0].y < -lim {
+			l0++
+		}
+		for l1 > t1 && nodes[l1-1].y > lim {
+			l1--
+		}
+	} else {
+		n := len(nodes)
+		l0 = t0 - searchFirst(t0, func(m int) bool { return nodes[t0-1-m].y < -lim })
+		l1 = t1 + searchFirst(n-t1, func(m int) bool { return nodes[t1+m].y > lim })
+	}
+	sh.lastA, sh.lastL0, sh.lastL1 = a, l0, l1
+	return l0, l1
 }
 
 // searchFirst returns the smallest m in [0, n] with f(m) true, f monotone
@@ -652,12 +715,11 @@ func logOnePlus(S, rel, beta float64) (float64, float64, bool) {
 }
 
 // fracRel is the relative error bound of the sum S of a fractional order
-// (Method 14): n nodes, J series coefficients,
-// m steps of the chain since its restart; 1.01 covers the rounding of the
-// sums W, D and L themselves.
-func fracRel(p *params, S, Wb, Dt, L, beta float64, n, J, m int) float64 {
-	return unit*(20+p.ec0+1.4*float64(n)+2.8*float64(J)) +
-		1.01*unit*((32+5*float64(m))*Wb+beta*Dt+L)/S + 2e-18
+// (Method 14): n nodes in the order's windows, m steps of the chain since
+// its restart; 1.01 covers the rounding of the sums W, D and L themselves.
+func fracRel(p *params, S, Wb, Dt, L, beta float64, n, m int) float64 {
+	return unit*(30+p.ec0+1.4*float64(n)) +
+		1.01*unit*((32+5*float64(m))*Wb+beta*Dt+L)/S + 4e-18
 }
 
 // large sums log I in log space when I >= 4 (Method 9), from the

@@ -532,7 +532,13 @@ var binomTab = func() *[(binomTabN + 1) * (binomTabN + 2) / 2]float64 {
 type gPow struct {
 	m, dg     float64
 	ex, exmax int
+	G         float64 // m 2^ex itself where |ex| <= gFloatEx, else 0
 }
+
+// gFloatEx: G_k = m_k 2^ex_k is kept as a float where |ex_k| <= gFloatEx,
+// far inside the normal range with room for C(n,k) (< 2^64), the sum and
+// the error weights dg (> 2^-60).
+const gFloatEx = 900
 
 // ln2Hi has 21 trailing zero bits: k*ln2Hi is exact for |k| < 2^21.
 const (
@@ -563,6 +569,9 @@ func (io *intOrders) gPowAt(k int) (gp gPow, ok bool) {
 	gp.m = math.Exp(r)
 	gp.ex = int(K)
 	gp.dg = dg + 4*unit
+	if -gFloatEx <= gp.ex && gp.ex <= gFloatEx {
+		gp.G = math.Ldexp(gp.m, gp.ex) // exact
+	}
 	return gp, true
 }
 
@@ -573,20 +582,36 @@ func (p *params) intSumLin(n int, gp []gPow) (M, S, errAbs float64) {
 	exmax := gp[n].exmax
 	row := binomTab[n*(n+1)/2 : n*(n+1)/2+n+1]
 	var Sd float64
-	for k := 2; k <= n; k++ {
-		d := gp[k].ex - exmax
-		if d < -135 {
-			// C(n,k) m_k 2^d < 2^64 * 2.01 * 2^-136 < 2^-70, while the
-			// term with d = 0 is >= 0.99: the dropped terms are below
-			// 64 * 2^-70 / 0.99 < 5.5e-20 of the sum.
-			continue
+	fe := float64(exmax)
+	if -gFloatEx+135 <= exmax && exmax <= gFloatEx {
+		// The same sum scaled by 2^exmax: every kept term has
+		// |ex_k| <= gFloatEx, so every product and partial sum is the
+		// one below times 2^exmax exactly (no subnormal, no overflow),
+		// one multiplication fewer per term.
+		for k := 2; k <= n; k++ {
+			if gp[k].ex-exmax < -135 {
+				continue // dropped, as below
+			}
+			t := row[k] * gp[k].G
+			S += t
+			Sd += t * gp[k].dg
 		}
-		t := row[k] * gp[k].m * math.Float64frombits(uint64(1023+d)<<52) // 2^d
-		S += t
-		Sd += t * gp[k].dg
+		fe = 0
+	} else {
+		for k := 2; k <= n; k++ {
+			d := gp[k].ex - exmax
+			if d < -135 {
+				// C(n,k) m_k 2^d < 2^64 * 2.01 * 2^-136 < 2^-70, while the
+				// term with d = 0 is >= 0.99: the dropped terms are below
+				// 64 * 2^-70 / 0.99 < 5.5e-20 of the sum.
+				continue
+			}
+			t := row[k] * gp[k].m * math.Float64frombits(uint64(1023+d)<<52) // 2^d
+			S += t
+			Sd += t * gp[k].dg
+		}
 	}
 	fn := float64(n)
-	fe := float64(exmax)
 	dterm := Sd / S
 	m, e := math.Frexp(S)
 	S = 2 * m
