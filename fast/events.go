@@ -290,3 +290,42 @@ func GroupPrivacy(orders, rdp []float64, c int, alpha float64) (float64, error) 
 	}
 	return scaleUp(best, f), nil
 }
+
+// ExponentialMechanismCurve writes ExponentialMechanism(eps, orders[i])
+// into out[i], computing the order-free part K once.
+//
+// Special cases and errors are those of ExponentialMechanism, and an error
+// for empty orders or len(out) != len(orders).
+func ExponentialMechanismCurve(eps float64, orders, out []float64) error {
+	const fn = "ExponentialMechanismCurve"
+	if err := checkEps(fn, eps); err != nil {
+		return err
+	}
+	if len(orders) == 0 || len(out) != len(orders) {
+		return inputErr(fn, "orders, out", math.NaN(), "must be non-empty and of equal length")
+	}
+	for _, a := range orders {
+		if err := checkOrder(fn, a); err != nil {
+			return err
+		}
+	}
+	var k, e2 ev
+	if eps > 0 {
+		E := evExact(eps)
+		k = evNeg(evLog1pmx(evNeg(evDiv(evEm(E), evExpm1(E)))))
+		e2 = evMul(E, E)
+	}
+	for i, a := range orders {
+		switch {
+		case eps == 0:
+			out[i] = 0
+		case math.IsInf(a, 1):
+			out[i] = eps
+		default:
+			t := evMul(e2, evExact((a-1)/8))
+			t.e += subnormalErr((a - 1) / 8)
+			out[i] = math.Min(evAdd(k, t).upNonNeg(), eps)
+		}
+	}
+	return nil
+}

@@ -213,3 +213,72 @@ func BenchmarkEventsCurve(b *testing.B) {
 		})
 	}
 }
+
+// TestExponentialMechanismCurve: the curve form equals the scalar form
+// order by order (the same operations, K hoisted).
+func TestExponentialMechanismCurve(t *testing.T) {
+	orders := append(rdp.DefaultOrders(), math.Inf(1))
+	out := make([]float64, len(orders))
+	for _, e := range []float64{0, 1e-8, 0.5, 50} {
+		if err := fast.ExponentialMechanismCurve(e, orders, out); err != nil {
+			t.Fatal(err)
+		}
+		for i, a := range orders {
+			w, _ := fast.ExponentialMechanism(e, a)
+			if out[i] != w {
+				t.Errorf("eps=%g alpha=%g: curve %v, scalar %v", e, a, out[i], w)
+			}
+		}
+	}
+}
+
+func BenchmarkExponentialMechanismCurve(b *testing.B) {
+	orders := rdp.DefaultOrders()
+	out := make([]float64, len(orders))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if err := fast.ExponentialMechanismCurve(0.5, orders, out); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestConversionInfOrder: an order +Inf contributes its rdp (the limit of
+// both conversions), never an undefined value. dp_accounting returns eps 0
+// here (its improved formula is NaN at alpha = inf and argmin picks it).
+// By hand: the improved conversion gives 10.17 (alpha 2), 3.19 (4), 0.918
+// (16); +Inf gives 0.5, the minimum.
+func TestConversionInfOrder(t *testing.T) {
+	inf := math.Inf(1)
+	orders := []float64{2, 4, 16, inf}
+	for _, conv := range []fast.Conversion{fast.Classic, fast.Improved} {
+		eps, order, err := fast.Epsilon(orders, []float64{0.05, 0.1, 0.4, 0.5}, 1e-5, conv)
+		if err != nil || eps != 0.5 || order != inf {
+			t.Errorf("conv %v: Epsilon = %v at %v (%v), want 0.5 at +Inf", conv, eps, order, err)
+		}
+		// rdp +Inf at the order +Inf: a finite order wins
+		eps, order, err = fast.Epsilon(orders, []float64{0.05, 0.1, 0.4, inf}, 1e-5, conv)
+		if err != nil || !(eps > 0.9 && eps < 2) || order != 16 {
+			t.Errorf("conv %v: Epsilon = %v at %v (%v), want about 0.92 at 16", conv, eps, order, err)
+		}
+		d, order, err := fast.Delta(orders, []float64{0.05, 0.1, 0.4, 0.5}, 0.5, conv)
+		if err != nil || d != 0 || order != inf {
+			t.Errorf("conv %v: Delta = %v at %v (%v), want 0 at +Inf", conv, d, order, err)
+		}
+	}
+	// after ten binary randomized responses (noise 0.5, replace-one) with
+	// +Inf among the orders: eps is 10 log 3 at most, never 0
+	o := orders
+	rr := make([]float64, len(o))
+	for i, a := range o {
+		v, err := fast.KaryRandomizedResponse(0.5, 2, fast.ReplaceOne, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rr[i] = 10 * v
+	}
+	eps, _, err := fast.Epsilon(o, rr, 1e-5, fast.Improved)
+	if err != nil || !(eps > 8 && eps <= 10*math.Log(3)+1e-9) {
+		t.Errorf("ten RR events: eps = %v (%v), want in (8, 10 log 3]", eps, err)
+	}
+}

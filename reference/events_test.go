@@ -262,3 +262,18 @@ func TestGroupPrivacyProp2(t *testing.T) {
 		}
 	}
 }
+
+// TestConversionInfOrderReference: as fast's TestConversionInfOrder; an
+// order +Inf contributes rdp(+Inf) = 0.5, the minimum (by hand: 10.17,
+// 3.19, 0.918 at orders 2, 4, 16).
+func TestConversionInfOrderReference(t *testing.T) {
+	inf := math.Inf(1)
+	orders := []float64{2, 4, 16, inf}
+	r := []*big.Float{big.NewFloat(0.05), big.NewFloat(0.1), big.NewFloat(0.4), big.NewFloat(0.5)}
+	for _, conv := range []reference.Conversion{reference.Classic, reference.Improved} {
+		eps, order, err := reference.Epsilon(orders, r, 1e-5, conv)
+		if err != nil || eps.Cmp(big.NewFloat(0.5)) != 0 || order != inf {
+			t.Errorf("conv %v: Epsilon = %v at %v (%v), want 0.5 at +Inf", conv, eps, order, err)
+		}
+	}
+}
