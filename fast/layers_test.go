@@ -31,6 +31,7 @@ var fileLayers = []string{
 	"sgmnodes.go",   // SGM: quadrature nodes, windows and node terms
 	"sgmfrac.go",    // SGM: fractional orders (one summation for SGM and SGMCurve)
 	"sgm.go",        // SGM, SGMCurve: domain checks and dispatch
+	"events.go",     // k-ary RR, pure DP, zCDP, exponential mechanism, group privacy
 	"bridges.go",    // zCDP, pure DP, advanced composition
 	"calibrate.go",  // sigma and step calibration
 	"accountant.go", // Accountant

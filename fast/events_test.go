@@ -1,0 +1,284 @@
+package fast_test
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"testing"
+
+	"github.com/rdpcheck/rdpcheck/fast"
+	"github.com/rdpcheck/rdpcheck/rdp"
+	"github.com/rdpcheck/rdpcheck/reference"
+)
+
+type evRegion struct {
+	name string
+	pts  []func() (float64, float64, *big.Float, error) // fast, reference(64 bits)
+}
+
+// eventsSweepOrders: the default orders (+Inf is checked in the special
+// cases), thinned under -short.
+func eventsSweepOrders(short bool) []float64 {
+	o := rdp.DefaultOrders()
+	if !short {
+		return o
+	}
+	var s []float64
+	for i := 0; i < len(o); i += 7 {
+		s = append(s, o[i])
+	}
+	return s
+}
+
+// TestEventsAccuracySweep compares fast with the reference at 64 bits per
+// region: the fast value must never be below the reference and within
+// 1e-12 relative of it. -v prints max and RMS relative error per region.
+func TestEventsAccuracySweep(t *testing.T) {
+	ref := reference.Context{Prec: 64}
+	orders := eventsSweepOrders(testing.Short())
+	type pt struct {
+		name string
+		f    func(a float64) (float64, error)
+		r    func(a float64) (*big.Float, error)
+	}
+	var pts []pt
+	for _, rel := range []string{fast.ReplaceOne, fast.ReplaceSpecial} {
+		for _, n := range []float64{1e-12, 1e-6, 0.01, 0.3, 0.5, 0.9, 0.999, 1 - 1e-6, 1 - 1e-12} {
+			for _, k := range []float64{2, 3, 6, 100, 1e6} {
+				n, k, rel := n, k, rel
+				region := "krr " + rel
+				switch {
+				case n < 0.01:
+					region += " noise small"
+				case n > 0.99:
+					region += " noise near 1"
+				default:
+					region += " noise mid"
+				}
+				pts = append(pts, pt{region,
+					func(a float64) (float64, error) { return fast.KaryRandomizedResponse(n, k, rel, a) },
+					func(a float64) (*big.Float, error) { return ref.KaryRandomizedResponse(n, k, rel, a) }})
+			}
+		}
+	}
+	for _, e := range []float64{1e-8, 1e-5, 0.01, 0.3, 1, 3, 10, 50} {
+		e := e
+		reg := "eps < 0.01"
+		if e >= 0.01 {
+			reg = "eps >= 0.01"
+		}
+		pts = append(pts,
+			pt{"puredp " + reg, func(a float64) (float64, error) { return fast.PureDP(e, a) },
+				func(a float64) (*big.Float, error) { return ref.PureDP(e, a) }},
+			pt{"expmech " + reg, func(a float64) (float64, error) { return fast.ExponentialMechanism(e, a) },
+				func(a float64) (*big.Float, error) { return ref.ExponentialMechanism(e, a) }},
+			pt{"zcdp", func(a float64) (float64, error) { return fast.ZCDP(e, e/3, a) },
+				func(a float64) (*big.Float, error) { return ref.ZCDP(e, e/3, a) }})
+	}
+	type stat struct {
+		n        int
+		max, sum float64
+	}
+	stats := map[string]*stat{}
+	var names []string
+	for _, p := range pts {
+		s := stats[p.name]
+		if s == nil {
+			s = &stat{}
+			stats[p.name] = s
+			names = append(names, p.name)
+		}
+		for _, a := range orders {
+			fv, err := p.f(a)
+			if err != nil {
+				t.Fatalf("%s alpha=%g: %v", p.name, a, err)
+			}
+			rv, err := p.r(a)
+			if err != nil {
+				t.Fatalf("%s alpha=%g: reference %v", p.name, a, err)
+			}
+			if rv.Sign() == 0 {
+				if fv != 0 {
+					t.Errorf("%s alpha=%g: fast %g, reference 0", p.name, a, fv)
+				}
+				continue
+			}
+			d := new(big.Float).SetPrec(128).Sub(new(big.Float).SetFloat64(fv), rv)
+			rel, _ := d.Quo(d, rv).Float64()
+			if rel < 0 {
+				t.Errorf("%s alpha=%g: fast %.17g below reference %s", p.name, a, fv, rv.Text('g', 20))
+			}
+			if rel > 1e-12 {
+				t.Errorf("%s alpha=%g: fast %.17g, reference %s: rel %.3g > 1e-12", p.name, a, fv, rv.Text('g', 20), rel)
+			}
+			s.n++
+			s.max = math.Max(s.max, math.Abs(rel))
+			s.sum += rel * rel
+		}
+	}
+	for _, n := range names {
+		s := stats[n]
+		t.Logf("%-36s %5d points  max rel %.2e  rms %.2e", n, s.n, s.max, math.Sqrt(s.sum/float64(max(s.n, 1))))
+	}
+}
+
+func TestEventsSpecialCasesFast(t *testing.T) {
+	inf := math.Inf(1)
+	v := func(x float64, err error) float64 {
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"KRR noise=1", v(fast.KaryRandomizedResponse(1, 4, fast.ReplaceOne, 2)), 0},
+		{"KRR noise=0", v(fast.KaryRandomizedResponse(0, 4, fast.ReplaceSpecial, 2)), inf},
+		{"PureDP eps=0 alpha=Inf", v(fast.PureDP(0, inf)), 0},
+		{"PureDP alpha=Inf", v(fast.PureDP(0.5, inf)), 0.5},
+		{"EM alpha=Inf", v(fast.ExponentialMechanism(0.5, inf)), 0.5},
+		{"ZCDP rho=0 Inf", v(fast.ZCDP(0, 0.1, inf)), 0.1},
+		{"ZCDP Inf", v(fast.ZCDP(0.1, 0, inf)), inf},
+		{"Group c=2", v(fast.GroupPrivacy([]float64{2, 8}, []float64{0.1, 0.5}, 2, 2)), math.Nextafter(4.5, inf)},
+		{"Group Inf", v(fast.GroupPrivacy([]float64{2, inf}, []float64{0.1, 0.5}, 2, inf)), 2},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
+		}
+	}
+	// alpha = +Inf: the limits, log(k/noise - k + 1) within 4 ulps above
+	got := v(fast.KaryRandomizedResponse(0.5, 2, fast.ReplaceOne, inf))
+	if w := math.Log(3); got < w*(1-0x1p-52) || got > w*(1+0x1p-50) {
+		t.Errorf("KRR one Inf = %v, want log 3 = %v", got, w)
+	}
+	for _, err := range []error{
+		second(fast.KaryRandomizedResponse(math.NaN(), 4, fast.ReplaceOne, 2)),
+		second(fast.KaryRandomizedResponse(0.5, 1e300, fast.ReplaceOne, 2)),
+		second(fast.KaryRandomizedResponse(0.5, 4, "", 2)),
+		second(fast.PureDP(0.5, 0.5)),
+		second(fast.ExponentialMechanism(-1, 2)),
+		second(fast.ZCDP(1, inf, 2)),
+		second(fast.GroupPrivacy([]float64{2}, []float64{1}, 31, 2)),
+	} {
+		if !errors.Is(err, fast.ErrInput) {
+			t.Errorf("err = %v, want ErrInput", err)
+		}
+	}
+}
+
+func second(_ float64, err error) error { return err }
+
+func ExamplePureDP() {
+	v, _ := fast.PureDP(1, 2)
+	fmt.Printf("%.6f\n", v)
+	// Output: 0.735326
+}
+
+func ExampleKaryRandomizedResponse() {
+	v, _ := fast.KaryRandomizedResponse(0.5, 10, fast.ReplaceOne, 1.5)
+	fmt.Printf("%.6f\n", v)
+	// Output: 1.612254
+}
+
+func ExampleExponentialMechanism() {
+	v, _ := fast.ExponentialMechanism(1, 2)
+	fmt.Printf("%.6f\n", v)
+	// Output: 0.248302
+}
+
+func BenchmarkEventsCurve(b *testing.B) {
+	orders := rdp.DefaultOrders()
+	for _, c := range []struct {
+		name string
+		f    func(a float64) (float64, error)
+	}{
+		{"KaryRR/one", func(a float64) (float64, error) { return fast.KaryRandomizedResponse(0.3, 100, fast.ReplaceOne, a) }},
+		{"KaryRR/special", func(a float64) (float64, error) { return fast.KaryRandomizedResponse(0.3, 100, fast.ReplaceSpecial, a) }},
+		{"PureDP", func(a float64) (float64, error) { return fast.PureDP(0.5, a) }},
+		{"ExpMech", func(a float64) (float64, error) { return fast.ExponentialMechanism(0.5, a) }},
+		{"ZCDP", func(a float64) (float64, error) { return fast.ZCDP(0.5, 0.1, a) }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				for _, a := range orders {
+					if _, err := c.f(a); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestExponentialMechanismCurve: the curve form equals the scalar form
+// order by order (the same operations, K hoisted).
+func TestExponentialMechanismCurve(t *testing.T) {
+	orders := append(rdp.DefaultOrders(), math.Inf(1))
+	out := make([]float64, len(orders))
+	for _, e := range []float64{0, 1e-8, 0.5, 50} {
+		if err := fast.ExponentialMechanismCurve(e, orders, out); err != nil {
+			t.Fatal(err)
+		}
+		for i, a := range orders {
+			w, _ := fast.ExponentialMechanism(e, a)
+			if out[i] != w {
+				t.Errorf("eps=%g alpha=%g: curve %v, scalar %v", e, a, out[i], w)
+			}
+		}
+	}
+}
+
+func BenchmarkExponentialMechanismCurve(b *testing.B) {
+	orders := rdp.DefaultOrders()
+	out := make([]float64, len(orders))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if err := fast.ExponentialMechanismCurve(0.5, orders, out); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestConversionInfOrder: an order +Inf contributes its rdp (the limit of
+// both conversions), never an undefined value. dp_accounting returns eps 0
+// here (its improved formula is NaN at alpha = inf and argmin picks it).
+// By hand: the improved conversion gives 10.17 (alpha 2), 3.19 (4), 0.918
+// (16); +Inf gives 0.5, the minimum.
+func TestConversionInfOrder(t *testing.T) {
+	inf := math.Inf(1)
+	orders := []float64{2, 4, 16, inf}
+	for _, conv := range []fast.Conversion{fast.Classic, fast.Improved} {
+		eps, order, err := fast.Epsilon(orders, []float64{0.05, 0.1, 0.4, 0.5}, 1e-5, conv)
+		if err != nil || eps != 0.5 || order != inf {
+			t.Errorf("conv %v: Epsilon = %v at %v (%v), want 0.5 at +Inf", conv, eps, order, err)
+		}
+		// rdp +Inf at the order +Inf: a finite order wins
+		eps, order, err = fast.Epsilon(orders, []float64{0.05, 0.1, 0.4, inf}, 1e-5, conv)
+		if err != nil || !(eps > 0.9 && eps < 2) || order != 16 {
+			t.Errorf("conv %v: Epsilon = %v at %v (%v), want about 0.92 at 16", conv, eps, order, err)
+		}
+		d, order, err := fast.Delta(orders, []float64{0.05, 0.1, 0.4, 0.5}, 0.5, conv)
+		if err != nil || d != 0 || order != inf {
+			t.Errorf("conv %v: Delta = %v at %v (%v), want 0 at +Inf", conv, d, order, err)
+		}
+	}
+	// after ten binary randomized responses (noise 0.5, replace-one) with
+	// +Inf among the orders: eps is 10 log 3 at most, never 0
+	o := orders
+	rr := make([]float64, len(o))
+	for i, a := range o {
+		v, err := fast.KaryRandomizedResponse(0.5, 2, fast.ReplaceOne, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rr[i] = 10 * v
+	}
+	eps, _, err := fast.Epsilon(o, rr, 1e-5, fast.Improved)
+	if err != nil || !(eps > 8 && eps <= 10*math.Log(3)+1e-9) {
+		t.Errorf("ten RR events: eps = %v (%v), want in (8, 10 log 3]", eps, err)
+	}
+}
