@@ -33,7 +33,10 @@ var fileLayers = []string{
 	"sgm.go",        // SGM, SGMCurve: domain checks and dispatch
 	"bridges.go",    // zCDP, pure DP, advanced composition
 	"calibrate.go",  // sigma and step calibration
+	"bestevent.go",  // Event: what Accountant.Compose takes (best.go)
 	"accountant.go", // Accountant
+	"best.go",       // Event, Accountant.Compose, the best order (BestEpsilon, BestDelta)
+	"bestmech.go",   // Events of the mechanisms above
 }
 
 // layerExceptions are the upward uses allowed, as "from -> to" file

@@ -1,0 +1,257 @@
+package fast
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"math/big"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/rdpcheck/rdpcheck/reference"
+)
+
+// gaussComposed is k Gaussian mechanisms (noise multiplier sigma) as one
+// order function, for the closed forms below.
+func gaussComposed(t testing.TB, sigma float64, k int) *Accountant {
+	var a Accountant
+	if err := a.Compose(GaussianEvent(sigma), k); err != nil {
+		t.Fatal(err)
+	}
+	return &a
+}
+
+// TestBestEpsilonGaussianClosedForm: k Gaussians with the classic
+// conversion have eps(alpha) = k alpha/(2 sigma^2) + log(1/delta)/(alpha-1),
+// minimised at alpha* = 1 + sqrt(2 sigma^2 log(1/delta)/k) with value
+// eps* = k/(2 sigma^2) + 2 sqrt(k log(1/delta)/(2 sigma^2)) (calculus).
+// The settings put alpha* between grid orders (11.47, 96.97, 2500), where
+// the grid's eps is strictly larger.
+func TestBestEpsilonGaussianClosedForm(t *testing.T) {
+	for _, c := range []struct {
+		sigma float64
+		k     int
+	}{{10, 21}, {100, 25}, {1000, 4}} {
+		const delta = 1e-5
+		L := -math.Log(delta)
+		s2 := 2 * c.sigma * c.sigma
+		k := float64(c.k)
+		wantOrder := 1 + math.Sqrt(s2*L/k)
+		want := k/s2 + 2*math.Sqrt(k*L/s2)
+		a := gaussComposed(t, c.sigma, c.k)
+		grid, _, err := a.Epsilon(delta, Classic)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, order, err := a.BestEpsilon(delta, Classic)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// the float64 closed form is within a few ulps; the search's eps is
+		// within (searchTol)^2 relative of the minimum
+		if rel := (got - want) / want; rel < -1e-14 || rel > 1e-8 {
+			t.Errorf("sigma=%g k=%d: best eps %.17g, closed form %.17g (rel %.2g)", c.sigma, c.k, got, want, rel)
+		}
+		if math.Abs(order-wantOrder) > 1e-2*wantOrder { // eps is flat there: the order is loosely determined
+			t.Errorf("sigma=%g k=%d: order %.10g, closed form %.10g", c.sigma, c.k, order, wantOrder)
+		}
+		if !(got < grid) {
+			t.Errorf("sigma=%g k=%d: best eps %.17g not below the grid's %.17g", c.sigma, c.k, got, grid)
+		}
+	}
+}
+
+// TestBestDeltaGaussianClosedForm: k Gaussians, classic conversion:
+// log delta(alpha) = (alpha-1)(k alpha/(2 sigma^2) - eps), minimised at
+// alpha* = (2 sigma^2 eps/k + 1)/2 (calculus).
+func TestBestDeltaGaussianClosedForm(t *testing.T) {
+	const sigma, k, eps = 20.0, 30, 3.0
+	s2 := 2 * sigma * sigma
+	as := (s2*eps/k + 1) / 2
+	want := math.Exp((as - 1) * (k*as/s2 - eps))
+	a := gaussComposed(t, sigma, k)
+	got, order, err := a.BestDelta(eps, Classic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rel := (got - want) / want; rel < -1e-13 || rel > 1e-8 {
+		t.Errorf("best delta %.17g, closed form %.17g (rel %.2g) at order %g (closed form %g)", got, want, rel, order, as)
+	}
+	grid, _, _ := a.Delta(eps, Classic)
+	if !(got < grid) {
+		t.Errorf("best delta %g not below the grid's %g", got, grid)
+	}
+}
+
+// TestBestSearchRange: the search evaluates only orders in
+// (1, MaxSearchOrder] and +Inf, and at most its batches beyond the grid.
+func TestBestSearchRange(t *testing.T) {
+	for _, sigma := range []float64{0.5, 3, 1e4} {
+		var seen []float64
+		f := func(a float64) (float64, error) {
+			seen = append(seen, a)
+			return SGM(0.01, sigma, a)
+		}
+		e := OrderFunc(func(a float64) (float64, error) {
+			v, err := f(a)
+			return scaleUp(v, 1000), err
+		})
+		if _, _, err := BestEpsilon(e, nil, 1e-5, Improved); err != nil {
+			t.Fatal(err)
+		}
+		extra := len(seen) - len(defaultOrders)
+		if max := 1 + searchRounds*(2*searchHalf+1); extra > max {
+			t.Errorf("sigma=%g: %d evaluations beyond the grid, at most %d allowed", sigma, extra, max)
+		}
+		for _, a := range seen {
+			if !(a > 1 && a <= MaxSearchOrder) && !math.IsInf(a, 1) {
+				t.Errorf("sigma=%g: evaluated order %g outside (1, %d] and +Inf", sigma, a, MaxSearchOrder)
+			}
+		}
+	}
+}
+
+// TestBestNeedsEvents: an accountant that kept only its curve cannot be
+// evaluated off its grid; it says so rather than guessing.
+func TestBestNeedsEvents(t *testing.T) {
+	var a Accountant
+	if err := a.ComposeSGM(0.01, 1.1, 100); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := a.BestEpsilon(1e-5, Improved); !errors.Is(err, ErrInput) {
+		t.Errorf("BestEpsilon after ComposeSGM: err = %v, want an input error", err)
+	}
+	if _, err := a.RDPAt(3.5); !errors.Is(err, ErrInput) {
+		t.Errorf("RDPAt after ComposeSGM: err = %v, want an input error", err)
+	}
+	var b Accountant
+	if err := b.Compose(nil, 1); !errors.Is(err, ErrInput) {
+		t.Errorf("Compose(nil): err = %v", err)
+	}
+	if err := b.Compose(GaussianEvent(1), 0); !errors.Is(err, ErrInput) {
+		t.Errorf("Compose count 0: err = %v", err)
+	}
+	if err := b.Compose(OrderFunc(func(float64) (float64, error) { return -1, nil }), 1); !errors.Is(err, ErrInput) {
+		t.Errorf("Compose of a negative RDP: err = %v", err)
+	}
+	if b.Events() != 0 {
+		t.Errorf("failed Compose calls counted: %d events", b.Events())
+	}
+}
+
+// dpsgdSettings reads the DP-SGD settings of the golden vectors
+// (vectors/dpsgd.json, first group: improved conversion).
+func dpsgdSettings(t testing.TB) []struct {
+	Q, Sigma, Delta float64
+	Steps           int
+} {
+	raw, err := os.ReadFile("../vectors/dpsgd.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		TestGroups []struct {
+			Tests []struct {
+				Q, Sigma, Delta string
+				Steps           int
+			}
+		}
+	}
+	if err := json.Unmarshal(raw, &f); err != nil {
+		t.Fatal(err)
+	}
+	var out []struct {
+		Q, Sigma, Delta float64
+		Steps           int
+	}
+	for _, tc := range f.TestGroups[0].Tests {
+		q, err1 := strconv.ParseFloat(tc.Q, 64)
+		s, err2 := strconv.ParseFloat(tc.Sigma, 64)
+		d, err3 := strconv.ParseFloat(tc.Delta, 64)
+		if err1 != nil || err2 != nil || err3 != nil || tc.Steps <= 0 {
+			continue // the invalid-input tests
+		}
+		out = append(out, struct {
+			Q, Sigma, Delta float64
+			Steps           int
+		}{q, s, d, tc.Steps})
+	}
+	return out
+}
+
+// TestBestEpsilonDPSGD: over the DP-SGD vector settings, the best-order
+// eps is never above the grid's and never below the reference's eps at
+// the order it returns (reference.SGM at 64 bits, times steps, converted
+// by reference.Epsilon at that one order).
+func TestBestEpsilonDPSGD(t *testing.T) {
+	settings := dpsgdSettings(t)
+	if testing.Short() {
+		settings = settings[:len(settings):len(settings)]
+		settings = []struct {
+			Q, Sigma, Delta float64
+			Steps           int
+		}{settings[0], settings[len(settings)/2], settings[len(settings)-1]}
+	}
+	ctx := reference.Context{Prec: 64}
+	for _, s := range settings {
+		var a Accountant
+		if err := a.Compose(SGMEvent(s.Q, s.Sigma), s.Steps); err != nil {
+			t.Fatal(err)
+		}
+		grid, _, err := a.Epsilon(s.Delta, Improved)
+		if err != nil {
+			t.Fatal(err)
+		}
+		best, order, err := a.BestEpsilon(s.Delta, Improved)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if best > grid {
+			t.Errorf("%+v: best eps %.17g above the grid's %.17g", s, best, grid)
+		}
+		r, err := ctx.SGM(s.Q, s.Sigma, order)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Mul(r, new(big.Float).SetInt64(int64(s.Steps)))
+		ref, _, err := ctx.Epsilon([]float64{order}, []*big.Float{r}, s.Delta, Improved)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ref.Cmp(big.NewFloat(best)) > 0 {
+			t.Errorf("%+v: best eps %.17g at order %g below the reference's %s", s, best, order, ref.Text('g', 20))
+		}
+	}
+}
+
+// BenchmarkBestEpsilonDPSGD compares the best order with the grid alone
+// for the TF Privacy MNIST tutorial's DP-SGD run (q = 256/60000,
+// sigma = 1.1, 14063 steps, delta = 1e-5): composing the event on the
+// 156 default orders and converting, then the same plus the search.
+func BenchmarkBestEpsilonDPSGD(b *testing.B) {
+	const q, sigma, steps, delta = 256.0 / 60000, 1.1, 14063, 1e-5
+	for _, best := range []bool{false, true} {
+		name := "grid"
+		if best {
+			name = "best"
+		}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				var a Accountant
+				if err := a.Compose(SGMEvent(q, sigma), steps); err != nil {
+					b.Fatal(err)
+				}
+				var err error
+				if best {
+					_, _, err = a.BestEpsilon(delta, Improved)
+				} else {
+					_, _, err = a.Epsilon(delta, Improved)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
