@@ -255,3 +255,65 @@ func BenchmarkBestEpsilonDPSGD(b *testing.B) {
 		})
 	}
 }
+
+// opacusOrders is Opacus's RDPAccountant.DEFAULT_ALPHAS
+// (opacus/accountants/rdp.py of pytorch/opacus): 1.1 to 10.9 by 0.1, then
+// 12 to 63.
+func opacusOrders() []float64 {
+	var o []float64
+	for x := 1; x < 100; x++ {
+		o = append(o, 1+float64(x)/10)
+	}
+	for a := 12; a < 64; a++ {
+		o = append(o, float64(a))
+	}
+	return o
+}
+
+// TestBestGainTable: over the DP-SGD vector settings at delta = 1e-5 and
+// a high-noise setting where Opacus's largest order (63) binds, the
+// best-order eps is at most that of both grids. With -v it prints the
+// README's table (go test ./fast -run TestBestGainTable -v).
+func TestBestGainTable(t *testing.T) {
+	type setting struct {
+		Q, Sigma, Delta float64
+		Steps           int
+	}
+	var rows []setting
+	for _, s := range dpsgdSettings(t) {
+		if s.Delta == 1e-5 {
+			rows = append(rows, setting(s))
+		}
+	}
+	rows = append(rows, setting{0.01, 20, 1e-5, 10000}, setting{0.001, 50, 1e-5, 10000})
+	t.Log("| q | sigma | steps | eps, dp_accounting's 156 orders | eps, Opacus's 151 orders | eps, best order (order) | best / dp_accounting | best / Opacus |")
+	t.Log("|---|---|---|---|---|---|---|---|")
+	for _, s := range rows {
+		var a Accountant
+		if err := a.Compose(SGMEvent(s.Q, s.Sigma), s.Steps); err != nil {
+			t.Fatal(err)
+		}
+		dp, _, err := a.Epsilon(s.Delta, Improved)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Opacus's grid: the accountant evaluated there (its own orders
+		// are dp_accounting's)
+		curve := make([]float64, len(opacusOrders()))
+		if err := a.RDP(opacusOrders(), curve); err != nil {
+			t.Fatal(err)
+		}
+		op, _, err := Epsilon(opacusOrders(), curve, s.Delta, Improved)
+		if err != nil {
+			t.Fatal(err)
+		}
+		best, order, err := a.BestEpsilon(s.Delta, Improved)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if best > dp || best > op {
+			t.Errorf("%+v: best %g above a grid's (%g, %g)", s, best, dp, op)
+		}
+		t.Logf("| %g | %g | %d | %.6g | %.6g | %.6g (%.4g) | %.6f | %.6f |", s.Q, s.Sigma, s.Steps, dp, op, best, order, best/dp, best/op)
+	}
+}
