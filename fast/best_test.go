@@ -3,9 +3,11 @@ package fast
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"math/big"
 	"os"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -180,48 +182,77 @@ func dpsgdSettings(t testing.TB) []struct {
 	return out
 }
 
-// TestBestEpsilonDPSGD: over the DP-SGD vector settings, the best-order
-// eps is never above the grid's and never below the reference's eps at
-// the order it returns (reference.SGM at 64 bits, times steps, converted
-// by reference.Epsilon at that one order).
+// checkBest composes steps of e (one SGM step with q, sigma) and checks
+// the best-order eps: not above the grid's, and not below the reference's
+// eps at the order it returns (reference.SGM at 64 bits, times steps,
+// converted by reference.Epsilon at that one order).
+func checkBest(e Event, q, sigma float64, steps int, delta float64) error {
+	var a Accountant
+	if err := a.Compose(e, steps); err != nil {
+		return err
+	}
+	grid, _, err := a.Epsilon(delta, Improved)
+	if err != nil {
+		return err
+	}
+	best, order, err := a.BestEpsilon(delta, Improved)
+	if err != nil {
+		return err
+	}
+	if best > grid {
+		return fmt.Errorf("best eps %.17g above the grid's %.17g", best, grid)
+	}
+	ctx := reference.Context{Prec: 64}
+	r, err := ctx.SGM(q, sigma, order)
+	if err != nil {
+		return err
+	}
+	r.Mul(r, new(big.Float).SetInt64(int64(steps)))
+	ref, _, err := ctx.Epsilon([]float64{order}, []*big.Float{r}, delta, Improved)
+	if err != nil {
+		return err
+	}
+	if ref.Cmp(big.NewFloat(best)) > 0 {
+		return fmt.Errorf("best eps %.17g at order %g below the reference's %s", best, order, ref.Text('g', 20))
+	}
+	return nil
+}
+
+// TestBestEpsilonDPSGD: over the DP-SGD vector settings (-short: three of
+// them), checkBest holds.
 func TestBestEpsilonDPSGD(t *testing.T) {
 	settings := dpsgdSettings(t)
 	if testing.Short() {
-		settings = settings[:len(settings):len(settings)]
-		settings = []struct {
-			Q, Sigma, Delta float64
-			Steps           int
-		}{settings[0], settings[len(settings)/2], settings[len(settings)-1]}
+		settings = append(settings[:1], settings[len(settings)/2], settings[len(settings)-1])
 	}
-	ctx := reference.Context{Prec: 64}
 	for _, s := range settings {
-		var a Accountant
-		if err := a.Compose(SGMEvent(s.Q, s.Sigma), s.Steps); err != nil {
-			t.Fatal(err)
+		if err := checkBest(SGMEvent(s.Q, s.Sigma), s.Q, s.Sigma, s.Steps, s.Delta); err != nil {
+			t.Errorf("%+v: %v", s, err)
 		}
-		grid, _, err := a.Epsilon(s.Delta, Improved)
-		if err != nil {
-			t.Fatal(err)
+	}
+}
+
+// TestBestCatchesMutant: checkBest fails for an event that is an upper
+// bound on dp_accounting's grid but 1e-9 relative too low elsewhere (a
+// search that trusted an unsafe evaluation off the grid).
+func TestBestCatchesMutant(t *testing.T) {
+	const q, sigma, steps, delta = 256.0 / 60000, 1.1, 14063, 1e-5
+	mutant := CurveFunc(func(orders, out []float64) error {
+		if err := SGMCurve(q, sigma, 1, orders, out); err != nil {
+			return err
 		}
-		best, order, err := a.BestEpsilon(s.Delta, Improved)
-		if err != nil {
-			t.Fatal(err)
+		for i, a := range orders {
+			if !slices.Contains(defaultOrders, a) {
+				out[i] *= 1 - 1e-9
+			}
 		}
-		if best > grid {
-			t.Errorf("%+v: best eps %.17g above the grid's %.17g", s, best, grid)
-		}
-		r, err := ctx.SGM(s.Q, s.Sigma, order)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.Mul(r, new(big.Float).SetInt64(int64(s.Steps)))
-		ref, _, err := ctx.Epsilon([]float64{order}, []*big.Float{r}, s.Delta, Improved)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if ref.Cmp(big.NewFloat(best)) > 0 {
-			t.Errorf("%+v: best eps %.17g at order %g below the reference's %s", s, best, order, ref.Text('g', 20))
-		}
+		return nil
+	})
+	if err := checkBest(SGMEvent(q, sigma), q, sigma, steps, delta); err != nil {
+		t.Fatalf("the right event fails: %v", err)
+	}
+	if err := checkBest(mutant, q, sigma, steps, delta); err == nil {
+		t.Error("checkBest passed an event 1e-9 too low off the grid")
 	}
 }
 
