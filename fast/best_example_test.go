@@ -41,3 +41,30 @@ func ExampleBestEpsilon() {
 	fmt.Printf("%.6f at %.2f\n", eps, order)
 	// Output: 2.303961 at 11.47
 }
+
+// Heterogeneous events in one accountant, then the delta at eps = 1 at the
+// best order: a Gaussian query (sigma 3), 20 Laplace queries (b 20), a
+// 0.05-zCDP release and a pure 0.1-DP one.
+func ExampleAccountant_Compose() {
+	var acc fast.Accountant
+	for _, c := range []struct {
+		e fast.Event
+		n int
+	}{
+		{fast.GaussianEvent(3), 1},
+		{fast.LaplaceEvent(20), 20},
+		{fast.ZCDPEvent(0.05, 0), 1},
+		{fast.PureDPEvent(0.1), 1},
+	} {
+		if err := acc.Compose(c.e, c.n); err != nil {
+			panic(err)
+		}
+	}
+	grid, _, _ := acc.Delta(1, fast.Improved)
+	best, order, err := acc.BestDelta(1, fast.Improved)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("grid %.4g, best %.4g at order %.2f\n", grid, best, order)
+	// Output: grid 0.02223, best 0.02222 at order 5.04
+}
