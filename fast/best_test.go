@@ -348,3 +348,79 @@ func TestBestGainTable(t *testing.T) {
 		t.Logf("| %g | %g | %d | %.6g | %.6g | %.6g (%.4g) | %.6f | %.6f |", s.Q, s.Sigma, s.Steps, dp, op, best, order, best/dp, best/op)
 	}
 }
+
+// TestBestOrderVectors: for every test of vectors/dpsgd_best.json (the
+// reference's eps at 256 bits at an order the search once returned), fast
+// at that order is at or above the expected value and within 1e-12 of it,
+// and the search today finds an eps no larger (to that accuracy).
+func TestBestOrderVectors(t *testing.T) {
+	raw, err := os.ReadFile("../vectors/dpsgd_best.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		TestGroups []struct {
+			Tests []struct {
+				TcID                                 int `json:"tcId"`
+				QHex, SigmaHex, DeltaHex, Conversion string
+				Steps                                int
+				OrdersHex                            []string
+				Expected                             string
+			}
+		}
+	}
+	if err := json.Unmarshal(raw, &f); err != nil {
+		t.Fatal(err)
+	}
+	hex := func(s string) float64 {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	n := 0
+	for _, g := range f.TestGroups {
+		for _, tc := range g.Tests {
+			n++
+			if testing.Short() && n%8 != 1 {
+				continue
+			}
+			q, sigma, delta, order := hex(tc.QHex), hex(tc.SigmaHex), hex(tc.DeltaHex), hex(tc.OrdersHex[0])
+			conv := Improved
+			if tc.Conversion == "classic" {
+				conv = Classic
+			}
+			want, _, err := big.ParseFloat(tc.Expected, 10, 256, big.ToNearestEven)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, _ := want.Float64()
+			var a Accountant
+			if err := a.Compose(SGMEvent(q, sigma), tc.Steps); err != nil {
+				t.Fatal(err)
+			}
+			r, err := a.RDPAt(order)
+			if err != nil {
+				t.Fatal(err)
+			}
+			at, _, err := Epsilon([]float64{order}, []float64{r}, delta, conv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if big.NewFloat(at).Cmp(want) < 0 || (at-w)/w > 1e-12 {
+				t.Errorf("tcId %d: fast at order %g: %.17g, expected %s", tc.TcID, order, at, tc.Expected)
+			}
+			best, _, err := a.BestEpsilon(delta, conv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (best-w)/w > 1e-12 {
+				t.Errorf("tcId %d: the search finds %.17g, more than the vector's %s", tc.TcID, best, tc.Expected)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no tests read")
+	}
+}
