@@ -67,8 +67,12 @@ func ZCDPEvent(rho, xi float64) Event {
 //	rdp(+Inf) = eps
 //	PureDPEvent(eps) = error (when evaluated) for eps < 0, NaN or +Inf
 //
-// Accuracy: that of RandomizedResponse at the rounded p: a relative change
-// of 8 ulps in p moves the value by at most 8u e^eps relative.
+// Accuracy: that of RandomizedResponse at the rounded p, which is above
+// the exact value by at most about 8u (e^eps + 4)/eps relative
+// (u = 2^-53; p - 1/2 is about eps/4 for small eps, 1 - p about e^-eps
+// for large). At order 2, against mpmath at 50 digits of
+// (2 eps + log(1+e^(-3 eps)) - log(1+e^eps)): 4.7e-9 above at
+// eps = 1e-6, 7.7e-15 at eps = 1, 1.0e-10 at eps = 20 (the cap).
 func PureDPEvent(eps float64) Event {
 	p := PureDPEventP(eps)
 	return OrderFunc(func(a float64) (float64, error) {
