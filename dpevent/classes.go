@@ -357,8 +357,9 @@ func zcdpRef(c reference.Context, rho, xi, alpha float64) *big.Float {
 	return new(big.Float).SetPrec(refPrec(c)).Set(v)
 }
 
-// pureRef is the RDP fast.PureDPEvent bounds: min(eps, that of binary
-// randomized response with truth probability p), p = fast.PureDPEventP(eps).
+// pureRef is the RDP fast.PureDPEvent bounds: min(eps, alpha eps^2/2, that
+// of binary randomized response with truth probability p),
+// p = fast.PureDPEventP(eps); the first two exactly.
 func pureRef(c reference.Context, eps, p, alpha float64) (*big.Float, error) {
 	if eps == 0 {
 		return new(big.Float), nil
@@ -371,7 +372,13 @@ func pureRef(c reference.Context, eps, p, alpha float64) (*big.Float, error) {
 		return nil, err
 	}
 	if e := new(big.Float).SetFloat64(eps); v.Cmp(e) > 0 {
-		return e, nil
+		v = e
+	}
+	z := new(big.Float).SetPrec(2200).SetFloat64(eps)
+	z.Mul(z, z)
+	z.Mul(z, new(big.Float).SetFloat64(alpha/2)) // alpha/2 exact
+	if v.Cmp(z) > 0 {
+		v = new(big.Float).SetPrec(refPrec(c)).Set(z)
 	}
 	return v, nil
 }

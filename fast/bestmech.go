@@ -59,7 +59,9 @@ func ZCDPEvent(rho, xi float64) Event {
 //
 // p is rounded up to a float64 by at most 8 ulps, which only raises the
 // value (randomized response's RDP increases with p above 1/2), and the
-// result is capped at eps, its value at the order +Inf.
+// result is capped by the other valid bounds, min(eps, alpha eps^2/2)
+// (PureDPCurve: eps is the value at the order +Inf; Bun and Steinke 2016,
+// Prop 1.4, for the second).
 //
 // Special cases are:
 //
@@ -67,12 +69,13 @@ func ZCDPEvent(rho, xi float64) Event {
 //	rdp(+Inf) = eps
 //	PureDPEvent(eps) = error (when evaluated) for eps < 0, NaN or +Inf
 //
-// Accuracy: that of RandomizedResponse at the rounded p, which is above
-// the exact value by at most about 8u (e^eps + 4)/eps relative
-// (u = 2^-53; p - 1/2 is about eps/4 for small eps, 1 - p about e^-eps
-// for large). At order 2, against mpmath at 50 digits of
-// (2 eps + log(1+e^(-3 eps)) - log(1+e^eps)): 4.7e-9 above at
-// eps = 1e-6, 7.7e-15 at eps = 1, 1.0e-10 at eps = 20 (the cap).
+// Accuracy: randomized response at the rounded p is above the exact value
+// by at most about 8u (e^eps + 4)/eps relative (u = 2^-53; p - 1/2 is
+// about eps/4 for small eps, 1 - p about e^-eps for large); the caps
+// bound the loss at small and large eps. At order 2, against mpmath at 50
+// digits of 2 eps + log(1+e^(-3 eps)) - log(1+e^eps): 4.2e-13 above at
+// eps = 1e-6 (the cap alpha eps^2/2), 7.7e-15 at eps = 1, 1.0e-10 at
+// eps = 20 (the cap eps).
 func PureDPEvent(eps float64) Event {
 	p := PureDPEventP(eps)
 	return OrderFunc(func(a float64) (float64, error) {
@@ -92,7 +95,9 @@ func PureDPEvent(eps float64) Event {
 		if err != nil {
 			return 0, err
 		}
-		return math.Min(v, eps), nil
+		// alpha eps^2/2 (eps-DP implies eps^2/2-zCDP) is the tighter of the
+		// valid bounds where rounding p costs most, at small eps
+		return math.Min(math.Min(v, eps), roundUp(a*eps*eps/2, 4*unit)), nil
 	})
 }
 
