@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/rdpcheck/rdpcheck/internal/xmath"
 )
 
 // MaxSearchOrder is the largest finite order the continuous search
@@ -215,16 +217,20 @@ func gridRDP(fn string, e Event, grid []float64) ([]float64, []float64, error) {
 type convertAt func(orders, rdp, out []float64) error
 
 func bestEpsilonCurve(grid, rdp []float64, e Event, delta float64, conv Conversion) (float64, float64, error) {
-	if _, _, err := Epsilon(grid, rdp, delta, conv); err != nil {
+	if err := checkCurve("BestEpsilon", grid, rdp, conv); err != nil {
 		return 0, 0, err
 	}
+	if math.IsNaN(delta) || delta <= 0 || delta >= 1 {
+		return 0, 0, inputErr("BestEpsilon", "delta", delta, "must be in (0, 1)")
+	}
+	ld := xmath.Log(delta)
+	// Epsilon at each order, its checks and log delta done once
 	return searchOrders(grid, rdp, e, func(orders, rdp, out []float64) error {
-		for i := range orders {
-			v, _, err := Epsilon(orders[i:i+1], rdp[i:i+1], delta, conv)
-			if err != nil {
-				return err
-			}
-			out[i] = v
+		if err := checkCurve("BestEpsilon", orders, rdp, conv); err != nil {
+			return err
+		}
+		for i, a := range orders {
+			out[i] = max(0, epsAt(conv, a, rdp[i], ld))
 		}
 		return nil
 	})
