@@ -22,6 +22,7 @@ type Accountant struct {
 	rdp    []float64
 	tmp    []float64
 	events int
+	log    []composed // the events composed by Compose (best.go)
 }
 
 func (a *Accountant) init() ([]float64, error) {

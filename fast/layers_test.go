@@ -34,7 +34,10 @@ var fileLayers = []string{
 	"events.go",     // k-ary RR, pure DP, zCDP, exponential mechanism, group privacy
 	"bridges.go",    // zCDP, pure DP, advanced composition
 	"calibrate.go",  // sigma and step calibration
+	"bestevent.go",  // Event: what Accountant.Compose takes (best.go)
 	"accountant.go", // Accountant
+	"best.go",       // Event, Accountant.Compose, the best order (BestEpsilon, BestDelta)
+	"bestmech.go",   // Events of the mechanisms above
 }
 
 // layerExceptions are the upward uses allowed, as "from -> to" file

@@ -164,4 +164,9 @@
 //     need no reference beyond their formulas).
 //   - SGMCurve writes into a caller's slice in fast (out, no allocation)
 //     and returns a new slice in reference.
+//   - fast only: BestEpsilon and BestDelta (a search over every order in
+//     (1, 4096] and +Inf, many float64 evaluations; every evaluated order
+//     gives a valid bound) with Event and Accountant.Compose; the reference
+//     evaluates the one order the search returns (dpevent.Plan.ReferenceEpsilon,
+//     rdpcheck epsilon -reference).
 package rdp

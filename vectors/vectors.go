@@ -21,6 +21,7 @@
 //
 // Files: sgm_rdp.json (the sampled Gaussian mechanism by region),
 // closed_forms.json, divergence.json, conversions.json, dpsgd.json,
+// dpsgd_best.json (the same scenarios at the best order),
 // invalid_inputs.json, and under tfprivacy/ the TF Privacy lineage's printed
 // values against the truth (sgm_rdp.json, dpsgd_epsilon.json,
 // expectations.json) with FINDINGS.md.

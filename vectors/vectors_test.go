@@ -18,7 +18,7 @@ import (
 // wantFiles are the files the generator writes; a file lost from the embed
 // pattern or the generator fails here.
 var wantFiles = []string{
-	"closed_forms.json", "conversions.json", "divergence.json", "dpsgd.json", "invalid_inputs.json", "sgm_rdp.json",
+	"closed_forms.json", "conversions.json", "divergence.json", "dpsgd.json", "dpsgd_best.json", "invalid_inputs.json", "sgm_rdp.json",
 	"tfprivacy/dpsgd_epsilon.json", "tfprivacy/expectations.json", "tfprivacy/sgm_rdp.json",
 }
 

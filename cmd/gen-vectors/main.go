@@ -15,6 +15,7 @@
 // With no arguments gen-vectors writes every reference-derived file under
 // vectors/ (see vectors/README.md and vectors/schema): sgm_rdp.json,
 // closed_forms.json, divergence.json, conversions.json, dpsgd.json,
+// dpsgd_best.json (the same scenarios at the best order),
 // invalid_inputs.json (package vectors/gen) and, from the TF Privacy
 // lineage's printed values in peers/tfprivacy (embedded in the command),
 // tfprivacy/sgm_rdp.json, tfprivacy/dpsgd_epsilon.json,

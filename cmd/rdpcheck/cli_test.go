@@ -30,7 +30,7 @@ func runCLI(args ...string) (code int, stdout, stderr string) {
 // float64 noise of the truth (3e-12 relative), so 1e-9 is a tolerance no
 // wrong formula passes.
 func TestEpsilonTutorial(t *testing.T) {
-	code, out, errOut := runCLI("epsilon", "-n", "60000", "-batch", "256", "-epochs", "60", "-sigma", "1.1", "-delta", "1e-5", "-json")
+	code, out, errOut := runCLI("epsilon", "-n", "60000", "-batch", "256", "-epochs", "60", "-sigma", "1.1", "-delta", "1e-5", "-json", "-orders", "grid")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}

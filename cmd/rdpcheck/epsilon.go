@@ -12,9 +12,15 @@ import (
 
 const epsilonDoc = `Prints the (eps, delta)-DP guarantee of DP-SGD: steps compositions of the
 Poisson-sampled Gaussian mechanism with sampling rate q and noise multiplier
-sigma, accounted in RDP over a list of orders, and the order that attains it.
-The value comes from package fast (never below the exact eps for those
-orders); -reference also computes it in arbitrary precision.
+sigma, accounted in RDP, and the order that attains it. The value comes from
+package fast (never below the exact eps at that order); -reference also
+computes it in arbitrary precision.
+
+By default the order is the best in (1, 4096] and +Inf: dp_accounting's 156
+orders first, then a one-dimensional search between the neighbours of the
+best of them. Every order gives a valid bound, so the result is safe
+whatever the search does. -orders grid gives the peers' answer (the best of
+dp_accounting's 156 orders); -orders 2,4,8,... any list.
 
 examples:
   rdpcheck epsilon -q 0.01 -sigma 1.1 -steps 10000 -delta 1e-5
@@ -30,7 +36,8 @@ func runEpsilon(args []string, stdout, stderr io.Writer) int {
 	s.register(fs, true)
 	sigma := fs.Float64("sigma", 0, "noise multiplier: noise standard deviation over l2-sensitivity (> 0)")
 	var d dpFlags
-	d.register(fs)
+	var ob bestOrdersFlag
+	registerBest(fs, &d, &ob)
 	withRef := fs.Bool("reference", false, "also compute eps with the arbitrary-precision reference (slower; progress on stderr)")
 	if st := parse(fs, args); st >= 0 {
 		return st
@@ -41,18 +48,32 @@ func runEpsilon(args []string, stdout, stderr io.Writer) int {
 	if d.delta == 0 {
 		return fail(stderr, "epsilon", fmt.Errorf("missing -delta"))
 	}
-	o := d.orders.get()
-	eps, order, err := cases.FastEpsilon(s.q, *sigma, s.steps, o, d.delta, d.conv.conv)
+	o := ob.orders()
+	var eps, order float64
+	var err error
+	if ob.best() {
+		var a fast.Accountant
+		if err = a.Compose(fast.SGMEvent(s.q, *sigma), s.steps); err == nil {
+			eps, order, err = a.BestEpsilon(d.delta, d.conv.conv)
+		}
+	} else {
+		eps, order, err = cases.FastEpsilon(s.q, *sigma, s.steps, o, d.delta, d.conv.conv)
+	}
 	if err != nil {
 		return fail(stderr, "epsilon", err)
 	}
 	out := map[string]any{
 		"q": s.q, "sigma": *sigma, "steps": s.steps, "delta": d.delta,
 		"conversion": d.conv.conv.String(), "epsilon": schema.JSONFloat(eps), "order": schema.JSONFloat(order),
+		"orders": ob.String(),
 	}
 	var refEps string
 	if *withRef {
-		refEps, err = referenceEpsilon(s.q, *sigma, s.steps, o, d.delta, d.conv.conv, stderr)
+		ro := o
+		if ob.best() {
+			ro = []float64{order} // the reference's eps at the order found
+		}
+		refEps, err = referenceEpsilon(s.q, *sigma, s.steps, ro, d.delta, d.conv.conv, stderr)
 		if err != nil {
 			return fail(stderr, "epsilon", err)
 		}
@@ -64,8 +85,8 @@ func runEpsilon(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	fmt.Fprintf(stdout, "eps = %.10g at order %g  (%v conversion, delta = %g; q = %g, sigma = %g, steps = %d, %d orders)\n",
-		eps, order, d.conv.conv, d.delta, s.q, *sigma, s.steps, len(o))
+	fmt.Fprintf(stdout, "eps = %.10g at order %.10g  (%v conversion, delta = %g; q = %g, sigma = %g, steps = %d, %s)\n",
+		eps, order, d.conv.conv, d.delta, s.q, *sigma, s.steps, ob.describe())
 	if *withRef {
 		fmt.Fprintf(stdout, "reference eps = %s\n", refEps)
 	}

@@ -1,0 +1,280 @@
+package dpevent
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"os"
+
+	"github.com/rdpcheck/rdpcheck/fast"
+	"github.com/rdpcheck/rdpcheck/reference"
+)
+
+// Term is one mechanism of a plan: count compositions of an event.
+type Term struct {
+	// Path is the event's place in the JSON ("event.events[1]").
+	Path string
+	// What names the mechanism and its parameters.
+	What string
+	// Count is how many times it is composed (the product of the counts
+	// of the SelfComposedDpEvents above it).
+	Count int64
+	// Fast is its RDP by package fast: an upper bound at any order.
+	Fast fast.Event
+	// Ref is its RDP at one order by package reference.
+	Ref func(c reference.Context, alpha float64) (*big.Float, error)
+}
+
+// Plan is an event tree made flat: the mechanisms it composes, and what
+// its (epsilon, delta) events add to delta.
+type Plan struct {
+	Relation Relation
+	Terms    []Term
+	// Notes say plainly what makes epsilon +Inf (NonPrivateDpEvent,
+	// UnsupportedDpEvent), one per event.
+	Notes []string
+	// logKeep is sum count log1p(-delta) over the EpsilonDeltaDpEvents,
+	// rounded down (more negative): 1 - exp(logKeep) bounds their
+	// composed delta from above.
+	logKeep float64
+}
+
+// NewPlan flattens the event under the relation, as dp_accounting's
+// RdpAccountant(neighboring_relation=rel).compose(e) traverses it.
+func NewPlan(e *Event, rel Relation) (*Plan, error) {
+	p := &Plan{Relation: rel}
+	if err := p.account(e, 1); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// ReadFile decodes an event file and flattens it under its relation, or
+// under rel when rel is not nil.
+func ReadFile(name string, rel *Relation) (*Plan, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	f, err := Decode(data)
+	if err != nil {
+		return nil, err
+	}
+	r := f.Relation
+	if rel != nil {
+		r = *rel
+	}
+	return NewPlan(f.Event, r)
+}
+
+func (p *Plan) account(e *Event, count int64) error {
+	return classes[e.Class].account(e, count, p)
+}
+
+func (p *Plan) add(e *Event, count int64, what string, f fast.Event, ref func(reference.Context, float64) (*big.Float, error)) {
+	p.Terms = append(p.Terms, Term{Path: e.Path, What: what, Count: count, Fast: f, Ref: ref})
+}
+
+func (p *Plan) infinite(e *Event, why string) {
+	p.Notes = append(p.Notes, fmt.Sprintf("%s: %s is %s", e.Path, e.Class, why))
+	p.add(e, 1, e.Class+" (no guarantee)", fast.InfiniteEvent(),
+		func(reference.Context, float64) (*big.Float, error) { return new(big.Float).SetInf(false), nil })
+}
+
+// extraDelta composes count (., d)-DP deltas: log1p(-d) within 2 ulps,
+// times count within one more; rounded toward -Inf by 4 ulps.
+func (p *Plan) extraDelta(count int64, d float64) {
+	if d == 0 {
+		return
+	}
+	l := float64(count) * math.Log1p(-d)
+	p.logKeep += math.Nextafter(l*(1+4*0x1p-53), math.Inf(-1))
+	p.logKeep = math.Nextafter(p.logKeep, math.Inf(-1))
+}
+
+// ExtraDelta is an upper bound on the delta the (epsilon, delta) events add:
+// 1 - prod (1 - delta_i)^count_i, as dp_accounting composes them.
+func (p *Plan) ExtraDelta() float64 {
+	if p.logKeep == 0 {
+		return 0
+	}
+	return math.Min(1, math.Nextafter(-math.Expm1(p.logKeep)*(1+4*0x1p-53), math.Inf(1)))
+}
+
+// EffectiveDelta is the delta left for the RDP conversion when the target
+// is delta: (delta - x)/(1 - x) with x = ExtraDelta(), from
+// 1 - delta = (1 - delta_RDP)(1 - x) as in dp_accounting's
+// get_epsilon_and_optimal_order; rounded down (a smaller delta gives a
+// larger eps). It is <= 0 when the events' own delta exceeds the target.
+func (p *Plan) EffectiveDelta(delta float64) float64 {
+	x := p.ExtraDelta()
+	if x == 0 {
+		return delta
+	}
+	d := (delta - x) / (1 - x) // each operation within half an ulp
+	if d <= 0 {
+		return d
+	}
+	return math.Nextafter(d*(1-4*0x1p-53), 0)
+}
+
+// CombineDelta is the total delta when the RDP conversion gives d:
+// d + x - d x with x = ExtraDelta(), rounded up.
+func (p *Plan) CombineDelta(d float64) float64 {
+	x := p.ExtraDelta()
+	if x == 0 {
+		return d
+	}
+	return math.Min(1, math.Nextafter((d+x-d*x)*(1+4*0x1p-53), math.Inf(1)))
+}
+
+// Accountant composes the plan's terms in a fast.Accountant on orders
+// (nil: fast.DefaultOrders()).
+func (p *Plan) Accountant(orders []float64) (*fast.Accountant, error) {
+	a := &fast.Accountant{Orders: orders}
+	for _, t := range p.Terms {
+		if err := a.Compose(t.Fast, int(t.Count)); err != nil {
+			return nil, fmt.Errorf("%s: %w", t.Path, err)
+		}
+	}
+	if len(p.Terms) == 0 {
+		// nothing to compose: an all-zero curve
+		if err := a.Compose(fast.ZCDPEvent(0, 0), 1); err != nil {
+			return nil, err
+		}
+	}
+	return a, nil
+}
+
+// ErrDeltaTooSmall is returned for a target delta not above the delta of
+// the plan's (epsilon, delta) events: no epsilon achieves it.
+var ErrDeltaTooSmall = errors.New("the target delta is not above the delta of the (epsilon, delta) events")
+
+// Result is an (epsilon, delta) guarantee, the order giving it, and the
+// RDP of each term there.
+type Result struct {
+	Epsilon, Delta, Order float64
+	// TermRDP[i] is Terms[i]'s RDP at Order, count times (fast's bound).
+	TermRDP []float64
+}
+
+// Epsilon returns the plan's epsilon for delta by package fast: on orders
+// when given, else at the best order (fast.Accountant.BestEpsilon over
+// (1, 4096] and +Inf, from dp_accounting's 156 orders).
+func (p *Plan) Epsilon(delta float64, orders []float64, conv fast.Conversion) (*Result, error) {
+	if math.IsNaN(delta) || delta <= 0 || delta >= 1 {
+		return nil, fmt.Errorf("delta %v must be in (0, 1)", delta)
+	}
+	a, err := p.Accountant(orders)
+	if err != nil {
+		return nil, err
+	}
+	r := &Result{Delta: delta}
+	d := p.EffectiveDelta(delta)
+	if d <= 0 {
+		return nil, fmt.Errorf("%w: delta %g, theirs %g", ErrDeltaTooSmall, delta, p.ExtraDelta())
+	}
+	if orders == nil {
+		r.Epsilon, r.Order, err = a.BestEpsilon(d, conv)
+	} else {
+		r.Epsilon, r.Order, err = a.Epsilon(d, conv)
+	}
+	if err != nil {
+		return nil, err
+	}
+	r.TermRDP, err = p.termRDP(r.Order)
+	return r, err
+}
+
+// Delta returns the plan's delta for eps by package fast (orders as in
+// Epsilon), with the (epsilon, delta) events' delta composed in.
+func (p *Plan) Delta(eps float64, orders []float64, conv fast.Conversion) (*Result, error) {
+	a, err := p.Accountant(orders)
+	if err != nil {
+		return nil, err
+	}
+	r := &Result{Epsilon: eps}
+	if orders == nil {
+		r.Delta, r.Order, err = a.BestDelta(eps, conv)
+	} else {
+		r.Delta, r.Order, err = a.Delta(eps, conv)
+	}
+	if err != nil {
+		return nil, err
+	}
+	r.Delta = p.CombineDelta(r.Delta)
+	r.TermRDP, err = p.termRDP(r.Order)
+	return r, err
+}
+
+func (p *Plan) termRDP(order float64) ([]float64, error) {
+	out := make([]float64, len(p.Terms))
+	buf := []float64{0}
+	for i, t := range p.Terms {
+		if err := t.Fast.RDP([]float64{order}, buf); err != nil {
+			return nil, fmt.Errorf("%s: %w", t.Path, err)
+		}
+		out[i] = buf[0] * float64(t.Count)
+		if out[i] != 0 && !math.IsInf(out[i], 0) {
+			out[i] = math.Nextafter(out[i], math.Inf(1))
+		}
+	}
+	return out, nil
+}
+
+// ReferenceRDP is the plan's RDP at one order by package reference at c's
+// precision: the sum over the terms of count times each term's RDP.
+// progress, if not nil, is called after each term.
+func (p *Plan) ReferenceRDP(c reference.Context, order float64, progress func(done, total int)) (*big.Float, []*big.Float, error) {
+	prec := refPrec(c) + 64
+	sum := new(big.Float).SetPrec(prec)
+	terms := make([]*big.Float, len(p.Terms))
+	for i, t := range p.Terms {
+		v, err := t.Ref(c, order)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", t.Path, err)
+		}
+		v = new(big.Float).SetPrec(prec).Mul(v, new(big.Float).SetInt64(t.Count))
+		terms[i] = v
+		sum.Add(sum, v)
+		if progress != nil {
+			progress(i+1, len(p.Terms))
+		}
+	}
+	return sum, terms, nil
+}
+
+// ReferenceEpsilon is the plan's epsilon for delta at one order by package
+// reference (at c's precision): ReferenceRDP converted by conv at that
+// order, with the same effective delta as Epsilon (the delta of the
+// (epsilon, delta) events removed in float64, rounded down).
+func (p *Plan) ReferenceEpsilon(c reference.Context, delta, order float64, conv reference.Conversion, progress func(done, total int)) (*big.Float, error) {
+	d := p.EffectiveDelta(delta)
+	if d <= 0 {
+		return nil, fmt.Errorf("%w: delta %g, theirs %g", ErrDeltaTooSmall, delta, p.ExtraDelta())
+	}
+	sum, _, err := p.ReferenceRDP(c, order, progress)
+	if err != nil {
+		return nil, err
+	}
+	eps, _, err := c.Epsilon([]float64{order}, []*big.Float{sum}, d, conv)
+	return eps, err
+}
+
+// ReferenceDelta is the plan's delta for eps at one order by package
+// reference, with the (epsilon, delta) events' delta composed in (in
+// float64, rounded up).
+func (p *Plan) ReferenceDelta(c reference.Context, eps, order float64, conv reference.Conversion, progress func(done, total int)) (*big.Float, error) {
+	sum, _, err := p.ReferenceRDP(c, order, progress)
+	if err != nil {
+		return nil, err
+	}
+	d, _, err := c.Delta([]float64{order}, []*big.Float{sum}, eps, conv)
+	if err != nil || p.ExtraDelta() == 0 {
+		return d, err
+	}
+	x := new(big.Float).SetFloat64(p.ExtraDelta())
+	t := new(big.Float).Mul(d, x)
+	return t.Sub(new(big.Float).Add(d, x), t), nil
+}
