@@ -239,7 +239,7 @@ func (c Context) SampledDivergenceDirections(q float64, distP, distQ []float64, 
 	// lin = sum_Q t = q (sum_{Q>0} P - sum Q), exact; one = sum Q - 1, exact.
 	dsum := exactSum(sumPQ, newF(sumQ.Prec()).Neg(sumQ))
 	qF := fl(q, 64)
-	lin := newF(dsum.Prec() + 64).Mul(dsum, qF)
+	lin := newF(dsum.Prec()+64).Mul(dsum, qF)
 	one := exactSum(sumQ, intF(-1, 64))
 	exactZero := same && one.Sign() == 0 && lin.Sign() == 0
 	// t_i = q (P_i - Q_i)/Q_i for Q_i > 0.

@@ -33,7 +33,7 @@ import (
 )
 
 // hLowerLog returns a lower bound on log h(t) (h of the given kind and
-// exponent g; -Inf for t = 0), from h(0) = h'(0) = 0 and h'' on [0, t]:
+// exponent g; -Inf for t = 0), from h(0) = h'(0) = 0 and h” on [0, t]:
 // (1+s)^(g-2) g (g-1), 1/(1+s) (hKLF) or 1/(1+s)^2 (hKLB); and for hPow,
 // where (1+t)^g dwarfs 1 + |g t|, from h >= (1+t)^g (1 - e^-2).
 func hLowerLog(kind hKind, g, t float64) float64 {
