@@ -33,6 +33,8 @@ var fileLayers = []string{
 	"sgm.go",        // SGM, SGMCurve: domain checks and dispatch
 	"bridges.go",    // zCDP, pure DP, advanced composition
 	"calibrate.go",  // sigma and step calibration
+	"sampled.go",    // Poisson-sampled Laplace (Gauss-Legendre)
+	"sampledisc.go", // Poisson-sampled discrete mechanisms, Zhu-Wang bound
 	"accountant.go", // Accountant
 }
 
