@@ -43,10 +43,16 @@ func hLin(kind int, g, t, dt, L, l1, dL float64) (h, e float64, ok bool) {
 		return 0, 0, true
 	}
 	switch kind {
-	case kindKLF: // t^2 + (1+t) l1
-		a, b := t*t, (1+t)*l1
-		h = a + b
-		e = math.Abs(a)*(4*unit+2*dt) + math.Abs(b)*(8*unit+3*dt) + 4*unit*h
+	case kindKLF:
+		if math.Abs(t) < 0.5 { // t^2 + (1+t) l1: the two cancel at most by 2
+			a, b := t*t, (1+t)*l1
+			h = a + b
+			e = math.Abs(a)*(4*unit+2*dt) + math.Abs(b)*(8*unit+3*dt) + 4*unit*h
+		} else { // (1+t) L - t: for t >= 1/2 the first term is over 1.2 t
+			a := (1 + t) * L
+			h = a - t
+			e = math.Abs(a)*(4*unit+dt+dL) + math.Abs(t)*dt + 2*unit*math.Abs(h)
+		}
 	case kindKLB: // -l1
 		h = -l1
 		e = h * (8*unit + 2*dt)

@@ -161,3 +161,195 @@ func BenchmarkSampledLaplaceCurve(b *testing.B) {
 		})
 	}
 }
+
+// sweepTable runs f (fast value, reference value) over labelled points and
+// logs the per-region table; it fails on any value below the reference or
+// more than 1e-12 above it.
+func sweepTable(t *testing.T, n int, label func(i int) (region, point string), f func(i int) (got float64, want float64, err error)) {
+	t.Helper()
+	type res struct {
+		rel float64
+		err error
+	}
+	out := make([]res, n)
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	for i := range n {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			got, want, err := f(i)
+			switch {
+			case err != nil:
+				out[i].err = err
+			case got < want:
+				out[i].err = fmt.Errorf("below the reference: %.17g < %.17g", got, want)
+			case want == 0:
+				if got != 0 {
+					out[i].err = fmt.Errorf("%.17g for 0", got)
+				}
+			default:
+				out[i].rel = (got - want) / math.Abs(want)
+			}
+		}()
+	}
+	wg.Wait()
+	regions := map[string][]float64{}
+	var names []string
+	for i := range n {
+		region, pt := label(i)
+		if out[i].err != nil {
+			t.Errorf("%s %s: %v", region, pt, out[i].err)
+			continue
+		}
+		if out[i].rel > 1e-12 {
+			t.Errorf("%s %s: relative error %.3g", region, pt, out[i].rel)
+		}
+		if regions[region] == nil {
+			names = append(names, region)
+		}
+		regions[region] = append(regions[region], out[i].rel)
+	}
+	sort.Strings(names)
+	var sb strings.Builder
+	sb.WriteString("| region | points | max rel. error | RMS rel. error |\n|---|---:|---:|---:|\n")
+	for _, nm := range names {
+		mx, ss := 0.0, 0.0
+		for _, r := range regions[nm] {
+			mx = math.Max(mx, r)
+			ss += r * r
+		}
+		fmt.Fprintf(&sb, "| %s | %d | %.3g | %.3g |\n", nm, len(regions[nm]), mx, math.Sqrt(ss/float64(len(regions[nm]))))
+	}
+	t.Log("\n" + sb.String())
+}
+
+// TestSampledDivergenceAccuracySweep: fast.SampledDivergence against the
+// reference at 64 bits on random distributions (2 to 8 outcomes, entries
+// over 12 decades, some zeros), q in [1e-10, 1], orders 1 to 1024 and +Inf.
+func TestSampledDivergenceAccuracySweep(t *testing.T) {
+	r := rand.New(rand.NewPCG(2026, 12))
+	type pt struct {
+		region string
+		q      float64
+		P, Q   []float64
+		a      float64
+	}
+	dist := func(k int, zeros bool) []float64 {
+		d := make([]float64, k)
+		s := 0.0
+		for i := range d {
+			if zeros && r.IntN(4) == 0 {
+				continue
+			}
+			d[i] = logUniform(r, 1e-12, 1)
+			s += d[i]
+		}
+		if s == 0 {
+			d[0], s = 1, 1
+		}
+		for i := range d {
+			d[i] /= s
+		}
+		return d
+	}
+	var pts []pt
+	n := 300
+	if testing.Short() {
+		n = 80
+	}
+	for i := range n {
+		k := 2 + r.IntN(7)
+		P, Q := dist(k, i%5 == 0), dist(k, false)
+		q := logUniform(r, 1e-10, 1)
+		var a float64
+		region := ""
+		switch i % 4 {
+		case 0:
+			a, region = float64(2+r.IntN(1023)), "integer 2..1024"
+		case 1:
+			a, region = 1+r.Float64()*10, "fractional (1, 11)"
+		case 2:
+			a, region = 11+r.Float64()*245, "fractional [11, 256]"
+		default:
+			a, region = []float64{1, math.Inf(1)}[r.IntN(2)], "alpha = 1 and +Inf"
+		}
+		if q < 1e-6 {
+			region = "q in [1e-10, 1e-6]"
+		}
+		pts = append(pts, pt{region, q, P, Q, a})
+	}
+	sweepTable(t, len(pts), func(i int) (string, string) {
+		p := pts[i]
+		return p.region, fmt.Sprintf("q=%g P=%v Q=%v alpha=%g", p.q, p.P, p.Q, p.a)
+	}, func(i int) (float64, float64, error) {
+		p := pts[i]
+		got, err := SampledDivergence(p.q, p.P, p.Q, p.a)
+		if err != nil {
+			return 0, 0, err
+		}
+		w, err := refCtx.SampledDivergence(p.q, p.P, p.Q, p.a)
+		if err != nil {
+			return 0, 0, err
+		}
+		wf, _ := w.Float64()
+		return got, wf, nil
+	})
+}
+
+// TestPoissonBoundAccuracySweep: fast.PoissonBound against the reference at
+// 64 bits with the Laplace (b in [0.05, 1000]) and Gaussian (sigma in [0.3,
+// 100]) curves as bases, q in [1e-10, 1], orders to 1024.
+func TestPoissonBoundAccuracySweep(t *testing.T) {
+	r := rand.New(rand.NewPCG(2026, 13))
+	type pt struct {
+		region string
+		q, a   float64
+		base   []float64
+	}
+	var pts []pt
+	n := 120
+	if testing.Short() {
+		n = 30
+	}
+	for i := range n {
+		base := make([]float64, 1023)
+		region := "Laplace base"
+		if i%2 == 0 {
+			b := logUniform(r, 0.05, 1000)
+			for j := range base {
+				base[j], _ = Laplace(b, float64(j+2))
+			}
+		} else {
+			region = "Gaussian base"
+			s := logUniform(r, 0.3, 100)
+			for j := range base {
+				base[j], _ = Gaussian(s, float64(j+2))
+			}
+		}
+		a := float64(2 + r.IntN(1023))
+		if i%3 == 0 {
+			a = 1 + r.Float64()*255
+			region += ", fractional"
+		} else {
+			region += ", integer"
+		}
+		pts = append(pts, pt{region, logUniform(r, 1e-10, 1), a, base})
+	}
+	sweepTable(t, len(pts), func(i int) (string, string) {
+		return pts[i].region, fmt.Sprintf("q=%g alpha=%g base[0]=%g", pts[i].q, pts[i].a, pts[i].base[0])
+	}, func(i int) (float64, float64, error) {
+		p := pts[i]
+		got, err := PoissonBound(p.q, p.a, p.base)
+		if err != nil {
+			return 0, 0, err
+		}
+		w, err := refCtx.PoissonBound(p.q, p.a, p.base)
+		if err != nil {
+			return 0, 0, err
+		}
+		wf, _ := w.Float64()
+		return got, wf, nil
+	})
+}

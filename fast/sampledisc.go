@@ -114,7 +114,7 @@ func SampledDivergence(q float64, distP, distQ []float64, alpha float64) (float6
 		}
 		return math.Max(f, b), nil
 	}
-	best := 0.0
+	best := math.Inf(-1)
 	for _, fwd := range []bool{true, false} {
 		kind, g := kindPow, alpha
 		switch {
@@ -161,15 +161,22 @@ func SampledDivergence(q float64, distP, distQ []float64, alpha float64) (float6
 		}
 		var ls float64
 		if linear {
+			// The total may be negative: entries taken exactly need not
+			// sum to 1 (see the reference). Its upper bound is used as is.
 			tot := S + X.v
 			err := E + X.e + float64(len(nodes.t)+2)*unit*(S+math.Abs(X.v))
-			if !(tot-2*err > 0) {
-				if tot+2*err <= 0 && S == 0 {
-					continue // exactly no divergence in this direction within the bound: 0 <= best
-				}
+			up := tot + 2*err + 2*unit*math.Abs(tot)
+			if !(up > -0.5) {
 				return unsampled(), nil
 			}
-			ls = math.Log(tot) + 2*err/tot + 2*unit
+			var v float64
+			if alpha == 1 {
+				v = up
+			} else {
+				v = math.Log1p(up) / (alpha - 1)
+			}
+			best = math.Max(best, ceilRel(v, 8*unit))
+			continue
 		} else {
 			// Here the sum is beyond e^40 the defect's size: add |X| up.
 			ls = acc.logUp(0)
@@ -238,39 +245,72 @@ func PoissonBound(q, alpha float64, base []float64) (float64, error) {
 			return math.Inf(1), nil
 		}
 	}
-	// cgf(k) = (k-1) eps_bound(k), an upper bound.
+	// cgf(k) = (k-1) eps_bound(k), an upper bound. The log of each term,
+	// log C(k,l) + l log q + (k-l) log(1-q) + log k_l, is formed in
+	// double-double (logDD is within 2^-100 relative), so only its final
+	// rounding, u |lt - M| for the terms within e^-40 of the largest M,
+	// and the series' own few ulps remain.
 	cgf := func(k int) float64 {
 		if q == 1 {
 			return roundUp(float64(k-1)*base[k-2], 2*unit)
 		}
-		var acc lsum
-		lq, l1q := math.Log(q), math.Log1p(-q)
-		lb := 0.0 // log C(k, l), built up
+		lqh, lql := logDD(q)
+		l1q := math.Log1p(-q) // error u |l1q|, times (k-l) below
+		type term struct{ h, l, r float64 }
+		var ts []term
+		bh, bl := 0.0, 0.0 // log C(k, l), built up
+		M := math.Inf(-1)
 		for l := 1; l <= k; l++ {
-			lb += math.Log(float64(k-l+1)) - math.Log(float64(l))
+			nh, nl := logDD(float64(k - l + 1))
+			dh, dl := logDD(float64(l))
+			bh, bl = ddAdd(bh, bl, nh, nl)
+			bh, bl = ddAdd(bh, bl, -dh, -dl)
 			if l < 2 {
 				continue
 			}
-			x := float64(l-1) * base[l-2]
-			var lk float64 // log k_l
+			xh, xl := twoProd(float64(l-1), base[l-2]) // x exactly
+			var kh, kl float64                         // log k_l
 			if l == 2 {
-				if x == 0 {
+				if xh == 0 {
 					continue
 				}
-				lk = math.Log(math.Expm1(x))
-				if x > 700 {
-					lk = x
+				if xh > 700 {
+					kh, kl = xh, xl+math.Log1p(-math.Exp(-xh)) // log(e^x - 1)
+				} else {
+					kh, kl = math.Log(math.Expm1(xh)), xl*math.Exp(xh)/math.Expm1(xh)
 				}
 			} else {
-				lk = x + math.Log(3) + math.Log1p(-math.Exp(-x)/3)
+				// log(3 e^x - 1) = x + log 3 + log1p(-e^-x/3)
+				kh, kl = ddAdd(xh, xl, 1.0986122886681098, 0)
+				kl += math.Log1p(-math.Exp(-xh) / 3)
 			}
-			lt := lb + float64(l)*lq + float64(k-l)*l1q + lk
-			// Rounding of lt: each of the 2l logs in lb to 1 ulp of
-			// log(k+1) at most, and the products' ulps.
-			r := 8*unit*(2*float64(k)*math.Log(float64(k+1))+float64(l)*math.Abs(lq)+float64(k-l)*math.Abs(l1q)+math.Abs(x)) + 8*unit
-			acc.add(lt, r)
+			th, tl := ddMul(float64(l), 0, lqh, lql)
+			th, tl = ddAdd(th, tl, bh, bl)
+			th, tl = ddAdd(th, tl, kh, kl)
+			uh, ul := twoProd(float64(k-l), l1q)
+			th, tl = ddAdd(th, tl, uh, ul)
+			// r: l1q's rounding times (k-l), log k_l's float64 parts
+			// (log/expm1/log1p, 2 ulps each, of |log k_l| at most 1 + |x|
+			// for l = 2), and the log 3 constant's half ulp.
+			r := float64(k-l)*unit*math.Abs(l1q) + 8*unit*(1+math.Abs(kh)) + 8*unit
+			ts = append(ts, term{th, tl, r})
+			M = math.Max(M, th)
 		}
-		ls := acc.logUp(0)
+		if len(ts) == 0 {
+			return 0
+		}
+		var s, e float64
+		for _, t := range ts {
+			d := (t.h - M) + t.l // error u |t.h - M| + u |d|
+			if d < -745 {
+				continue
+			}
+			x := math.Exp(d)
+			s += x
+			e += x * (t.r + 2*unit*math.Abs(t.h-M) + 4*unit)
+		}
+		rel := e/s + float64(len(ts)+2)*unit
+		ls := M + math.Log(s) + 2*rel + 2*unit*math.Abs(M+math.Log(s))
 		return roundUp(log1pOfExp(ls), 4*unit)
 	}
 	var num float64
@@ -283,4 +323,13 @@ func PoissonBound(q, alpha float64, base []float64) (float64, error) {
 		return num, nil
 	}
 	return roundUp(num/(alpha-1), 2*unit), nil
+}
+
+// ceilRel returns a value not below v(1 + rel) for v > 0 and not below
+// v(1 - rel) for v < 0: v moved up by rel of its size, rounded up.
+func ceilRel(v, rel float64) float64 {
+	if v < 0 {
+		return math.Nextafter(v*(1-rel), math.Inf(1))
+	}
+	return roundUp(v, rel)
 }

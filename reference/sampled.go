@@ -109,9 +109,12 @@ func (a *hAcc) settled(bits uint) (ok bool, need uint) {
 	if a.failed {
 		return false, 0
 	}
-	if a.S.Sign() <= 0 {
+	if a.S.Sign() == 0 {
 		return false, a.wp // all cancelled: double the precision
 	}
+	// A negative sum is possible: entries taken exactly need not sum to 1,
+	// and a defect (sum Q - 1) + g lin below -E[h] makes the divergence
+	// negative. It is as good a value as a positive one.
 	// log2(C/S) + 8 more bits than asked for.
 	lc := a.C.MantExp(nil) - a.S.MantExp(nil) + 2
 	if lc < 0 {
