@@ -353,3 +353,61 @@ func TestPoissonBoundAccuracySweep(t *testing.T) {
 		return got, wf, nil
 	})
 }
+
+// The accountant's sampled events: count times the single-event curve,
+// rounded up; and ComposePoissonBound's value at each order is the least of
+// the bound there, the bound at every higher order and the base's curve,
+// and never below the exact SampledLaplace (the reference).
+func TestAccountantSampled(t *testing.T) {
+	var acc Accountant
+	if err := acc.ComposeSampledLaplace(0.01, 1, 3); err != nil {
+		t.Fatal(err)
+	}
+	orders, got := acc.Curve()
+	one, err := SampledLaplaceCurve(0.01, 1, orders)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range orders {
+		if w := 3 * one[i]; got[i] < w || got[i] > w*(1+1e-15) {
+			t.Errorf("alpha=%g: composed %.17g, 3 x curve %.17g", orders[i], got[i], w)
+		}
+	}
+	base := make([]float64, 1023)
+	for j := range base {
+		base[j], _ = Laplace(1, float64(j+2))
+	}
+	var pb Accountant
+	if err := pb.ComposePoissonBound(0.01, base, 1); err != nil {
+		t.Fatal(err)
+	}
+	_, bnd := pb.Curve()
+	for i, x := range orders {
+		v, _ := PoissonBound(0.01, x, base)
+		u, _ := PoissonBound(1, x, base)
+		want := math.Min(v, u)
+		for _, y := range orders {
+			if y >= x {
+				w, _ := PoissonBound(0.01, y, base)
+				want = math.Min(want, w)
+			}
+		}
+		if bnd[i] < want || bnd[i] > want*(1+4*unit) { // count 1, scaled up by an ulp
+
+			t.Errorf("alpha=%g: ComposePoissonBound %.17g, want %.17g", x, bnd[i], want)
+		}
+		if i%13 == 0 { // the exact value: the reference at 64 bits
+			ex, err := refCtx.SampledLaplace(0.01, 1, x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if exf, _ := ex.Float64(); bnd[i] < exf {
+				t.Errorf("alpha=%g: bound %.17g below the exact SampledLaplace %.17g", x, bnd[i], exf)
+			}
+		}
+	}
+	var bad Accountant
+	if err := bad.ComposeSampledLaplace(2, 1, 1); err == nil || bad.Events() != 0 {
+		t.Errorf("q=2: err %v, events %d", err, bad.Events())
+	}
+}
