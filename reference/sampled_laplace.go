@@ -129,6 +129,23 @@ func planLaplaceMiddle(kind hKind, g, q, c float64, npieces int, wq uint, logSL 
 	return out, nil
 }
 
+// ruleSize rounds a node count up to one of a few sizes (ratio 1.5), and
+// the callers round the rule's precision up to a multiple of 256 bits, so
+// that the rules, cached by (size, precision), are shared between calls
+// whose working precisions differ (computing a rule costs more than using
+// it). More nodes and bits than needed only shrink the error.
+func ruleSize(n int) uint {
+	s := 8
+	for s < n {
+		if s%3 == 0 {
+			s = s / 3 * 4
+		} else {
+			s = s / 2 * 3
+		}
+	}
+	return uint(s)
+}
+
 // laplaceMoment returns E_mu0[h(t)] at about wp bits (see the file comment).
 func laplaceMoment(kind hKind, g, q, b float64, wp uint) (*big.Float, error) {
 	c := 1 / b
@@ -155,7 +172,7 @@ func laplaceMoment(kind hKind, g, q, b float64, wp uint) (*big.Float, error) {
 		pre.Quo(pre, intF(4, wq))
 		pre.Mul(pre, hB)
 		for _, pl := range plan {
-			rule := gaussLegendre(uint(pl.n), wq)
+			rule := gaussLegendre(ruleSize(pl.n), (wq+255)&^255)
 			uc := newF(wq).Mul(hB, intF(int64(2*pl.i+1), wq))
 			uc.Sub(uc, cB)
 			for j := range rule.x {
