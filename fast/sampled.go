@@ -20,9 +20,11 @@ package fast
 // (from q expm1(u) and the node u's own rounding), L then dL <= 4u +
 // dt |t|/((1+t)|L|); h's absolute error is at most
 //
-//	8u em + |expm1(y)| |y| dL + |g l1| (8u + 2 dt) + u h,
+//	8u em + |expm1(y)| |y| dL + |g l1| (2u + dl1) + u h,
 //
-// (em and log1p to 2 ulps, l1's series to 4), and the weight w (a
+// (em and log1p to 2 ulps; l1's relative error dl1 is its series' 4 ulps
+// and 2 dt, or the propagated errors of L - t; where t < -1/2, 1 + t is
+// formed directly, (1-q) + q e^u, not from t), and the weight w (a
 // Gauss-Legendre weight, computed by Newton to within 4u, times two
 // exponentials) 16u. The sum of non-negative terms adds n u. The
 // quadrature's truncation is bounded as in the reference (Trefethen, ATAP,
@@ -38,7 +40,7 @@ import (
 // backward) with a bound on its absolute error, from a node's precomputed
 // data; ok is false where g log1p(t) > 40 (hLog's case) or h is not
 // positive.
-func hLin(kind int, g, t, dt, L, l1, dL float64) (h, e float64, ok bool) {
+func hLin(kind int, g, t, dt, L, l1, dL, dl1 float64) (h, e float64, ok bool) {
 	if t == 0 {
 		return 0, 0, true
 	}
@@ -47,7 +49,7 @@ func hLin(kind int, g, t, dt, L, l1, dL float64) (h, e float64, ok bool) {
 		if math.Abs(t) < 0.5 { // t^2 + (1+t) l1: the two cancel at most by 2
 			a, b := t*t, (1+t)*l1
 			h = a + b
-			e = math.Abs(a)*(4*unit+2*dt) + math.Abs(b)*(8*unit+3*dt) + 4*unit*h
+			e = math.Abs(a)*(4*unit+2*dt) + math.Abs(b)*(2*unit+dt+dl1) + 4*unit*h
 		} else { // (1+t) L - t: for t >= 1/2 the first term is over 1.2 t
 			a := (1 + t) * L
 			h = a - t
@@ -55,7 +57,7 @@ func hLin(kind int, g, t, dt, L, l1, dL float64) (h, e float64, ok bool) {
 		}
 	case kindKLB: // -l1
 		h = -l1
-		e = h * (8*unit + 2*dt)
+		e = h * dl1
 	default:
 		y := g * L
 		if y > 40 {
@@ -64,7 +66,7 @@ func hLin(kind int, g, t, dt, L, l1, dL float64) (h, e float64, ok bool) {
 		emv := em(y)
 		gl := g * l1
 		h = emv + gl
-		e = 8*unit*emv + math.Abs(emv+y)*math.Abs(y)*dL + math.Abs(gl)*(8*unit+2*dt) + unit*h
+		e = 8*unit*emv + math.Abs(emv+y)*math.Abs(y)*dL + math.Abs(gl)*(2*unit+dl1) + unit*h
 	}
 	if !(h > 0) || h < 0x1p-1000 {
 		return 0, 0, false
@@ -74,7 +76,7 @@ func hLin(kind int, g, t, dt, L, l1, dL float64) (h, e float64, ok bool) {
 
 // hLog returns log h and a bound on its error (h's relative error), also
 // where g log1p(t) > 40: there log h = y + log1p(-(1 + g t) e^-y), y = g L.
-func hLog(kind int, g, t, dt, L, l1, dL float64) (lh, e float64, ok bool) {
+func hLog(kind int, g, t, dt, L, l1, dL, dl1 float64) (lh, e float64, ok bool) {
 	if t == 0 {
 		return math.Inf(-1), 0, true
 	}
@@ -87,7 +89,7 @@ func hLog(kind int, g, t, dt, L, l1, dL float64) (lh, e float64, ok bool) {
 		e := (math.Abs(y)*dL*1.01 + 8*unit*r) / (1 - r)
 		return y + math.Log1p(-r), e + 4*unit, true
 	}
-	h, he, ok := hLin(kind, g, t, dt, L, l1, dL)
+	h, he, ok := hLin(kind, g, t, dt, L, l1, dL, dl1)
 	if !ok {
 		return 0, 0, false
 	}
@@ -238,18 +240,31 @@ func logAddExp64(a, b float64) float64 {
 // lapNodes holds, for one piece and rule, what every order shares: each
 // node's log weight lw (and w = e^lw), t, t's relative error dt, L =
 // log1p(t), l1 = L - t and L's relative error dL.
-type lapNodes struct{ lw, w, t, dt, L, l1, dL []float64 }
+type lapNodes struct{ lw, w, t, dt, L, l1, dL, dl1 []float64 }
 
-// appendNode adds a node's order-independent data.
-func (p *lapNodes) appendNode(lw, t, dt float64) {
-	L := math.Log1p(t)
+// appendNode adds a node's order-independent data. m, if > 0, is 1 + t
+// formed directly with relative error dm (for t < -1/2, where 1 + t
+// formed from t would cancel: q near 1 and a ratio near 0).
+func (p *lapNodes) appendNode(lw, t, dt, m, dm float64) {
+	var L, dL float64
+	if m > 0 && t < -0.5 {
+		L = math.Log(m)
+		dL = 2*unit + dm/math.Abs(L)
+	} else {
+		L = math.Log1p(t)
+		dL = 4 * unit
+		if t != 0 {
+			dL += dt * math.Abs(t) / ((1 + t) * math.Abs(L))
+		}
+	}
 	l1 := L - t
+	// l1's relative error: the series' few ulps and t's (l1 ~ -t^2/2), or
+	// the difference's propagated errors.
+	dl1 := 4*unit + 2*dt
 	if math.Abs(t) < 0.5 {
 		l1 = log1pmxSeries(t)
-	}
-	dL := 4 * unit
-	if t != 0 {
-		dL += dt * math.Abs(t) / ((1 + t) * math.Abs(L))
+	} else if l1 != 0 {
+		dl1 = (math.Abs(L)*dL+math.Abs(t)*dt)/math.Abs(l1) + unit
 	}
 	p.lw = append(p.lw, lw)
 	p.w = append(p.w, math.Exp(lw))
@@ -258,6 +273,7 @@ func (p *lapNodes) appendNode(lw, t, dt float64) {
 	p.L = append(p.L, L)
 	p.l1 = append(p.l1, l1)
 	p.dL = append(p.dL, dL)
+	p.dl1 = append(p.dl1, dl1)
 }
 
 // rhoPlan holds, for one piece and one ellipse parameter rho, the
@@ -291,8 +307,11 @@ func newLapCtx(q, b float64) *lapCtx {
 	lc := &lapCtx{q: q, b: b, c: c, np: np, hw: c / float64(np), nodes: map[[2]int]*lapNodes{}}
 	// c = 1/b is rounded (2u c absolute), which moves the tails' t by
 	// e^c/|expm1(c)| times that, relative.
-	lc.tails.appendNode(-math.Ln2, q*math.Expm1(-c), 6*unit+math.Exp(-c)/math.Abs(math.Expm1(-c))*2*unit*c)
-	lc.tails.appendNode(-math.Ln2-c, q*math.Expm1(c), 6*unit+math.Exp(c)/math.Abs(math.Expm1(c))*2*unit*c)
+	// 1 + t = (1-q) + q e^-c on the left, 1-q exact for q >= 1/2 (the
+	// only case where t < -1/2), e^-c moved by 2u c relative.
+	lc.tails.appendNode(-math.Ln2, q*math.Expm1(-c), 6*unit+math.Exp(-c)/math.Abs(math.Expm1(-c))*2*unit*c,
+		(1-q)+q*math.Exp(-c), 8*unit+2*unit*c)
+	lc.tails.appendNode(-math.Ln2-c, q*math.Expm1(c), 6*unit+math.Exp(c)/math.Abs(math.Expm1(c))*2*unit*c, 0, 0)
 	logm := func(x float64) float64 { return math.Log1p(q * math.Expm1(x)) }
 	hw := lc.hw
 	for i := range np {
@@ -329,7 +348,7 @@ func (lc *lapCtx) piece(i, n int) *lapNodes {
 			eu := 2 * unit * (math.Abs(uc) + lc.hw) // the node's rounding
 			em1 := math.Expm1(u)
 			dt := 6*unit + math.Exp(u)/math.Abs(em1)*eu
-			p.appendNode(pre+math.Log(r.w[j])-u/2, lc.q*em1, dt)
+			p.appendNode(pre+math.Log(r.w[j])-u/2, lc.q*em1, dt, (1-lc.q)+lc.q*math.Exp(u), 8*unit+eu)
 		}
 	}
 	lc.nodes[k] = p
@@ -368,7 +387,7 @@ func (lc *lapCtx) moment(kind int, g float64) (float64, bool) {
 		for j := range p.t {
 			n++
 			if linear {
-				h, e, ok := hLin(kind, g, p.t[j], p.dt[j], p.L[j], p.l1[j], p.dL[j])
+				h, e, ok := hLin(kind, g, p.t[j], p.dt[j], p.L[j], p.l1[j], p.dL[j], p.dl1[j])
 				if !ok {
 					return false
 				}
@@ -377,7 +396,7 @@ func (lc *lapCtx) moment(kind int, g float64) (float64, bool) {
 				E += w * (e + h*(16*unit+4*unit*math.Abs(p.lw[j])))
 				continue
 			}
-			lh, e, ok := hLog(kind, g, p.t[j], p.dt[j], p.L[j], p.l1[j], p.dL[j])
+			lh, e, ok := hLog(kind, g, p.t[j], p.dt[j], p.L[j], p.l1[j], p.dL[j], p.dl1[j])
 			if !ok {
 				return false
 			}

@@ -90,7 +90,9 @@ func SampledDivergence(q float64, distP, distQ []float64, alpha float64) (float6
 		if math.Abs(d) < 0x1p-1020 {
 			dt += tinyErr / math.Abs(d)
 		}
-		nodes.appendNode(math.Log(Q), q*(d/Q), dt)
+		// 1 + t = ((1-q) Q + q P)/Q, 1-q exact where it matters (t < -1/2
+		// needs q > 1/2): four roundings.
+		nodes.appendNode(math.Log(Q), q*(d/Q), dt, ((1-q)*Q+q*P)/Q, 5*unit)
 		nodes.w[len(nodes.w)-1] = Q // exact weight
 	}
 	if outside {
@@ -98,8 +100,8 @@ func SampledDivergence(q float64, distP, distQ []float64, alpha float64) (float6
 	}
 	dQ := sumDefect(distQ)
 	dP := sumDefect(pIn)
-	if same && dQ.v == 0 && dQ.e == 0 && dP.v == 0 && dP.e == 0 {
-		return 0, nil
+	if same && ((dQ.v == 0 && dQ.e == 0 && dP.v == 0 && dP.e == 0) || alpha == 1 || math.IsInf(alpha, 1)) {
+		return 0, nil // every ratio exactly 1 on Q's support (see the reference)
 	}
 	if math.IsInf(alpha, 1) {
 		// log max (1+t) and -log min (1+t); an entry with t = 0 counts as 0.
@@ -140,7 +142,7 @@ func SampledDivergence(q float64, distP, distQ []float64, alpha float64) (float6
 		var acc lsum
 		linear := true
 		for j := range nodes.t {
-			if _, _, ok := hLin(kind, g, nodes.t[j], nodes.dt[j], nodes.L[j], nodes.l1[j], nodes.dL[j]); !ok {
+			if _, _, ok := hLin(kind, g, nodes.t[j], nodes.dt[j], nodes.L[j], nodes.l1[j], nodes.dL[j], nodes.dl1[j]); !ok {
 				linear = false
 				break
 			}
@@ -148,12 +150,12 @@ func SampledDivergence(q float64, distP, distQ []float64, alpha float64) (float6
 		for j := range nodes.t {
 			a := nodes.t[j]
 			if linear {
-				h, e, _ := hLin(kind, g, a, nodes.dt[j], nodes.L[j], nodes.l1[j], nodes.dL[j])
+				h, e, _ := hLin(kind, g, a, nodes.dt[j], nodes.L[j], nodes.l1[j], nodes.dL[j], nodes.dl1[j])
 				S += nodes.w[j] * h
 				E += nodes.w[j] * (e + 2*unit*h)
 				continue
 			}
-			lh, e, ok := hLog(kind, g, a, nodes.dt[j], nodes.L[j], nodes.l1[j], nodes.dL[j])
+			lh, e, ok := hLog(kind, g, a, nodes.dt[j], nodes.L[j], nodes.l1[j], nodes.dL[j], nodes.dl1[j])
 			if !ok {
 				return unsampled(), nil
 			}

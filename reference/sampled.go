@@ -244,7 +244,10 @@ func (c Context) SampledDivergenceDirections(q float64, distP, distQ []float64, 
 	qF := fl(q, 64)
 	lin := newF(dsum.Prec()+64).Mul(dsum, qF)
 	one := exactSum(sumQ, intF(-1, 64))
-	exactZero := same && one.Sign() == 0 && lin.Sign() == 0
+	// With every ratio exactly 1 on Q's support (same), the mixture is Q
+	// there: the KL terms and the order +Inf are exactly 0, and other orders
+	// are log(sum Q)/(alpha-1), 0 when the sum is exactly 1.
+	exactZero := same && ((one.Sign() == 0 && lin.Sign() == 0) || alpha == 1 || math.IsInf(alpha, 1))
 	// t_i = q (P_i - Q_i)/Q_i for Q_i > 0.
 	ts := func(wp uint) (w, t []*big.Float) {
 		for i := range n {
