@@ -504,8 +504,11 @@ func (lc *lapCtx) value(alpha float64) float64 {
 	case math.IsInf(alpha, 1):
 		f := evLog1p(evMul(evExact(q), evExpm1(evExact(1/b))))
 		bk := evNeg(evLog1p(evMul(evExact(q), evExpm1(evExact(-1/b)))))
-		// 1/b is rounded: its error 2^-53/b, times the derivatives (<= 1).
-		return roundUp(math.Max(f.up(), bk.up())+unit/b*2, 4*unit)
+		// c = 1/b is rounded (relative u): that moves log1p(q expm1(c)) by
+		// at most c e^c/expm1(c) u <= (c+1) u of itself, and the backward
+		// value by at most u of itself.
+		c := 1 / b
+		return roundUp(math.Max(f.up(), bk.up()), (c+2)*unit+4*unit)
 	}
 	f, okf := lc.direction(true, alpha)
 	bk, okb := lc.direction(false, alpha)
