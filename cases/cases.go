@@ -21,6 +21,8 @@
 //	Epsilon             orders, rdp, delta, conversion
 //	Delta               orders, rdp, eps, conversion
 //	DPSGDEpsilon        q, sigma, steps, delta, orders, conversion
+//	SampledLaplace      q, b, alpha
+//	SampledDivergence   q, distP, distQ, alpha
 //
 // A number is a JSON number or a string as the vector files write inputs: a
 // decimal, a hex float, "inf", "-inf" or "nan"; steps is an integer; distP,
@@ -147,6 +149,18 @@ var Kinds = []*Kind{
 		},
 		Fast: func(a *Args) (float64, float64, error) {
 			return FastEpsilon(a.Q, a.Sigma, a.Steps, a.Orders, a.Delta, a.Conversion)
+		}},
+	{Name: schema.SampledLaplace, Inputs: []string{"q", "b", "alpha"},
+		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
+			return value(c.SampledLaplace(a.Q, a.B, a.Alpha))
+		},
+		Fast: func(a *Args) (float64, float64, error) { return fvalue(fast.SampledLaplace(a.Q, a.B, a.Alpha)) }},
+	{Name: schema.SampledDivergence, Inputs: []string{"q", "distP", "distQ", "alpha"},
+		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
+			return value(c.SampledDivergence(a.Q, a.DistP, a.DistQ, a.Alpha))
+		},
+		Fast: func(a *Args) (float64, float64, error) {
+			return fvalue(fast.SampledDivergence(a.Q, a.DistP, a.DistQ, a.Alpha))
 		}},
 }
 

@@ -318,6 +318,8 @@ func TestRunVectorsEveryKind(t *testing.T) {
 		`{"kind": "SGMCurve", "q": 0.01, "sigma": 1, "steps": 0, "alpha": 2}`,
 		`{"kind": "Divergence", "distP": [0.5, 0.6], "distQ": [0.5, 0.5], "alpha": 2}`,
 		`{"kind": "Epsilon", "orders": [0.5], "rdp": [0.1], "delta": 1e-5}`,
+		`{"kind": "SampledLaplace", "q": 0.01, "b": 1, "alpha": 8.5}`,
+		`{"kind": "SampledDivergence", "q": 0.5, "distP": [0.75, 0.25], "distQ": [0.25, 0.75], "alpha": 2}`,
 	}
 	var out bytes.Buffer
 	if err := RunVectors(strings.NewReader(strings.Join(lines, "\n")), &out, &bytes.Buffer{}); err != nil {
@@ -383,6 +385,8 @@ func TestRunVectorsEveryKind(t *testing.T) {
 		bad("conversion-epsilon/improved", schema.Epsilon, "BadCurve"),
 		ok("conversion-delta/improved", schema.Delta, 9),
 		ok("epsilon/classic", schema.DPSGDEpsilon, 10),
+		ok("sampled-laplace", schema.SampledLaplace, 17),
+		ok("sampled-divergence", schema.SampledDivergence, 18),
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("tests (-want +got):\n%s", diff)

@@ -189,3 +189,67 @@ func (a *Accountant) Delta(eps float64, conv Conversion) (delta, order float64, 
 func (a *Accountant) String() string {
 	return fmt.Sprintf("Accountant{%d orders, %d events}", len(a.rdp), a.events)
 }
+
+// ComposeSampledLaplace adds count Poisson-sampled Laplace mechanisms (rate
+// q, scale b; see SampledLaplace), sharing the quadrature nodes between the
+// orders. Errors are those of SampledLaplace; on error nothing is added.
+func (a *Accountant) ComposeSampledLaplace(q, b float64, count int) error {
+	if err := checkSampledLaplace(q, b, 2); err != nil {
+		return err
+	}
+	lc := newLapCtx(q, b)
+	return a.composeEach("ComposeSampledLaplace", count, func(x float64) (float64, error) { return lc.value(x), nil })
+}
+
+// ComposeSampledDivergence adds count Poisson-sampled discrete mechanisms
+// (rate q, outputs distP with the individual and distQ without; see
+// SampledDivergence).
+func (a *Accountant) ComposeSampledDivergence(q float64, distP, distQ []float64, count int) error {
+	return a.composeEach("ComposeSampledDivergence", count, func(x float64) (float64, error) {
+		return SampledDivergence(q, distP, distQ, x)
+	})
+}
+
+// ComposePoissonBound adds count Poisson-sampled mechanisms (rate q) whose
+// base mechanism has the RDP curve base at integer orders (base[i] =
+// eps(i+2), up to the accountant's largest order), through Zhu and Wang's
+// bound (see PoissonBound). At each order alpha it composes the smallest
+// of three upper bounds: PoissonBound at alpha; PoissonBound at every
+// accountant order above alpha (RDP is non-decreasing in the order, so a
+// bound at a higher order holds at a lower one); and the base's own curve
+// (PoissonBound with q = 1: sampling never increases RDP, by the joint
+// convexity of e^((alpha-1) D)). This is tighter than the bare bound, which
+// need not be monotone in alpha nor below the unsampled curve, and is as
+// safe.
+func (a *Accountant) ComposePoissonBound(q float64, base []float64, count int) error {
+	o, err := a.init()
+	if err != nil {
+		return err
+	}
+	vals := make([]float64, len(o))
+	for i, x := range o {
+		v, err := PoissonBound(q, x, base)
+		if err != nil {
+			return err
+		}
+		u, err := PoissonBound(1, x, base)
+		if err != nil {
+			return err
+		}
+		vals[i] = math.Min(v, u)
+	}
+	best := make([]float64, len(o))
+	for i, x := range o {
+		best[i] = vals[i]
+		for j, y := range o {
+			if y >= x {
+				best[i] = math.Min(best[i], vals[j])
+			}
+		}
+	}
+	idx := map[float64]int{}
+	for i, x := range o {
+		idx[x] = i
+	}
+	return a.composeEach("ComposePoissonBound", count, func(x float64) (float64, error) { return best[idx[x]], nil })
+}

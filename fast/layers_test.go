@@ -34,6 +34,8 @@ var fileLayers = []string{
 	"events.go",     // k-ary RR, pure DP, zCDP, exponential mechanism, group privacy
 	"bridges.go",    // zCDP, pure DP, advanced composition
 	"calibrate.go",  // sigma and step calibration
+	"sampled.go",    // Poisson-sampled Laplace (Gauss-Legendre)
+	"sampledisc.go", // Poisson-sampled discrete mechanisms, Zhu-Wang bound
 	"bestevent.go",  // Event: what Accountant.Compose takes (best.go)
 	"accountant.go", // Accountant
 	"best.go",       // Event, Accountant.Compose, the best order (BestEpsilon, BestDelta)

@@ -207,6 +207,19 @@ var seeds = map[string][]seed{
 		acct("mapped-events", "mapped parameters: every event valid", events(0, nil,
 			encodeEvent(nil, opSGM|mapped, 0, 0, 0), encodeEvent(nil, opGaussian|mapped, 0, 0, 0), encodeEvent(nil, opEpsilon|mapped, 0, 0, 1))),
 	},
+	"FuzzSampled": {
+		{"q1e-10-b1000-a2", "tiny q, flat Laplace: the moment is 1 + 1e-26", []any{1e-10, 1000.0, 2.0, 0.75}},
+		{"q0.5-b0.05-a1024", "sharp Laplace, huge order: exponents of 2e4 nats", []any{0.5, 0.05, 1024.0, 0.999}},
+		{"q0.01-b1-a1", "alpha = 1: the KL divergences", []any{0.01, 1.0, 1.0, 0.6}},
+		{"q1-1e-9-b0.1-a8.5", nearQ1, []any{1 - 1e-9, 0.1, 8.5, 0.5}},
+		{"q0.1-b1-ainf", "alpha = +Inf: the closed forms", []any{0.1, 1.0, inf, 0.9}},
+		{"q0.1-b1e-4-a2", "b below the reference's range: fast still bounds from above", []any{0.1, 1e-4, 2.0, 0.75}},
+		{"q1-1e-9-b0.04-a1.21", "regression: fast.SampledLaplace was 1.3e-9 above Laplace at q = 1-1e-9 (1 + t formed from t cancelled)", []any{0.999999999, 0.04, 1.2142857142857142, 0.75}},
+		{"invalid-q", invalid, []any{1.5, 1.0, 2.0, 0.75}},
+		{"invalid-b", invalid, []any{0.1, 0.0, 2.0, 0.75}},
+		{"invalid-alpha", invalid, []any{0.1, 1.0, 0.5, 2.0}},
+		{"invalid-nan", invalid, []any{nan, nan, nan, nan}},
+	},
 }
 
 // FuzzLaws's input is rapid's byte stream; its first draw picks the law,

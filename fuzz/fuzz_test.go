@@ -742,3 +742,65 @@ func FuzzLaws(f *testing.F) {
 		laws[law].Check(t)
 	}))
 }
+
+// FuzzSampled: the Poisson-sampled Laplace mechanism and Poisson-sampled
+// randomized response (p, 1-p against 1-p, p) never panic, refuse bad
+// input with a typed error, and on valid input give a value that is not
+// NaN, >= 0 (the Laplace pair's moments are exact; randomized response's
+// vectors sum to 1 exactly here), at most the unsampled mechanism's and
+// non-decreasing in alpha; SampledLaplace at most PoissonBound with the
+// Laplace curve as base (orders to 64).
+func FuzzSampled(f *testing.F) {
+	for _, s := range seeds["FuzzSampled"] {
+		f.Add(s.args[0].(float64), s.args[1].(float64), s.args[2].(float64), s.args[3].(float64))
+	}
+	f.Fuzz(func(t *testing.T, q, b, alpha, p float64) {
+		v, err := fast.SampledLaplace(q, b, alpha)
+		validL := q >= 0 && q <= 1 && b > 0 && !math.IsInf(b, 1) && alpha >= 1
+		if !validL {
+			if !typed(err) {
+				t.Fatalf("SampledLaplace(%v, %v, %v) = %v, %v: want a typed error", q, b, alpha, v, err)
+			}
+		} else {
+			if err != nil || math.IsNaN(v) || v < 0 {
+				t.Fatalf("SampledLaplace(%v, %v, %v) = %v, %v", q, b, alpha, v, err)
+			}
+			l, _ := fast.Laplace(b, alpha)
+			if v > l*(1+1e-12) {
+				t.Fatalf("SampledLaplace(%v, %v, %v) = %v > Laplace = %v", q, b, alpha, v, l)
+			}
+			if a2 := alpha * 1.5; !math.IsInf(alpha, 1) {
+				v2, _ := fast.SampledLaplace(q, b, a2)
+				if v > v2*(1+2e-12) {
+					t.Fatalf("SampledLaplace(%v, %v, alpha=%v) = %v > %v at alpha=%v", q, b, alpha, v, v2, a2)
+				}
+			}
+			if alpha <= 64 && b >= 0.05 && b <= 1000 {
+				base := make([]float64, 63)
+				for i := range base {
+					base[i], _ = fast.Laplace(b, float64(i+2))
+				}
+				pb, err := fast.PoissonBound(q, alpha, base)
+				if err != nil || v > pb*(1+2e-12)+1e-300 {
+					t.Fatalf("SampledLaplace(%v, %v, %v) = %v > PoissonBound %v (%v)", q, b, alpha, v, pb, err)
+				}
+			}
+		}
+		P, Q := []float64{p, 1 - p}, []float64{1 - p, p}
+		d, err := fast.SampledDivergence(q, P, Q, alpha)
+		validD := q >= 0 && q <= 1 && p >= 0 && p <= 1 && alpha >= 1
+		if !validD {
+			if !typed(err) {
+				t.Fatalf("SampledDivergence(%v, RR(%v), %v) = %v, %v: want a typed error", q, p, alpha, d, err)
+			}
+			return
+		}
+		if err != nil || math.IsNaN(d) || d < -1e-15 {
+			t.Fatalf("SampledDivergence(%v, RR(%v), %v) = %v, %v", q, p, alpha, d, err)
+		}
+		rr, _ := fast.RandomizedResponse(p, alpha)
+		if d > rr*(1+1e-12)+1e-300 {
+			t.Fatalf("SampledDivergence(%v, RR(%v), %v) = %v > RandomizedResponse %v", q, p, alpha, d, rr)
+		}
+	})
+}

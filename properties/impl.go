@@ -51,6 +51,12 @@ type Impl struct {
 	// nil where the implementation has none (the reference).
 	ZCDPEpsilon   func(rho, delta float64) (float64, error)
 	NewAccountant func(orders []float64) Accountant
+
+	// The exact RDP of Poisson sampling, and Zhu and Wang's bound.
+	SampledLaplace    func(q, b, alpha float64) (float64, error)
+	SampledDivergence func(q float64, p, qd []float64, alpha float64) (float64, error)
+	PoissonBound      func(q, alpha float64, base []float64) (float64, error)
+
 	// IsInputError reports whether err is the implementation's typed
 	// bad-input error.
 	IsInputError func(error) bool
@@ -76,6 +82,8 @@ type Accuracy struct {
 	// Delta (relative, per unit of (alpha-1) times that magnitude).
 	Conversion float64
 	RoundsUp   bool // values are never below the exact ones
+
+	Sampled float64 // SampledLaplace, SampledDivergence, PoissonBound, relative
 }
 
 // Domain bounds the inputs the laws draw for SGM.
@@ -125,11 +133,14 @@ func Fast() *Impl {
 		Epsilon:            fast.Epsilon,
 		Delta:              fast.Delta,
 		ZCDPEpsilon:        fast.ZCDPEpsilon,
+		SampledLaplace:     fast.SampledLaplace,
+		SampledDivergence:  fast.SampledDivergence,
+		PoissonBound:       fast.PoissonBound,
 		NewAccountant: func(orders []float64) Accountant {
 			return fastAccountant{&fast.Accountant{Orders: orders}}
 		},
 		IsInputError: func(err error) bool { return errors.Is(err, fast.ErrInput) },
-		Acc:          Accuracy{SGM: 1e-12, Closed: 1e-14, Divergence: 1e-13, Conversion: 32 * u, RoundsUp: true},
+		Acc:          Accuracy{SGM: 1e-12, Closed: 1e-14, Divergence: 1e-13, Conversion: 32 * u, RoundsUp: true, Sampled: 1e-12},
 		Dom:          Domain{QMin: 1e-12, SigmaMin: 0.1, SigmaMax: 1000, OrderMax: 256, IntOrderMax: 10000},
 		TruthPrec:    64,
 	}
@@ -168,6 +179,11 @@ func Reference(prec uint) *Impl {
 		Laplace:            func(b, a float64) (float64, error) { return f64(c.Laplace(b, a)) },
 		RandomizedResponse: func(p, a float64) (float64, error) { return f64(c.RandomizedResponse(p, a)) },
 		Divergence:         func(p, q []float64, a float64) (float64, error) { return f64(c.Divergence(p, q, a)) },
+		SampledLaplace:     func(q, b, a float64) (float64, error) { return f64(c.SampledLaplace(q, b, a)) },
+		PoissonBound:       func(q, a float64, base []float64) (float64, error) { return f64(c.PoissonBound(q, a, base)) },
+		SampledDivergence: func(q float64, p, qd []float64, a float64) (float64, error) {
+			return f64(c.SampledDivergence(q, p, qd, a))
+		},
 		Epsilon: func(orders, rdp []float64, delta float64, conv Conversion) (float64, float64, error) {
 			r, err := bigs("Epsilon", rdp)
 			if err != nil {
@@ -191,7 +207,7 @@ func Reference(prec uint) *Impl {
 			var ie *reference.InputError
 			return errors.As(err, &ie)
 		},
-		Acc:       Accuracy{SGM: 4 * u, Closed: 4 * u, Divergence: 4 * u, Conversion: 4 * u},
+		Acc:       Accuracy{SGM: 4 * u, Closed: 4 * u, Divergence: 4 * u, Conversion: 4 * u, Sampled: 4 * u},
 		Dom:       Domain{QMin: 1e-6, SigmaMin: 0.3, SigmaMax: 100, OrderMax: 64, IntOrderMax: 64},
 		TruthPrec: 2 * max(prec, 64),
 	}

@@ -34,6 +34,11 @@ func (im *Impl) Laws() []Law {
 		{"limits", im.checkLimits},
 		{"conversions", im.checkConversions},
 		{"agreement", im.checkAgreement},
+		{"sampled-limits", im.checkSampledLimits},
+		{"sampled-monotone", im.checkSampledMonotone},
+		{"sampled-below-bound", im.checkSampledBelowBound},
+		{"sampled-binning", im.checkSampledBinning},
+		{"sampled-binned-sgm", im.checkSampledBinnedSGM},
 	}
 }
 

@@ -30,6 +30,13 @@ var lawChecks = map[string][2]int{
 	"limits":             {5000, 500},
 	"conversions":        {5000, 500},
 	"agreement":          {1000, 80},
+	// The sampled laws: fast's SampledLaplace costs ~50 us, the
+	// reference's ~30-300 ms at 64 bits (a quadrature per direction).
+	"sampled-limits":      {500, 10},
+	"sampled-monotone":    {300, 6},
+	"sampled-below-bound": {300, 8},
+	"sampled-binning":     {300, 8},
+	"sampled-binned-sgm":  {300, 8},
 }
 
 const shortMinChecks = 5

@@ -189,6 +189,33 @@ var mutants = []mutant{
 			return v * (1 + 1e-11), err
 		}
 	})},
+	{"sampled-limits", "SampledLaplace with q and 1-q swapped", withFast(func(im *Impl) {
+		im.SampledLaplace = func(q, b, a float64) (float64, error) { return fast.SampledLaplace(1-q, b, a) }
+	})},
+	{"sampled-monotone", "SampledLaplace divided by alpha (a CGF mistaken for the RDP the other way)", withFast(func(im *Impl) {
+		im.SampledLaplace = func(q, b, a float64) (float64, error) {
+			v, err := fast.SampledLaplace(q, b, a)
+			return v / a, err
+		}
+	})},
+	{"sampled-below-bound", "SampledLaplace 0.1% high", withFast(func(im *Impl) {
+		im.SampledLaplace = func(q, b, a float64) (float64, error) {
+			v, err := fast.SampledLaplace(q, b, a)
+			return v * 1.001, err
+		}
+	})},
+	{"sampled-binning", "SampledLaplace 5% low", withFast(func(im *Impl) {
+		im.SampledLaplace = func(q, b, a float64) (float64, error) {
+			v, err := fast.SampledLaplace(q, b, a)
+			return v * 0.95, err
+		}
+	})},
+	{"sampled-binned-sgm", "SampledDivergence 20% high", withFast(func(im *Impl) {
+		im.SampledDivergence = func(q float64, p, qd []float64, a float64) (float64, error) {
+			v, err := fast.SampledDivergence(q, p, qd, a)
+			return v * 1.2, err
+		}
+	})},
 }
 
 // scaleDiv multiplies every finite divergence by f(alpha).

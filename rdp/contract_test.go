@@ -338,6 +338,30 @@ var contractCases = []contractCase{
 	delta("Delta(rdp NaN; nil in reference) = ErrInput", []float64{2}, []float64{nan}, 1, rdp.Classic, both(badInput)),
 	delta("Delta(order <= 1) = ErrInput", []float64{0.5}, []float64{1}, 1, rdp.Improved, both(badInput)),
 	delta("Delta(unknown conv) = ErrInput", []float64{2}, []float64{1}, 1, rdp.Conversion(-1), both(badInput)),
+
+	sampledLaplace("SampledLaplace(q=0) = 0", 0, 1, 2, both(zero)),
+	sampledLaplace("SampledLaplace(q=1) = Laplace", 1, 1, 2, both(finite)),
+	sampledLaplace("SampledLaplace(alpha=1) finite", 0.1, 1, 1, both(finite)),
+	sampledLaplace("SampledLaplace(alpha=+Inf) finite", 0.1, 1, inf64, both(finite)),
+	sampledLaplace("SampledLaplace(alpha > MaxFractionalOrder): reference ErrTooLarge; fast a bound", 0.1, 1, 2e4, answers{finite, tooLarge}),
+	sampledLaplace("SampledLaplace(b < 1e-3): reference ErrTooLarge; fast a bound", 0.1, 1e-4, 2, answers{finite, tooLarge}),
+	sampledLaplace("SampledLaplace(b=0) = ErrInput", 0.1, 0, 2, both(badInput)),
+	sampledLaplace("SampledLaplace(b=+Inf) = ErrInput", 0.1, inf64, 2, both(badInput)),
+	sampledLaplace("SampledLaplace(q>1) = ErrInput", 1.5, 1, 2, both(badInput)),
+	sampledLaplace("SampledLaplace(q=NaN) = ErrInput", nan, 1, 2, both(badInput)),
+	sampledLaplace("SampledLaplace(alpha<1) = ErrInput", 0.1, 1, 0.5, both(badInput)),
+	sampledLaplace("SampledLaplace(alpha=NaN) = ErrInput", 0.1, 1, nan, both(badInput)),
+
+	sampledDivergence("SampledDivergence(q=0) = 0", 0, []float64{0.75, 0.25}, []float64{0.25, 0.75}, 2, both(zero)),
+	sampledDivergence("SampledDivergence(P=Q) = 0", 0.3, []float64{0.5, 0.5}, []float64{0.5, 0.5}, 2, both(zero)),
+	sampledDivergence("SampledDivergence(P outside Q) = +Inf", 0.3, []float64{0.5, 0.5}, []float64{1, 0}, 2, both(inf)),
+	sampledDivergence("SampledDivergence(q=1) = plain", 1, []float64{0.75, 0.25}, []float64{0.25, 0.75}, 2, both(finite)),
+	sampledDivergence("SampledDivergence(alpha=+Inf) finite", 0.3, []float64{0.75, 0.25}, []float64{0.25, 0.75}, inf64, both(finite)),
+	sampledDivergence("SampledDivergence(alpha=1) finite", 0.3, []float64{0.75, 0.25}, []float64{0.25, 0.75}, 1, both(finite)),
+	sampledDivergence("SampledDivergence(q<0) = ErrInput", -0.1, []float64{0.75, 0.25}, []float64{0.25, 0.75}, 2, both(badInput)),
+	sampledDivergence("SampledDivergence(sum 0.9) = ErrInput", 0.3, []float64{0.4, 0.5}, []float64{0.5, 0.5}, 2, both(badInput)),
+	sampledDivergence("SampledDivergence(lengths differ) = ErrInput", 0.3, []float64{1}, []float64{0.5, 0.5}, 2, both(badInput)),
+	sampledDivergence("SampledDivergence(alpha<1) = ErrInput", 0.3, []float64{0.75, 0.25}, []float64{0.25, 0.75}, 0.5, both(badInput)),
 }
 
 // TestContract runs every row of the domain table through fast and
@@ -403,4 +427,18 @@ func TestDefaultOrdersShared(t *testing.T) {
 	if fast.MaxIntegerOrder != reference.MaxIntegerOrder {
 		t.Errorf("MaxIntegerOrder: fast %d, reference %d", fast.MaxIntegerOrder, reference.MaxIntegerOrder)
 	}
+}
+
+func sampledLaplace(row string, q, b, alpha float64, want answers) contractCase {
+	return contractCase{row,
+		func() kind { return floatKind(fast.SampledLaplace(q, b, alpha)) },
+		func() kind { return bigKind(ref.SampledLaplace(q, b, alpha)) },
+		want}
+}
+
+func sampledDivergence(row string, q float64, p, qd []float64, alpha float64, want answers) contractCase {
+	return contractCase{row,
+		func() kind { return floatKind(fast.SampledDivergence(q, p, qd, alpha)) },
+		func() kind { return bigKind(ref.SampledDivergence(q, p, qd, alpha)) },
+		want}
 }

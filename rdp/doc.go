@@ -105,7 +105,23 @@
 //	    negative, NaN or Inf entries, sums away from 1 by more than
 //	    len * 2^-52, alpha < 0 or NaN
 //
-// Epsilon(orders, rdp, delta, conv) and Delta(orders, rdp, eps, conv)
+// SampledLaplace(q, b, alpha) and SampledDivergence(q, P, Q, alpha), the
+// exact RDP of Poisson sampling (reference.SampledLaplaceDirections and
+// SampledDivergenceDirections give both directions):
+//
+//	SampledLaplace(q=0, b, alpha) = 0; SampledDivergence(q=0, ...) = 0
+//	SampledLaplace(q=1, b, alpha) = Laplace(b, alpha)
+//	SampledLaplace(q, b, alpha=+Inf) = max(log(1-q+q e^(1/b)), -log(1-q+q e^(-1/b)))
+//	SampledLaplace(q, b, alpha > MaxFractionalOrder, or b < 1e-3):
+//	    reference ErrTooLarge; fast an upper bound                        [7]
+//	SampledDivergence(q=1, P, Q, alpha) = max(Divergence(P, Q), Divergence(Q, P))
+//	SampledDivergence(q>0, P, Q, alpha) = +Inf where some p_i > 0 has q_i = 0
+//	SampledDivergence(q, P, P, alpha) = 0
+//	SampledLaplace = ErrInput for q outside [0, 1], b <= 0 or +Inf, alpha < 1,
+//	    any NaN; SampledDivergence as Divergence, and for q outside
+//	    [0, 1] and alpha < 1
+//
+
 // (reference takes rdp as []*big.Float, where nil stands for fast's NaN):
 //
 //	Epsilon(orders, rdp all +Inf, delta, conv) = +Inf
@@ -148,6 +164,11 @@
 //	[6] big.Float's exponent range ends near e^-1.48e9, so the reference
 //	    cannot hold the exact value; float64's smallest positive value is
 //	    an upper bound on it, which fast returns.
+//	[7] The reference's quadrature needs one piece per unit of 1/b and
+//	    nodes growing with the order; it promises the value. fast returns
+//	    the unsampled Laplace value wherever its own bound cannot be
+//	    certified: never below the exact value (sampling never increases
+//	    RDP).
 //
 // # Where the packages do not mirror each other
 //

@@ -22,6 +22,8 @@ mechanisms with repeated -mech flags:
   rr:p=P,count=K             K applications of randomized response
   zcdp:rho=R                 rho-zCDP: the line R*alpha
   puredp:eps=E,count=K       K eps-DP mechanisms: min(E, alpha E^2/2) each
+  sampled-laplace:q=Q,b=B,count=K  K Poisson-sampled Laplace mechanisms (exact)
+  sampled-rr:q=Q,p=P,count=K       K Poisson-sampled randomized responses (exact)
 (count defaults to 1.)
 
 examples:
@@ -151,8 +153,33 @@ func parseMechanism(spec string) (mechanism, error) {
 				}
 				return nil
 			}}, nil
+	case "sampled-laplace":
+		if err := need("q", "b"); err != nil {
+			return mechanism{}, err
+		}
+		q, b := params["q"], params["b"]
+		return mechanism{label: fmt.Sprintf("sampled Laplace q=%g b=%g x%d", q, b, count),
+			curve: func(orders, out []float64) error {
+				c, err := fast.SampledLaplaceCurve(q, b, orders)
+				if err != nil {
+					return err
+				}
+				for i := range out {
+					out[i] = c[i] * float64(count)
+				}
+				return nil
+			}}, nil
+	case "sampled-rr":
+		if err := need("q", "p"); err != nil {
+			return mechanism{}, err
+		}
+		q, p := params["q"], params["p"]
+		return mechanism{label: fmt.Sprintf("sampled randomized response q=%g p=%g x%d", q, p, count),
+			curve: scaled(func(a float64) (float64, error) {
+				return fast.SampledDivergence(q, []float64{p, 1 - p}, []float64{1 - p, p}, a)
+			})}, nil
 	}
-	return mechanism{}, fmt.Errorf("mechanism %q: unknown kind %q (want sgm, gaussian, laplace, rr, zcdp or puredp)", spec, kind)
+	return mechanism{}, fmt.Errorf("mechanism %q: unknown kind %q (want sgm, gaussian, laplace, rr, zcdp, puredp, sampled-laplace or sampled-rr)", spec, kind)
 }
 
 func runCurve(args []string, stdout, stderr io.Writer) int {

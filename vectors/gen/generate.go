@@ -39,6 +39,7 @@ func Steps() []Step {
 		{"dpsgd.json", buildDPSGD},
 		{"invalid_inputs.json", buildInvalid},
 		{"dpsgd_best.json", buildDPSGDBest},
+		{"sampled.json", buildSampled},
 	}
 }
 

@@ -22,6 +22,8 @@ var inputs = map[string]struct{ scalars, lists []string }{
 	Epsilon:            {[]string{"delta"}, []string{"orders", "rdp"}},
 	Delta:              {[]string{"eps"}, []string{"orders", "rdp"}},
 	DPSGDEpsilon:       {[]string{"q", "sigma", "delta"}, []string{"orders"}},
+	SampledLaplace:     {[]string{"q", "b", "alpha"}, nil},
+	SampledDivergence:  {[]string{"q", "alpha"}, []string{"distP", "distQ"}},
 }
 
 // Lint checks one encoded vector file: valid against the schema, canonical

@@ -61,6 +61,8 @@ const (
 	Epsilon            = "Epsilon"            // orders, rdp, delta, conversion
 	Delta              = "Delta"              // orders, rdp, eps, conversion
 	DPSGDEpsilon       = "DPSGDEpsilon"       // q, sigma, steps, delta, orders, conversion
+	SampledLaplace     = "SampledLaplace"     // q, b, alpha
+	SampledDivergence  = "SampledDivergence"  // q, distP, distQ, alpha
 )
 
 // File is one vector file.

@@ -1,0 +1,471 @@
+package fast
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+)
+
+type slPoint struct {
+	region   string
+	q, b, a  float64
+	curveIdx int // >= 0: the value comes from a SampledLaplaceCurve over DefaultOrders
+}
+
+// slPoints draws the sampled Laplace sweep over the promised range: q in
+// [1e-10, 1], b in [0.05, 1000], integer orders to 1024, fractional orders
+// in [1.1, 256], by region, with a fixed seed.
+func slPoints(short bool) []slPoint {
+	r := rand.New(rand.NewPCG(2026, 11))
+	scale := 1
+	if short {
+		scale = 4
+	}
+	var pts []slPoint
+	add := func(region string, n int, f func() (q, b, a float64)) {
+		for range n / scale {
+			q, b, a := f()
+			pts = append(pts, slPoint{region, q, b, a, -1})
+		}
+	}
+	qAny := func() float64 { return logUniform(r, 1e-10, 1) }
+	bAny := func() float64 { return logUniform(r, 0.05, 1000) }
+	frac := func(lo, hi float64) float64 {
+		for {
+			if a := lo + r.Float64()*(hi-lo); a != math.Trunc(a) {
+				return a
+			}
+		}
+	}
+	add("integer 2..64", 80, func() (float64, float64, float64) { return qAny(), bAny(), float64(2 + r.IntN(63)) })
+	add("integer 65..1024", 40, func() (float64, float64, float64) { return qAny(), bAny(), float64(65 + r.IntN(960)) })
+	add("fractional [1.1, 11)", 80, func() (float64, float64, float64) { return qAny(), bAny(), frac(1.1, 11) })
+	add("fractional [11, 256]", 40, func() (float64, float64, float64) { return qAny(), bAny(), frac(11, 256) })
+	add("alpha = 1 (KL)", 24, func() (float64, float64, float64) { return qAny(), bAny(), 1 })
+	add("q in [1e-10, 1e-6]", 40, func() (float64, float64, float64) {
+		return logUniform(r, 1e-10, 1e-6), bAny(), float64(2 + r.IntN(300))
+	})
+	add("q in [0.5, 1)", 40, func() (float64, float64, float64) {
+		return 0.5 + 0.5*r.Float64(), bAny(), frac(1.1, 256)
+	})
+	add("b in [0.05, 0.2] (sharp middle)", 40, func() (float64, float64, float64) {
+		return qAny(), logUniform(r, 0.05, 0.2), float64(2 + r.IntN(1023))
+	})
+	add("b in [100, 1000] (flat)", 40, func() (float64, float64, float64) {
+		return qAny(), logUniform(r, 100, 1000), frac(1.1, 256)
+	})
+	orders := DefaultOrders()
+	for range 4 / scale * 1 {
+		q, b := qAny(), bAny()
+		for i := 0; i < len(orders); i += 13 {
+			pts = append(pts, slPoint{"SampledLaplaceCurve, default orders", q, b, orders[i], i})
+		}
+	}
+	return pts
+}
+
+// TestSampledLaplaceAccuracySweep: fast.SampledLaplace against the reference
+// at 64 bits (relative error at most 2^-63), per region: max and RMS
+// relative error, and every value at or above the reference.
+func TestSampledLaplaceAccuracySweep(t *testing.T) {
+	pts := slPoints(testing.Short())
+	type res struct {
+		rel float64
+		err error
+	}
+	out := make([]res, len(pts))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	curves := map[[2]float64][]float64{}
+	for _, p := range pts {
+		if p.curveIdx >= 0 {
+			k := [2]float64{p.q, p.b}
+			if curves[k] == nil {
+				c, err := SampledLaplaceCurve(p.q, p.b, DefaultOrders())
+				if err != nil {
+					t.Fatal(err)
+				}
+				curves[k] = c
+			}
+		}
+	}
+	for i, p := range pts {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			var got float64
+			var err error
+			if p.curveIdx >= 0 {
+				got = curves[[2]float64{p.q, p.b}][p.curveIdx]
+			} else if got, err = SampledLaplace(p.q, p.b, p.a); err != nil {
+				out[i].err = err
+				return
+			}
+			want, err := refCtx.SampledLaplace(p.q, p.b, p.a)
+			if err != nil {
+				out[i].err = fmt.Errorf("reference: %w", err)
+				return
+			}
+			w, _ := want.Float64()
+			if got < w {
+				out[i].err = fmt.Errorf("below the reference: %.17g < %.17g", got, w)
+				return
+			}
+			out[i].rel = (got - w) / w
+		}()
+	}
+	wg.Wait()
+	regions := map[string][]float64{}
+	var names []string
+	for i, p := range pts {
+		if out[i].err != nil {
+			t.Errorf("%s q=%g b=%g alpha=%g: %v", p.region, p.q, p.b, p.a, out[i].err)
+			continue
+		}
+		if out[i].rel > 1e-12 {
+			t.Errorf("%s q=%g b=%g alpha=%g: relative error %.3g", p.region, p.q, p.b, p.a, out[i].rel)
+		}
+		if regions[p.region] == nil {
+			names = append(names, p.region)
+		}
+		regions[p.region] = append(regions[p.region], out[i].rel)
+	}
+	sort.Strings(names)
+	var sb strings.Builder
+	sb.WriteString("| region | points | max rel. error | RMS rel. error |\n|---|---:|---:|---:|\n")
+	for _, n := range names {
+		mx, ss := 0.0, 0.0
+		for _, r := range regions[n] {
+			mx = math.Max(mx, r)
+			ss += r * r
+		}
+		fmt.Fprintf(&sb, "| %s | %d | %.3g | %.3g |\n", n, len(regions[n]), mx, math.Sqrt(ss/float64(len(regions[n]))))
+	}
+	t.Log("\n" + sb.String())
+}
+
+func BenchmarkSampledLaplaceCurve(b *testing.B) {
+	orders := DefaultOrders()
+	for _, c := range []struct{ q, b float64 }{{0.01, 1}, {0.1, 0.1}, {1e-4, 10}} {
+		b.Run(fmt.Sprintf("q=%g,b=%g", c.q, c.b), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := SampledLaplaceCurve(c.q, c.b, orders); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// sweepTable runs f (fast value, reference value) over labelled points and
+// logs the per-region table; it fails on any value below the reference or
+// more than 1e-12 above it.
+func sweepTable(t *testing.T, n int, label func(i int) (region, point string), f func(i int) (got float64, want float64, err error)) {
+	t.Helper()
+	type res struct {
+		rel float64
+		err error
+	}
+	out := make([]res, n)
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	for i := range n {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			got, want, err := f(i)
+			switch {
+			case err != nil:
+				out[i].err = err
+			case got < want:
+				out[i].err = fmt.Errorf("below the reference: %.17g < %.17g", got, want)
+			case want == 0:
+				if got != 0 {
+					out[i].err = fmt.Errorf("%.17g for 0", got)
+				}
+			default:
+				out[i].rel = (got - want) / math.Abs(want)
+			}
+		}()
+	}
+	wg.Wait()
+	regions := map[string][]float64{}
+	var names []string
+	for i := range n {
+		region, pt := label(i)
+		if out[i].err != nil {
+			t.Errorf("%s %s: %v", region, pt, out[i].err)
+			continue
+		}
+		if out[i].rel > 1e-12 {
+			t.Errorf("%s %s: relative error %.3g", region, pt, out[i].rel)
+		}
+		if regions[region] == nil {
+			names = append(names, region)
+		}
+		regions[region] = append(regions[region], out[i].rel)
+	}
+	sort.Strings(names)
+	var sb strings.Builder
+	sb.WriteString("| region | points | max rel. error | RMS rel. error |\n|---|---:|---:|---:|\n")
+	for _, nm := range names {
+		mx, ss := 0.0, 0.0
+		for _, r := range regions[nm] {
+			mx = math.Max(mx, r)
+			ss += r * r
+		}
+		fmt.Fprintf(&sb, "| %s | %d | %.3g | %.3g |\n", nm, len(regions[nm]), mx, math.Sqrt(ss/float64(len(regions[nm]))))
+	}
+	t.Log("\n" + sb.String())
+}
+
+// TestSampledDivergenceAccuracySweep: fast.SampledDivergence against the
+// reference at 64 bits on random distributions (2 to 8 outcomes, entries
+// over 12 decades, some zeros), q in [1e-10, 1], orders 1 to 1024 and +Inf.
+func TestSampledDivergenceAccuracySweep(t *testing.T) {
+	r := rand.New(rand.NewPCG(2026, 12))
+	type pt struct {
+		region string
+		q      float64
+		P, Q   []float64
+		a      float64
+	}
+	dist := func(k int, zeros bool) []float64 {
+		d := make([]float64, k)
+		s := 0.0
+		for i := range d {
+			if zeros && r.IntN(4) == 0 {
+				continue
+			}
+			d[i] = logUniform(r, 1e-12, 1)
+			s += d[i]
+		}
+		if s == 0 {
+			d[0], s = 1, 1
+		}
+		for i := range d {
+			d[i] /= s
+		}
+		return d
+	}
+	var pts []pt
+	n := 300
+	if testing.Short() {
+		n = 80
+	}
+	for i := range n {
+		k := 2 + r.IntN(7)
+		P, Q := dist(k, i%5 == 0), dist(k, false)
+		q := logUniform(r, 1e-10, 1)
+		var a float64
+		region := ""
+		switch i % 4 {
+		case 0:
+			a, region = float64(2+r.IntN(1023)), "integer 2..1024"
+		case 1:
+			a, region = 1+r.Float64()*10, "fractional (1, 11)"
+		case 2:
+			a, region = 11+r.Float64()*245, "fractional [11, 256]"
+		default:
+			a, region = []float64{1, math.Inf(1)}[r.IntN(2)], "alpha = 1 and +Inf"
+		}
+		if q < 1e-6 {
+			region = "q in [1e-10, 1e-6]"
+		}
+		pts = append(pts, pt{region, q, P, Q, a})
+	}
+	sweepTable(t, len(pts), func(i int) (string, string) {
+		p := pts[i]
+		return p.region, fmt.Sprintf("q=%g P=%v Q=%v alpha=%g", p.q, p.P, p.Q, p.a)
+	}, func(i int) (float64, float64, error) {
+		p := pts[i]
+		got, err := SampledDivergence(p.q, p.P, p.Q, p.a)
+		if err != nil {
+			return 0, 0, err
+		}
+		w, err := refCtx.SampledDivergence(p.q, p.P, p.Q, p.a)
+		if err != nil {
+			return 0, 0, err
+		}
+		wf, _ := w.Float64()
+		return got, wf, nil
+	})
+}
+
+// TestPoissonBoundAccuracySweep: fast.PoissonBound against the reference at
+// 64 bits with the Laplace (b in [0.05, 1000]) and Gaussian (sigma in [0.3,
+// 100]) curves as bases, q in [1e-10, 1], orders to 1024.
+func TestPoissonBoundAccuracySweep(t *testing.T) {
+	r := rand.New(rand.NewPCG(2026, 13))
+	type pt struct {
+		region string
+		q, a   float64
+		base   []float64
+	}
+	var pts []pt
+	n := 120
+	if testing.Short() {
+		n = 30
+	}
+	for i := range n {
+		base := make([]float64, 1023)
+		region := "Laplace base"
+		if i%2 == 0 {
+			b := logUniform(r, 0.05, 1000)
+			for j := range base {
+				base[j], _ = Laplace(b, float64(j+2))
+			}
+		} else {
+			region = "Gaussian base"
+			s := logUniform(r, 0.3, 100)
+			for j := range base {
+				base[j], _ = Gaussian(s, float64(j+2))
+			}
+		}
+		a := float64(2 + r.IntN(1023))
+		if i%3 == 0 {
+			a = 1 + r.Float64()*255
+			region += ", fractional"
+		} else {
+			region += ", integer"
+		}
+		pts = append(pts, pt{region, logUniform(r, 1e-10, 1), a, base})
+	}
+	sweepTable(t, len(pts), func(i int) (string, string) {
+		return pts[i].region, fmt.Sprintf("q=%g alpha=%g base[0]=%g", pts[i].q, pts[i].a, pts[i].base[0])
+	}, func(i int) (float64, float64, error) {
+		p := pts[i]
+		got, err := PoissonBound(p.q, p.a, p.base)
+		if err != nil {
+			return 0, 0, err
+		}
+		w, err := refCtx.PoissonBound(p.q, p.a, p.base)
+		if err != nil {
+			return 0, 0, err
+		}
+		wf, _ := w.Float64()
+		return got, wf, nil
+	})
+}
+
+// The accountant's sampled events: count times the single-event curve,
+// rounded up; and ComposePoissonBound's value at each order is the least of
+// the bound there, the bound at every higher order and the base's curve,
+// and never below the exact SampledLaplace (the reference).
+func TestAccountantSampled(t *testing.T) {
+	var acc Accountant
+	if err := acc.ComposeSampledLaplace(0.01, 1, 3); err != nil {
+		t.Fatal(err)
+	}
+	orders, got := acc.Curve()
+	one, err := SampledLaplaceCurve(0.01, 1, orders)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range orders {
+		if w := 3 * one[i]; got[i] < w || got[i] > w*(1+1e-15) {
+			t.Errorf("alpha=%g: composed %.17g, 3 x curve %.17g", orders[i], got[i], w)
+		}
+	}
+	base := make([]float64, 1023)
+	for j := range base {
+		base[j], _ = Laplace(1, float64(j+2))
+	}
+	var pb Accountant
+	if err := pb.ComposePoissonBound(0.01, base, 1); err != nil {
+		t.Fatal(err)
+	}
+	_, bnd := pb.Curve()
+	for i, x := range orders {
+		v, _ := PoissonBound(0.01, x, base)
+		u, _ := PoissonBound(1, x, base)
+		want := math.Min(v, u)
+		for _, y := range orders {
+			if y >= x {
+				w, _ := PoissonBound(0.01, y, base)
+				want = math.Min(want, w)
+			}
+		}
+		if bnd[i] < want || bnd[i] > want*(1+4*unit) { // count 1, scaled up by an ulp
+
+			t.Errorf("alpha=%g: ComposePoissonBound %.17g, want %.17g", x, bnd[i], want)
+		}
+		if i%13 == 0 { // the exact value: the reference at 64 bits
+			ex, err := refCtx.SampledLaplace(0.01, 1, x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if exf, _ := ex.Float64(); bnd[i] < exf {
+				t.Errorf("alpha=%g: bound %.17g below the exact SampledLaplace %.17g", x, bnd[i], exf)
+			}
+		}
+	}
+	var bad Accountant
+	if err := bad.ComposeSampledLaplace(2, 1, 1); err == nil || bad.Events() != 0 {
+		t.Errorf("q=2: err %v, events %d", err, bad.Events())
+	}
+}
+
+// TestBinnedGaussianApproachesSGM: SampledDivergence of the Gaussian pair
+// N(1, s^2), N(0, s^2) binned on ever finer uniform grids rises towards SGM
+// from below (data processing gives below; the binned divergences converge
+// to the continuous one as the bins shrink).
+func TestBinnedGaussianApproachesSGM(t *testing.T) {
+	q, s, a := 0.1, 1.0, 8.0
+	sgm, err := SGM(q, s, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bins := func(n int, mean float64) []float64 {
+		lo, hi := -10*s, a+10*s
+		out := make([]float64, n+2)
+		cdf := func(x float64) float64 { return 0.5 * math.Erfc(-(x-mean)/(s*math.Sqrt2)) }
+		sf := func(x float64) float64 { return 0.5 * math.Erfc((x-mean)/(s*math.Sqrt2)) }
+		prev := lo
+		out[0] = cdf(lo)
+		for i := 1; i <= n; i++ {
+			x := lo + (hi-lo)*float64(i)/float64(n)
+			if x <= mean {
+				out[i] = cdf(x) - cdf(prev)
+			} else if prev >= mean {
+				out[i] = sf(prev) - sf(x)
+			} else {
+				out[i] = (0.5 - cdf(prev)) + (0.5 - sf(x))
+			}
+			prev = x
+		}
+		out[n+1] = sf(hi)
+		sum := 0.0
+		big := 0
+		for i, v := range out {
+			sum += v
+			if v > out[big] {
+				big = i
+			}
+		}
+		out[big] += 1 - sum
+		return out
+	}
+	last := 0.0
+	for _, n := range []int{10, 100, 1000, 10000} {
+		d, err := SampledDivergence(q, bins(n, 1), bins(n, 0), a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gap := (sgm - d) / sgm
+		t.Logf("%5d bins: SampledDivergence %.15g, SGM %.15g, gap %.3g", n, d, sgm, gap)
+		if d > sgm*(1+1e-9) || d < last*(1-1e-9) {
+			t.Errorf("%d bins: %v (previous %v, SGM %v): not rising towards SGM from below", n, d, last, sgm)
+		}
+		last = d
+	}
+	if gap := (sgm - last) / sgm; gap > 1e-5 {
+		t.Errorf("10000 bins leave a gap of %.3g to SGM", gap)
+	}
+}
