@@ -257,7 +257,7 @@ func gaussDiffs(sigma float64, n int, wp uint) (d, t []*big.Float, err error) {
 	p := wp + 16 + uint(math.Ceil(logFac(n)))
 	for pass := 0; pass < 3; pass++ {
 		d, t = make([]*big.Float, n+1), make([]*big.Float, n+1)
-		s2 := newF(2*64 + 2).Mul(fl(sigma, 64), fl(sigma, 64)) // exact
+		s2 := newF(2*64+2).Mul(fl(sigma, 64), fl(sigma, 64)) // exact
 		x := newF(p).Quo(intF(1, p), s2)
 		ex := expF(x, p)
 		T := make([]*big.Float, n+1)
