@@ -32,6 +32,7 @@ var fileLayers = []string{
 	"sgmfrac.go",    // SGM: fractional orders (one summation for SGM and SGMCurve)
 	"sgm.go",        // SGM, SGMCurve: domain checks and dispatch
 	"bridges.go",    // zCDP, pure DP, advanced composition
+	"wor.go",        // sampling without replacement: WORGaussian, WORBound
 	"calibrate.go",  // sigma and step calibration
 	"accountant.go", // Accountant
 }
