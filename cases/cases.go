@@ -21,6 +21,7 @@
 //	Epsilon             orders, rdp, delta, conversion
 //	Delta               orders, rdp, eps, conversion
 //	DPSGDEpsilon        q, sigma, steps, delta, orders, conversion
+//	WORGaussian         q, sigma, alpha                  (a bound: WBK19 Thm 27)
 //
 // A number is a JSON number or a string as the vector files write inputs: a
 // decimal, a hex float, "inf", "-inf" or "nan"; steps is an integer; distP,
@@ -148,6 +149,11 @@ var Kinds = []*Kind{
 		Fast: func(a *Args) (float64, float64, error) {
 			return FastEpsilon(a.Q, a.Sigma, a.Steps, a.Orders, a.Delta, a.Conversion)
 		}},
+	{Name: schema.WORGaussian, Inputs: []string{"q", "sigma", "alpha"},
+		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
+			return value(c.WORGaussian(a.Q, a.Sigma, a.Alpha))
+		},
+		Fast: func(a *Args) (float64, float64, error) { return fvalue(fast.WORGaussian(a.Q, a.Sigma, a.Alpha)) }},
 }
 
 // legacyEpsilon is the older {"kind": "epsilon"} form: DPSGDEpsilon with

@@ -318,6 +318,7 @@ func TestRunVectorsEveryKind(t *testing.T) {
 		`{"kind": "SGMCurve", "q": 0.01, "sigma": 1, "steps": 0, "alpha": 2}`,
 		`{"kind": "Divergence", "distP": [0.5, 0.6], "distQ": [0.5, 0.5], "alpha": 2}`,
 		`{"kind": "Epsilon", "orders": [0.5], "rdp": [0.1], "delta": 1e-5}`,
+		`{"kind": "WORGaussian", "q": 0.01, "sigma": 1.1, "alpha": 3}`,
 	}
 	var out bytes.Buffer
 	if err := RunVectors(strings.NewReader(strings.Join(lines, "\n")), &out, &bytes.Buffer{}); err != nil {
@@ -383,6 +384,7 @@ func TestRunVectorsEveryKind(t *testing.T) {
 		bad("conversion-epsilon/improved", schema.Epsilon, "BadCurve"),
 		ok("conversion-delta/improved", schema.Delta, 9),
 		ok("epsilon/classic", schema.DPSGDEpsilon, 10),
+		ok("wor-gaussian", schema.WORGaussian, 17),
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("tests (-want +got):\n%s", diff)

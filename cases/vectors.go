@@ -173,6 +173,7 @@ var otherGroups = map[string]struct {
 	schema.Epsilon:            {"conversion-epsilon", gen.ConversionTolerance, true},
 	schema.Delta:              {"conversion-delta", gen.DeltaTolerance, true},
 	schema.DPSGDEpsilon:       {"epsilon", gen.DPSGDTolerance, true}, // classic only: improved lines go to "epsilon"
+	schema.WORGaussian:        {"wor-gaussian", gen.SGMTolerance, false},
 }
 
 // setInputs writes a's inputs of kind k into t, named as in the vector

@@ -34,6 +34,7 @@ func (im *Impl) Laws() []Law {
 		{"limits", im.checkLimits},
 		{"conversions", im.checkConversions},
 		{"agreement", im.checkAgreement},
+		{"wor", im.checkWOR},
 	}
 }
 

@@ -20,6 +20,7 @@ import (
 var wantFiles = []string{
 	"closed_forms.json", "conversions.json", "divergence.json", "dpsgd.json", "invalid_inputs.json", "sgm_rdp.json",
 	"tfprivacy/dpsgd_epsilon.json", "tfprivacy/expectations.json", "tfprivacy/sgm_rdp.json",
+	"wor.json",
 }
 
 func TestNames(t *testing.T) {
@@ -105,6 +106,8 @@ func runFast(g *schema.Group, tc *schema.Test) (float64, error) {
 		}
 		v, _, err := fast.Epsilon(orders, curve, f("delta"), conv())
 		return v, err
+	case schema.WORGaussian:
+		return fast.WORGaussian(f("q"), f("sigma"), f("alpha"))
 	}
 	return 0, fmt.Errorf("unknown function %q", g.Function)
 }

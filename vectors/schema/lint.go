@@ -22,6 +22,7 @@ var inputs = map[string]struct{ scalars, lists []string }{
 	Epsilon:            {[]string{"delta"}, []string{"orders", "rdp"}},
 	Delta:              {[]string{"eps"}, []string{"orders", "rdp"}},
 	DPSGDEpsilon:       {[]string{"q", "sigma", "delta"}, []string{"orders"}},
+	WORGaussian:        {[]string{"q", "sigma", "alpha"}, nil},
 }
 
 // Lint checks one encoded vector file: valid against the schema, canonical

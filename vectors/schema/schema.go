@@ -61,6 +61,7 @@ const (
 	Epsilon            = "Epsilon"            // orders, rdp, delta, conversion
 	Delta              = "Delta"              // orders, rdp, eps, conversion
 	DPSGDEpsilon       = "DPSGDEpsilon"       // q, sigma, steps, delta, orders, conversion
+	WORGaussian        = "WORGaussian"        // q, sigma, alpha: WBK19 Theorem 27 (sampling without replacement)
 )
 
 // File is one vector file.
