@@ -420,7 +420,8 @@ func logOnePlusSum(xs []float64, xmax float64) (float64, float64) {
 //	WORGaussian(q=1, sigma, alpha) = Gaussian(sigma, alpha)
 //	WORGaussian(q, sigma, alpha=+Inf) = +Inf for q > 0
 //	WORGaussian(q, sigma, alpha=1) = WORGaussian(q, sigma, 2)
-//	WORGaussian(q, sigma, alpha) = error wrapping ErrTooLarge for alpha > rdp.MaxWOROrder
+//	WORGaussian(q, sigma, alpha) = error wrapping ErrTooLarge for alpha > rdp.MaxWOROrder,
+//	    or n(n-1)/(2 sigma^2) > rdp.MaxWORExponent (n = 2 ceil(alpha/2), tiny sigma), 0 < q < 1
 //	WORGaussian(q, sigma, alpha) = error for q outside [0, 1], sigma <= 0 or ±Inf, alpha < 1, any NaN
 func WORGaussian(q, sigma, alpha float64) (float64, error) {
 	var out [1]float64
@@ -454,6 +455,11 @@ func worGaussianCurve(fn string, q, sigma float64, steps int, orders, out []floa
 			return inputErr(fn, "alpha", a, "order must be >= 1 (or +Inf)")
 		}
 		if !math.IsInf(a, 1) {
+			// The same limit as the reference's (rdp.MaxWORExponent), in the
+			// same float64 expression, so that both accept the same inputs.
+			if n := 2 * math.Ceil(max(a, 2)/2); a <= rdp.MaxWOROrder && n*(n-1)/(2*sigma*sigma) > rdp.MaxWORExponent && q > 0 && q < 1 {
+				return fmt.Errorf("fast.%s: sigma %v at order %v: moments beyond rdp.MaxWORExponent: %w", fn, sigma, a, ErrTooLarge)
+			}
 			if a > rdp.MaxWOROrder {
 				return fmt.Errorf("fast.%s: order %v above rdp.MaxWOROrder = %d: %w", fn, a, rdp.MaxWOROrder, ErrTooLarge)
 			}
@@ -529,7 +535,8 @@ func worGaussianCurve(fn string, q, sigma float64, steps int, orders, out []floa
 //	WORBound(q=1, alpha, base) = base at integer alpha; the Corollary 10 interpolation otherwise
 //	WORBound(q, alpha=+Inf, base) = +Inf for q > 0
 //	WORBound(q, alpha, base) = +Inf for q > 0 if an entry of base up to ceil(alpha) is +Inf
-//	WORBound(q, alpha, base) = error wrapping ErrTooLarge for alpha > rdp.MaxWOROrder
+//	WORBound(q, alpha, base) = error wrapping ErrTooLarge for alpha > rdp.MaxWOROrder,
+//	    or (j-1) eps(j) > rdp.MaxWORExponent for some j <= ceil(alpha), 0 < q < 1
 //	WORBound(q, alpha, base) = error for q outside [0, 1], alpha < 1, any NaN, a base without
 //	    the orders 2..ceil(alpha), negative entries, or a finite base.Inf below an entry
 func WORBound(q, alpha float64, base rdp.BaseCurve) (float64, error) {
@@ -570,6 +577,13 @@ func WORBound(q, alpha float64, base rdp.BaseCurve) (float64, error) {
 	for _, e := range base.Eps[:top-1] {
 		if math.IsInf(e, 1) {
 			return math.Inf(1), nil
+		}
+	}
+	if q < 1 { // the reference's limit (big.Float's range), the same float64 test
+		for j := 2; j <= top; j++ {
+			if float64(j-1)*base.Eps[j-2] > rdp.MaxWORExponent {
+				return 0, fmt.Errorf("fast.%s: (j-1) eps(j) at order %d beyond rdp.MaxWORExponent: %w", fn, j, ErrTooLarge)
+			}
 		}
 	}
 	lqh, lql := logDD(q)

@@ -35,6 +35,8 @@ var (
 		worGaussian(0.1, 2, 2.5, both(finite)),
 		worGaussian(0.1, 2, inf64, both(inf)),
 		worGaussian(0.1, 2, rdp.MaxWOROrder+1, both(tooLarge)),
+		worGaussian(0.5, 1e-3, 100, both(tooLarge)),
+		worGaussian(1, 1e-3, 100, both(finite)),
 		worGaussian(-0.1, 2, 2, both(badInput)),
 		worGaussian(1.1, 2, 2, both(badInput)),
 		worGaussian(nan, 2, 2, both(badInput)),
@@ -55,6 +57,7 @@ var (
 		worBound("WORBound(negative entry) = ErrInput", 0.1, 3, rdp.BaseCurve{Eps: []float64{1, -1}, Inf: inf64}, both(badInput)),
 		worBound("WORBound(NaN entry) = ErrInput", 0.1, 3, rdp.BaseCurve{Eps: []float64{nan, 1}, Inf: inf64}, both(badInput)),
 		worBound("WORBound(entry above Inf) = ErrInput", 0.1, 3, rdp.BaseCurve{Eps: []float64{1, 3}, Inf: 2}, both(badInput)),
+		worBound("WORBound(huge entries) = ErrTooLarge", 0.5, 3, rdp.BaseCurve{Eps: []float64{1e300, 1e300}, Inf: inf64}, both(tooLarge)),
 		worBound("WORBound(q NaN) = ErrInput", nan, 3, worBase, both(badInput)),
 		worBound("WORBound(alpha < 1) = ErrInput", 0.1, 0.5, worBase, both(badInput)),
 	}

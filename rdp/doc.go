@@ -117,6 +117,10 @@
 //	WORBound(q>0, alpha, base) = +Inf for an infinite entry up to ceil(alpha);
 //	    0 for base.Inf = 0
 //	WORGaussian, WORBound = ErrTooLarge for alpha > MaxWOROrder
+//	WORGaussian(0 < q < 1, sigma, alpha) = ErrTooLarge where
+//	    n(n-1)/(2 sigma^2) > MaxWORExponent, n = 2 ceil(alpha/2)
+//	WORBound(0 < q < 1, alpha, base) = ErrTooLarge where (j-1) eps(j) >
+//	    MaxWORExponent for some j <= ceil(alpha)
 //	WORGaussian = ErrInput for q outside [0, 1], sigma <= 0 or +Inf,
 //	    alpha < 1, any NaN; WORBound = ErrInput for q outside [0, 1],
 //	    alpha < 1, any NaN, a base missing orders 2..ceil(alpha), a

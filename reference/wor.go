@@ -53,7 +53,8 @@ import (
 //	WORGaussian(q=1, sigma, alpha) = alpha/(2 sigma^2), the Gaussian's RDP
 //	WORGaussian(q, sigma, alpha=+Inf) = +Inf for q > 0
 //	WORGaussian(q, sigma, alpha=1) = WORGaussian(q, sigma, 2), the limit
-//	WORGaussian(q, sigma, alpha) = error wrapping ErrTooLarge for alpha > rdp.MaxWOROrder
+//	WORGaussian(q, sigma, alpha) = error wrapping ErrTooLarge for alpha > rdp.MaxWOROrder,
+//	    or n(n-1)/(2 sigma^2) > rdp.MaxWORExponent (n = 2 ceil(alpha/2), tiny sigma), 0 < q < 1
 //	WORGaussian(q, sigma, alpha) = error for q outside [0, 1], sigma <= 0 or ±Inf, alpha < 1, any NaN
 func (c Context) WORGaussian(q, sigma, alpha float64) (*big.Float, error) {
 	if err := checkWORGaussian("WORGaussian", q, sigma, alpha); err != nil {
@@ -104,7 +105,16 @@ func checkWORGaussian(fn string, q, sigma, alpha float64) error {
 	if math.IsNaN(sigma) || sigma <= 0 || math.IsInf(sigma, 0) {
 		return inputErr(fn, "sigma", sigma, "must be finite and > 0")
 	}
-	return checkWOROrder(fn, alpha)
+	if err := checkWOROrder(fn, alpha); err != nil {
+		return err
+	}
+	if !math.IsInf(alpha, 1) && q > 0 && q < 1 {
+		n := 2 * math.Ceil(max(alpha, 2)/2)
+		if n*(n-1)/(2*sigma*sigma) > rdp.MaxWORExponent {
+			return fmt.Errorf("reference.%s: sigma %v at order %v: %w (the moments e^(c n(n-1)) exceed rdp.MaxWORExponent)", fn, sigma, alpha, ErrTooLarge)
+		}
+	}
+	return nil
 }
 
 func checkWOROrder(fn string, alpha float64) error {
@@ -351,7 +361,8 @@ func binomialRow(j int) []*big.Int {
 //	WORBound(q=1, alpha, base) = base at integer alpha; the Corollary 10 interpolation of (alpha-1) eps(alpha) otherwise
 //	WORBound(q, alpha=+Inf, base) = +Inf for q > 0
 //	WORBound(q, alpha, base) = +Inf for q > 0 if an entry of base up to ceil(alpha) is +Inf
-//	WORBound(q, alpha, base) = error wrapping ErrTooLarge for alpha > rdp.MaxWOROrder
+//	WORBound(q, alpha, base) = error wrapping ErrTooLarge for alpha > rdp.MaxWOROrder,
+//	    or (j-1) eps(j) > rdp.MaxWORExponent for some j <= ceil(alpha), 0 < q < 1
 //	WORBound(q, alpha, base) = error for q outside [0, 1], alpha < 1, any NaN, a base without
 //	    the orders 2..ceil(alpha), negative entries, or a finite base.Inf below an entry
 func (c Context) WORBound(q, alpha float64, base rdp.BaseCurve) (*big.Float, error) {
@@ -382,6 +393,9 @@ func (c Context) WORBound(q, alpha float64, base rdp.BaseCurve) (*big.Float, err
 			return newF(p).SetInf(false), nil
 		}
 	}
+	if err := checkBaseExponent(fn, q, top, base); err != nil {
+		return nil, err
+	}
 	return ziv(p, func(wp uint) (*big.Float, error) {
 		logA := func(a int) *big.Float {
 			if q == 1 { // A = e^((a-1) eps(a)): the base itself
@@ -391,6 +405,21 @@ func (c Context) WORBound(q, alpha float64, base rdp.BaseCurve) (*big.Float, err
 		}
 		return interpolateLogA(alpha, logA, wp), nil
 	})
+}
+
+// checkBaseExponent refuses, for 0 < q < 1, a base whose moments
+// e^((j-1) eps(j)) leave big.Float's range: (j-1) eps(j) > rdp.MaxWORExponent
+// (the same float64 test as package fast's).
+func checkBaseExponent(fn string, q float64, top int, base rdp.BaseCurve) error {
+	if q <= 0 || q >= 1 {
+		return nil
+	}
+	for j := 2; j <= top; j++ {
+		if float64(j-1)*base.Eps[j-2] > rdp.MaxWORExponent {
+			return fmt.Errorf("reference.%s: (j-1) eps(j) at order %d: %w (beyond rdp.MaxWORExponent)", fn, j, ErrTooLarge)
+		}
+	}
+	return nil
 }
 
 func checkBase(fn string, alpha float64, base rdp.BaseCurve) error {
