@@ -23,6 +23,7 @@
 //	DPSGDEpsilon        q, sigma, steps, delta, orders, conversion
 //	SampledLaplace      q, b, alpha
 //	SampledDivergence   q, distP, distQ, alpha
+//	WORGaussian         q, sigma, alpha                  (a bound: WBK19 Thm 27)
 //
 // A number is a JSON number or a string as the vector files write inputs: a
 // decimal, a hex float, "inf", "-inf" or "nan"; steps is an integer; distP,
@@ -162,6 +163,11 @@ var Kinds = []*Kind{
 		Fast: func(a *Args) (float64, float64, error) {
 			return fvalue(fast.SampledDivergence(a.Q, a.DistP, a.DistQ, a.Alpha))
 		}},
+	{Name: schema.WORGaussian, Inputs: []string{"q", "sigma", "alpha"},
+		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
+			return value(c.WORGaussian(a.Q, a.Sigma, a.Alpha))
+		},
+		Fast: func(a *Args) (float64, float64, error) { return fvalue(fast.WORGaussian(a.Q, a.Sigma, a.Alpha)) }},
 }
 
 // legacyEpsilon is the older {"kind": "epsilon"} form: DPSGDEpsilon with

@@ -320,6 +320,7 @@ func TestRunVectorsEveryKind(t *testing.T) {
 		`{"kind": "Epsilon", "orders": [0.5], "rdp": [0.1], "delta": 1e-5}`,
 		`{"kind": "SampledLaplace", "q": 0.01, "b": 1, "alpha": 8.5}`,
 		`{"kind": "SampledDivergence", "q": 0.5, "distP": [0.75, 0.25], "distQ": [0.25, 0.75], "alpha": 2}`,
+		`{"kind": "WORGaussian", "q": 0.01, "sigma": 1.1, "alpha": 3}`,
 	}
 	var out bytes.Buffer
 	if err := RunVectors(strings.NewReader(strings.Join(lines, "\n")), &out, &bytes.Buffer{}); err != nil {
@@ -387,6 +388,7 @@ func TestRunVectorsEveryKind(t *testing.T) {
 		ok("epsilon/classic", schema.DPSGDEpsilon, 10),
 		ok("sampled-laplace", schema.SampledLaplace, 17),
 		ok("sampled-divergence", schema.SampledDivergence, 18),
+		ok("wor-gaussian", schema.WORGaussian, 17),
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("tests (-want +got):\n%s", diff)

@@ -175,6 +175,7 @@ var otherGroups = map[string]struct {
 	schema.DPSGDEpsilon:       {"epsilon", gen.DPSGDTolerance, true}, // classic only: improved lines go to "epsilon"
 	schema.SampledLaplace:     {"sampled-laplace", gen.DivergenceTolerance, false},
 	schema.SampledDivergence:  {"sampled-divergence", gen.DivergenceTolerance, false},
+	schema.WORGaussian:        {"wor-gaussian", gen.SGMTolerance, false},
 }
 
 // setInputs writes a's inputs of kind k into t, named as in the vector

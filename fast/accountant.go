@@ -3,6 +3,8 @@ package fast
 import (
 	"fmt"
 	"math"
+
+	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
 // Accountant composes privacy events by adding their RDP curves on a fixed
@@ -148,6 +150,101 @@ func (a *Accountant) ComposePureDP(eps float64, count int) error {
 	}
 	for i := range a.tmp {
 		a.tmp[i] = scaleUp(a.tmp[i], float64(count))
+	}
+	a.add()
+	return nil
+}
+
+// ComposeWORGaussian adds count steps of the Gaussian mechanism (noise
+// sigma relative to the replace-one l2-sensitivity) on a subset of m = q n
+// records drawn without replacement, replace-one neighbours. At each order
+// alpha it adds the least of three upper bounds, all valid there:
+//
+//   - WORGaussian(q, sigma, alpha), WBK19's Theorem 27 bound;
+//   - WORGaussian at every higher order of the accountant: RDP is
+//     non-decreasing in the order, so a bound at beta >= alpha bounds the
+//     RDP at alpha (the bound itself need not be monotone in the order);
+//   - alpha/(2 sigma^2), the unsampled Gaussian: coupling the two samples
+//     so that they differ only when the replaced record is drawn, the
+//     output pair is a mixture of pairs that are identical or neighbours,
+//     and the Rényi divergence of mixtures is at most the largest of the
+//     parts' (quasi-convexity), so subsampling never increases the RDP.
+//
+// The minimum is therefore at most the bare bound and never unsafe. Orders
+// above rdp.MaxWOROrder get the last two only. Errors are those of
+// WORGaussianCurve; on error nothing is added.
+func (a *Accountant) ComposeWORGaussian(q, sigma float64, count int) error {
+	return a.composeWOR("ComposeWORGaussian", count, func(orders, out []float64) error {
+		return WORGaussianCurve(q, sigma, 1, orders, out)
+	}, func(alpha float64) (float64, error) {
+		if q == 0 {
+			return 0, nil
+		}
+		return Gaussian(sigma, alpha)
+	})
+}
+
+// ComposeWORBound adds count steps of a base mechanism with RDP curve base
+// (see WORBound) on a subset drawn without replacement with ratio q, at
+// each order the least of WORBound there, WORBound at every higher order
+// and the base's own curve (WORBound at q = 1), valid for the reasons
+// ComposeWORGaussian gives. base must hold the orders up to the
+// accountant's largest finite order (or rdp.MaxWOROrder).
+func (a *Accountant) ComposeWORBound(q float64, base rdp.BaseCurve, count int) error {
+	return a.composeWOR("ComposeWORBound", count, func(orders, out []float64) error {
+		for i, x := range orders {
+			v, err := WORBound(q, x, base)
+			if err != nil {
+				return err
+			}
+			out[i] = v
+		}
+		return nil
+	}, func(alpha float64) (float64, error) {
+		if q == 0 {
+			return 0, nil
+		}
+		if math.IsInf(alpha, 1) {
+			return base.Inf, nil
+		}
+		return WORBound(1, alpha, base)
+	})
+}
+
+// composeWOR adds count times min(bound, suffix minimum of the bound over
+// higher orders, unsampled) at every order (see ComposeWORGaussian).
+func (a *Accountant) composeWOR(fn string, count int, bounds func(orders, out []float64) error, unsampled func(alpha float64) (float64, error)) error {
+	o, err := a.init()
+	if err != nil {
+		return err
+	}
+	if err := checkCount(fn, count); err != nil {
+		return err
+	}
+	var idx []int
+	var sub []float64
+	for i, x := range o {
+		if x <= rdp.MaxWOROrder {
+			idx, sub = append(idx, i), append(sub, x)
+		}
+	}
+	vals := make([]float64, len(sub))
+	if len(sub) > 0 {
+		if err := bounds(sub, vals); err != nil {
+			return err
+		}
+	}
+	for i, x := range o {
+		best, err := unsampled(x)
+		if err != nil {
+			return err
+		}
+		for k, j := range idx {
+			if o[j] >= x && vals[k] < best {
+				best = vals[k]
+			}
+		}
+		a.tmp[i] = scaleUp(best, float64(count))
 	}
 	a.add()
 	return nil

@@ -33,6 +33,7 @@ var fileLayers = []string{
 	"sgm.go",        // SGM, SGMCurve: domain checks and dispatch
 	"events.go",     // k-ary RR, pure DP, zCDP, exponential mechanism, group privacy
 	"bridges.go",    // zCDP, pure DP, advanced composition
+	"wor.go",        // sampling without replacement: WORGaussian, WORBound
 	"calibrate.go",  // sigma and step calibration
 	"sampled.go",    // Poisson-sampled Laplace (Gauss-Legendre)
 	"sampledisc.go", // Poisson-sampled discrete mechanisms, Zhu-Wang bound

@@ -67,6 +67,10 @@ type Impl struct {
 	// compares with: 64 bits for fast (2^-63 relative, far below fast's
 	// 1e-12), and twice the implementation's own for the reference.
 	TruthPrec uint
+	// WORGaussian and WORBound: the sampling-without-replacement bounds
+	// (WBK19 Theorems 27 and 9), checked by the wor law.
+	WORGaussian func(q, sigma, alpha float64) (float64, error)
+	WORBound    func(q, alpha float64, base rdp.BaseCurve) (float64, error)
 }
 
 // Accuracy is what an implementation promises: relative error bounds of
@@ -143,6 +147,8 @@ func Fast() *Impl {
 		Acc:          Accuracy{SGM: 1e-12, Closed: 1e-14, Divergence: 1e-13, Conversion: 32 * u, RoundsUp: true, Sampled: 1e-12},
 		Dom:          Domain{QMin: 1e-12, SigmaMin: 0.1, SigmaMax: 1000, OrderMax: 256, IntOrderMax: 10000},
 		TruthPrec:    64,
+		WORGaussian:  fast.WORGaussian,
+		WORBound:     fast.WORBound,
 	}
 }
 
@@ -207,9 +213,11 @@ func Reference(prec uint) *Impl {
 			var ie *reference.InputError
 			return errors.As(err, &ie)
 		},
-		Acc:       Accuracy{SGM: 4 * u, Closed: 4 * u, Divergence: 4 * u, Conversion: 4 * u, Sampled: 4 * u},
-		Dom:       Domain{QMin: 1e-6, SigmaMin: 0.3, SigmaMax: 100, OrderMax: 64, IntOrderMax: 64},
-		TruthPrec: 2 * max(prec, 64),
+		Acc:         Accuracy{SGM: 4 * u, Closed: 4 * u, Divergence: 4 * u, Conversion: 4 * u, Sampled: 4 * u},
+		Dom:         Domain{QMin: 1e-6, SigmaMin: 0.3, SigmaMax: 100, OrderMax: 64, IntOrderMax: 64},
+		TruthPrec:   2 * max(prec, 64),
+		WORGaussian: func(q, s, a float64) (float64, error) { return f64(c.WORGaussian(q, s, a)) },
+		WORBound:    func(q, a float64, b rdp.BaseCurve) (float64, error) { return f64(c.WORBound(q, a, b)) },
 	}
 }
 

@@ -39,6 +39,7 @@ func (im *Impl) Laws() []Law {
 		{"sampled-below-bound", im.checkSampledBelowBound},
 		{"sampled-binning", im.checkSampledBinning},
 		{"sampled-binned-sgm", im.checkSampledBinnedSGM},
+		{"wor", im.checkWOR},
 	}
 }
 

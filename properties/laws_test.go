@@ -37,6 +37,7 @@ var lawChecks = map[string][2]int{
 	"sampled-below-bound": {300, 8},
 	"sampled-binning":     {300, 8},
 	"sampled-binned-sgm":  {300, 8},
+	"wor":                 {1000, 40},
 }
 
 const shortMinChecks = 5

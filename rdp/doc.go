@@ -121,7 +121,28 @@
 //	    any NaN; SampledDivergence as Divergence, and for q outside
 //	    [0, 1] and alpha < 1
 //
-
+// WORGaussian(q, sigma, alpha), the WBK19 Theorem 27 bound (sampling
+// without replacement, replace-one), and WORBound(q, alpha, base), the
+// Theorem 9 bound for a BaseCurve:
+//
+//	WORGaussian(q=0, sigma, alpha) = 0; WORBound(q=0, alpha, base) = 0
+//	WORGaussian(q=1, sigma, alpha) = alpha/(2 sigma^2)
+//	WORBound(q=1, alpha, base) = base (interpolated as (alpha-1) eps)
+//	WORGaussian(q, sigma, alpha=1) = WORGaussian(q, sigma, 2) (likewise WORBound)
+//	WORGaussian, WORBound(q>0, alpha=+Inf) = +Inf
+//	WORBound(q>0, alpha, base) = +Inf for an infinite entry up to ceil(alpha);
+//	    0 for base.Inf = 0
+//	WORGaussian, WORBound = ErrTooLarge for alpha > MaxWOROrder
+//	WORGaussian(0 < q < 1, sigma, alpha) = ErrTooLarge where
+//	    n(n-1)/(2 sigma^2) > MaxWORExponent, n = 2 ceil(alpha/2)
+//	WORBound(0 < q < 1, alpha, base) = ErrTooLarge where (j-1) eps(j) >
+//	    MaxWORExponent for some j <= ceil(alpha)
+//	WORGaussian = ErrInput for q outside [0, 1], sigma <= 0 or +Inf,
+//	    alpha < 1, any NaN; WORBound = ErrInput for q outside [0, 1],
+//	    alpha < 1, any NaN, a base missing orders 2..ceil(alpha), a
+//	    negative or NaN entry, base.Inf NaN or below an entry
+//
+// Epsilon(orders, rdp, delta, conv) and Delta(orders, rdp, eps, conv)
 // (reference takes rdp as []*big.Float, where nil stands for fast's NaN):
 //
 //	Epsilon(orders, rdp all +Inf, delta, conv) = +Inf

@@ -18,7 +18,7 @@ import (
 // wantFiles are the files the generator writes; a file lost from the embed
 // pattern or the generator fails here.
 var wantFiles = []string{
-	"closed_forms.json", "conversions.json", "divergence.json", "dpsgd.json", "dpsgd_best.json", "invalid_inputs.json", "sampled.json", "sgm_rdp.json",
+	"closed_forms.json", "conversions.json", "divergence.json", "dpsgd.json", "dpsgd_best.json", "invalid_inputs.json", "sampled.json", "sgm_rdp.json", "wor.json",
 	"tfprivacy/dpsgd_epsilon.json", "tfprivacy/expectations.json", "tfprivacy/sgm_rdp.json",
 }
 
@@ -109,6 +109,8 @@ func runFast(g *schema.Group, tc *schema.Test) (float64, error) {
 		return fast.SampledLaplace(f("q"), f("b"), f("alpha"))
 	case schema.SampledDivergence:
 		return fast.SampledDivergence(f("q"), list(tc.DistP), list(tc.DistQ), f("alpha"))
+	case schema.WORGaussian:
+		return fast.WORGaussian(f("q"), f("sigma"), f("alpha"))
 	}
 	return 0, fmt.Errorf("unknown function %q", g.Function)
 }

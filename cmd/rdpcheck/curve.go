@@ -24,6 +24,9 @@ mechanisms with repeated -mech flags:
   puredp:eps=E,count=K       K eps-DP mechanisms: min(E, alpha E^2/2) each
   sampled-laplace:q=Q,b=B,count=K  K Poisson-sampled Laplace mechanisms (exact)
   sampled-rr:q=Q,p=P,count=K       K Poisson-sampled randomized responses (exact)
+  wor:q=Q,sigma=S,steps=T    T steps of the Gaussian mechanism on a batch of q n records drawn
+                             without replacement (replace-one): WBK19's Theorem 27 bound, tightened by
+                             its minimum over higher orders and the unsampled Gaussian
 (count defaults to 1.)
 
 examples:
@@ -128,6 +131,23 @@ func parseMechanism(spec string) (mechanism, error) {
 		p := params["p"]
 		return mechanism{label: fmt.Sprintf("randomized response p=%g x%d", p, count),
 			curve: scaled(func(a float64) (float64, error) { return fast.RandomizedResponse(p, a) })}, nil
+	case "wor":
+		if err := need("q", "sigma", "steps"); err != nil {
+			return mechanism{}, err
+		}
+		q, s, t := params["q"], params["sigma"], int(params["steps"])
+		return mechanism{
+			label: fmt.Sprintf("WOR Gaussian q=%g sigma=%g steps=%d", q, s, t),
+			curve: func(orders, out []float64) error {
+				acc := fast.Accountant{Orders: orders}
+				if err := acc.ComposeWORGaussian(q, s, t); err != nil {
+					return err
+				}
+				_, c := acc.Curve()
+				copy(out, c)
+				return nil
+			},
+		}, nil
 	case "zcdp":
 		if err := need("rho"); err != nil {
 			return mechanism{}, err

@@ -40,6 +40,7 @@ func Steps() []Step {
 		{"invalid_inputs.json", buildInvalid},
 		{"dpsgd_best.json", buildDPSGDBest},
 		{"sampled.json", buildSampled},
+		{"wor.json", buildWOR},
 	}
 }
 

@@ -24,6 +24,7 @@ var inputs = map[string]struct{ scalars, lists []string }{
 	DPSGDEpsilon:       {[]string{"q", "sigma", "delta"}, []string{"orders"}},
 	SampledLaplace:     {[]string{"q", "b", "alpha"}, nil},
 	SampledDivergence:  {[]string{"q", "alpha"}, []string{"distP", "distQ"}},
+	WORGaussian:        {[]string{"q", "sigma", "alpha"}, nil},
 }
 
 // Lint checks one encoded vector file: valid against the schema, canonical

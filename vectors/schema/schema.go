@@ -63,6 +63,7 @@ const (
 	DPSGDEpsilon       = "DPSGDEpsilon"       // q, sigma, steps, delta, orders, conversion
 	SampledLaplace     = "SampledLaplace"     // q, b, alpha
 	SampledDivergence  = "SampledDivergence"  // q, distP, distQ, alpha
+	WORGaussian        = "WORGaussian"        // q, sigma, alpha: WBK19 Theorem 27 (sampling without replacement)
 )
 
 // File is one vector file.

@@ -1,0 +1,246 @@
+package peerstudy
+
+// vectors/wor_FINDINGS.md: dp_accounting 0.6.0 and autodp 0.2.3.1 on the
+// WORGaussian grid of peers/accountants/events.json, judged against
+// reference.WORGaussian (the exact value of WBK19's Theorem 27 bound).
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/big"
+	"sort"
+	"strings"
+
+	"github.com/rdpcheck/rdpcheck/reference"
+)
+
+// WORFindingsName is the report, relative to vectors/.
+const WORFindingsName = "wor_FINDINGS.md"
+
+type worCase struct {
+	Function string          `json:"function"`
+	Q        float64         `json:"q"`
+	Sigma    float64         `json:"sigma"`
+	Alpha    json.RawMessage `json:"alpha"`
+	Count    int             `json:"count"`
+	DP       json.RawMessage `json:"dp_accounting_0_6_0"`
+	AutoDP   json.RawMessage `json:"autodp_0_2_3_1"`
+}
+
+// peerNumber decodes a peer value: a number, "inf"/"-inf"/"nan", or an
+// error string (ok false, text set).
+func peerNumber(raw json.RawMessage) (v float64, text string, ok bool) {
+	if len(raw) == 0 {
+		return 0, "missing", false
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		switch s {
+		case "inf":
+			return math.Inf(1), "", true
+		case "-inf":
+			return math.Inf(-1), "", true
+		case "nan":
+			return math.NaN(), "", true
+		}
+		return 0, s, false
+	}
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return 0, string(raw), false
+	}
+	return v, "", true
+}
+
+type worJudged struct {
+	peer, region string
+	q, sigma     float64
+	alpha        float64
+	rel          float64 // (peer - truth)/truth
+	class        string
+}
+
+var worClasses = []string{"within 1e-12", "digits lost (over, <= 1e-6)", "over-estimate (> 1e-6)", "under-estimate (unsafe)", "non-finite", "error"}
+
+func worRegion(sigma, alpha float64) string {
+	var o string
+	switch {
+	case math.IsInf(alpha, 1):
+		o = "alpha = inf"
+	case alpha < 2:
+		o = "alpha in (1, 2)"
+	case alpha != math.Trunc(alpha):
+		o = "fractional alpha > 2"
+	case alpha <= 256:
+		o = "integer 2..256"
+	default:
+		o = "integer > 256"
+	}
+	s := "sigma <= 1"
+	switch {
+	case sigma >= 10:
+		s = "sigma = 10"
+	case sigma > 1:
+		s = "sigma 1.5..4"
+	}
+	return o + ", " + s
+}
+
+// WORFindings judges the peers' WORGaussian values (count 1) in events
+// against the reference at prec bits and returns the report.
+func WORFindings(events []byte, prec uint) ([]byte, error) {
+	var file struct {
+		Cases []json.RawMessage `json:"cases"`
+	}
+	if err := json.Unmarshal(events, &file); err != nil {
+		return nil, err
+	}
+	type key struct{ q, sigma float64 }
+	byCurve := map[key][]worCase{}
+	for _, raw := range file.Cases {
+		var c worCase
+		if err := json.Unmarshal(raw, &c); err != nil {
+			return nil, err
+		}
+		if c.Function != "WORGaussian" || c.Count != 1 {
+			continue
+		}
+		byCurve[key{c.Q, c.Sigma}] = append(byCurve[key{c.Q, c.Sigma}], c)
+	}
+	keys := make([]key, 0, len(byCurve))
+	for k := range byCurve {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].q != keys[j].q {
+			return keys[i].q < keys[j].q
+		}
+		return keys[i].sigma < keys[j].sigma
+	})
+	ctx := reference.Context{Prec: prec}
+	var judged []worJudged
+	for _, k := range keys {
+		cs := byCurve[k]
+		orders := make([]float64, len(cs))
+		for i, c := range cs {
+			a, _, ok := peerNumber(c.Alpha)
+			if !ok {
+				return nil, fmt.Errorf("bad alpha %s", c.Alpha)
+			}
+			orders[i] = a
+		}
+		truth, err := ctx.WORGaussianCurve(k.q, k.sigma, 1, orders)
+		if err != nil {
+			return nil, fmt.Errorf("reference at q=%v sigma=%v: %w", k.q, k.sigma, err)
+		}
+		for i, c := range cs {
+			var dp map[string]json.RawMessage
+			_ = json.Unmarshal(c.DP, &dp)
+			for _, p := range []struct {
+				name string
+				raw  json.RawMessage
+			}{{"dp_accounting 0.6.0 (accountant)", dp["accountant"]}, {"dp_accounting 0.6.0 (helper)", dp["helper"]}, {"autodp 0.2.3.1 (improved_bound_flag=True)", c.AutoDP}} {
+				j := worJudged{peer: p.name, region: worRegion(k.sigma, orders[i]), q: k.q, sigma: k.sigma, alpha: orders[i]}
+				v, _, ok := peerNumber(p.raw)
+				t := truth[i]
+				switch {
+				case !ok:
+					j.class = "error"
+				case t.IsInf():
+					if math.IsInf(v, 1) {
+						j.class = "within 1e-12"
+					} else {
+						j.class = "under-estimate (unsafe)"
+						j.rel = math.Inf(-1)
+					}
+				case math.IsInf(v, 0) || math.IsNaN(v):
+					j.class = "non-finite"
+				default:
+					d := new(big.Float).SetPrec(256).Sub(new(big.Float).SetFloat64(v), t)
+					if t.Sign() != 0 {
+						d.Quo(d, t)
+					}
+					j.rel, _ = d.Float64()
+					switch {
+					case math.Abs(j.rel) <= 1e-12:
+						j.class = "within 1e-12"
+					case j.rel < 0:
+						j.class = "under-estimate (unsafe)"
+					case j.rel <= 1e-6:
+						j.class = "digits lost (over, <= 1e-6)"
+					default:
+						j.class = "over-estimate (> 1e-6)"
+					}
+				}
+				judged = append(judged, j)
+			}
+		}
+	}
+	return worReport(judged), nil
+}
+
+func worReport(js []worJudged) []byte {
+	var b bytes.Buffer
+	b.WriteString("# Peers on the WOR Gaussian bound (WBK19, Theorem 27)\n\n")
+	b.WriteString("Generated by `go test ./vectors/peerstudy -run TestWORFindings -update` from `peers/accountants/events.json` (WORGaussian cases, count 1: 10 q x 7 sigma x 25 orders, see that folder's README for the calls). The truth is `reference.WORGaussian` at 128 bits: the exact value of Theorem 27 of Wang, Balle and Kasiviswanathan 2019 at every integer order, Corollary 10's interpolation of log A between orders (constant on [1, 2]), q = 1 the Gaussian, alpha = inf +inf. It is a bound, not the RDP: a peer above it is not unsafe in itself, a peer below it claims less than the bound proves.\n\n")
+	b.WriteString("Which bound each peer evaluates:\n\n")
+	b.WriteString("- dp_accounting 0.6.0 (`_compute_rdp_sample_wor_gaussian`): Theorem 27 in float64 with forward differences in signed log space up to order 256; above 256 it drops the difference branch and sums 2 e^((j-1) eps(j)) (a cruder valid bound, so over-estimates there are by design); fractional orders by Corollary 10 like the reference.\n")
+	b.WriteString("- autodp 0.2.3.1 (`AmplificationBySampling(PoissonSampling=False).amplify(..., improved_bound_flag=True)`): Theorem 27 for integer orders up to its internal grid, the linear-cost form above, and its own treatment of orders in (1, 2) and fractional orders (interpolation of the CGF on its integer grid and a minimum with the pure-DP amplification at alpha = inf).\n\n")
+	peers := []string{}
+	seen := map[string]bool{}
+	for _, j := range js {
+		if !seen[j.peer] {
+			seen[j.peer] = true
+			peers = append(peers, j.peer)
+		}
+	}
+	for _, p := range peers {
+		fmt.Fprintf(&b, "## %s\n\n| region | n | %s | worst |\n|---|---|%s---|\n", p, strings.Join(worClasses, " | "), strings.Repeat("---|", len(worClasses)))
+		regions := map[string][]worJudged{}
+		var names []string
+		for _, j := range js {
+			if j.peer != p {
+				continue
+			}
+			if regions[j.region] == nil {
+				names = append(names, j.region)
+			}
+			regions[j.region] = append(regions[j.region], j)
+		}
+		sort.Strings(names)
+		for _, r := range names {
+			rows := regions[r]
+			counts := map[string]int{}
+			var worst *worJudged
+			for i := range rows {
+				counts[rows[i].class]++
+				if rows[i].class != "within 1e-12" && (worst == nil || worBad(rows[i]) > worBad(*worst)) {
+					worst = &rows[i]
+				}
+			}
+			cells := make([]string, len(worClasses))
+			for i, c := range worClasses {
+				cells[i] = fmt.Sprint(counts[c])
+			}
+			w := ""
+			if worst != nil {
+				w = fmt.Sprintf("q=%g sigma=%g alpha=%g: %s, rel %.3g", worst.q, worst.sigma, worst.alpha, worst.class, worst.rel)
+			}
+			fmt.Fprintf(&b, "| %s | %d | %s | %s |\n", r, len(rows), strings.Join(cells, " | "), w)
+		}
+		b.WriteString("\n")
+	}
+	return b.Bytes()
+}
+
+// worBad orders deviations: unsafe first, then by size.
+func worBad(j worJudged) float64 {
+	switch j.class {
+	case "under-estimate (unsafe)":
+		return 1e300 + math.Abs(j.rel)
+	case "error", "non-finite":
+		return 1e299
+	}
+	return math.Abs(j.rel)
+}

@@ -1,0 +1,40 @@
+package peerstudy
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite vectors/wor_FINDINGS.md")
+
+// TestWORFindings recomputes vectors/wor_FINDINGS.md from the peers' data
+// and the reference and requires it unchanged (-update rewrites it).
+func TestWORFindings(t *testing.T) {
+	if testing.Short() {
+		t.Skip("70 reference curves up to order 1024")
+	}
+	events, err := os.ReadFile("../../peers/accountants/events.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := WORFindings(events, 128)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const path = "../" + WORFindingsName
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s is stale: run go test ./vectors/peerstudy -run TestWORFindings -update", WORFindingsName)
+	}
+}
