@@ -18,8 +18,9 @@ import (
 // wantFiles are the files the generator writes; a file lost from the embed
 // pattern or the generator fails here.
 var wantFiles = []string{
-	"closed_forms.json", "conversions.json", "divergence.json", "dpsgd.json", "dpsgd_best.json", "invalid_inputs.json", "sampled.json", "sgm_rdp.json", "wor.json",
+	"closed_forms.json", "conversions.json", "divergence.json", "dpsgd.json", "dpsgd_best.json", "invalid_inputs.json", "sampled.json", "sgm_rdp.json",
 	"tfprivacy/dpsgd_epsilon.json", "tfprivacy/expectations.json", "tfprivacy/sgm_rdp.json",
+	"wor.json",
 }
 
 func TestNames(t *testing.T) {
