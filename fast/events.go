@@ -32,27 +32,77 @@ type evClass struct{ w, l ev }
 // takes log1p; else it sums in the log domain, where log S >= 0.5 and
 // nothing cancels.
 func classDiv2(c0, c1 evClass, rest ev, alpha float64) float64 {
+	p := newClassPair(c0, c1, rest)
+	return p.div(alpha)
+}
+
+// evExp1 is evExp with one call of math.Exp (none at 0) where the
+// argument's error is at most 2^-10: then exp(x.v + x.e) <= exp(x.v)
+// (1 + x.e + x.e^2) <= 1.002 v (with v's 2 ulps), so the error is at most
+// 1.002 v x.e plus v's own rounding (2 tinyErr where v is subnormal).
+func evExp1(x ev) ev {
+	if !(x.e <= 0x1p-10) {
+		return evExp(x)
+	}
+	if x.v == 0 {
+		return ev{1, 1.002 * x.e}
+	}
+	v := math.Exp(x.v)
+	e := 1.002*v*x.e + expErr*v
+	if v < 0x1p-1022 {
+		e += 2 * tinyErr
+	}
+	return ev{v, e}
+}
+
+// classPair holds the order-free parts of classDiv2 (the logs of the
+// weights and em(l)), so that a curve computes them once.
+type classPair struct {
+	c0, c1       evClass
+	rest         ev
+	lw0, lw1, lr ev // log w0, log w1, log rest
+	em0, em1     ev // em(l0), em(l1)
+	zero0, zero1 bool
+}
+
+func newClassPair(c0, c1 evClass, rest ev) classPair {
+	p := classPair{c0: c0, c1: c1, rest: rest, lw0: evLog(c0.w), lw1: evLog(c1.w)}
+	if rest.v != 0 {
+		p.lr = evLog(rest)
+	}
+	p.zero0 = c0.l.v == 0 && c0.l.e == 0
+	p.zero1 = c1.l.v == 0 && c1.l.e == 0
+	if !p.zero0 {
+		p.em0 = evEm(c0.l)
+	}
+	if !p.zero1 {
+		p.em1 = evEm(c1.l)
+	}
+	return p
+}
+
+// div is classDiv2(c0, c1, rest, alpha) with the order-free parts reused.
+func (p *classPair) div(alpha float64) float64 {
 	A := evExact(alpha)
 	am1 := evExact(alpha - 1) // exact for alpha in (1, 2^53]
-	x0 := evAdd(evLog(c0.w), evMul(A, c0.l))
-	x1 := evAdd(evLog(c1.w), evMul(A, c1.l))
+	x0 := evAdd(p.lw0, evMul(A, p.c0.l))
+	x1 := evAdd(p.lw1, evMul(A, p.c1.l))
 	m := math.Max(x0.v, x1.v)
 	if m > 0.5 {
 		M := evExact(m)
-		s := evAdd(evExp(evSub(x0, M)), evExp(evSub(x1, M)))
-		if rest.v != 0 {
-			s = evAdd(s, evExp(evSub(evLog(rest), M)))
+		s := evAdd(evExp1(evSub(x0, M)), evExp1(evSub(x1, M)))
+		if p.rest.v != 0 {
+			s = evAdd(s, evExp1(evSub(p.lr, M)))
 		}
 		return evDiv(evAdd(M, evLog(s)), am1).upNonNeg()
 	}
-	f := func(c evClass) ev {
-		if c.l.v == 0 && c.l.e == 0 {
-			return ev{}
-		}
-		t := evSub(evEm(evMul(A, c.l)), evMul(A, evEm(c.l)))
-		return evMul(c.w, t)
+	var t ev
+	if !p.zero0 {
+		t = evMul(p.c0.w, evSub(evEm(evMul(A, p.c0.l)), evMul(A, p.em0)))
 	}
-	t := evAdd(f(c0), f(c1))
+	if !p.zero1 {
+		t = evAdd(t, evMul(p.c1.w, evSub(evEm(evMul(A, p.c1.l)), evMul(A, p.em1))))
+	}
 	if t.v < 0 { // only rounding: the exact sum is >= 0
 		t = ev{0, t.e}
 	}
@@ -97,33 +147,86 @@ func KaryRandomizedResponse(noise, buckets float64, relation string, alpha float
 	if err := checkOrder(fn, alpha); err != nil {
 		return 0, err
 	}
+	k := newKRR(noise, buckets, relation)
+	return k.at(alpha), nil
+}
+
+// krrCurve holds the order-free parts of KaryRandomizedResponse for
+// valid input.
+type krrCurve struct {
+	fixed   bool    // noise 0 or 1: the value v at every order
+	v       float64 // noise 0 or 1: the value; else the value at +Inf
+	special bool
+	p0, p1  classPair // replace-one: p0; replace-special: both directions
+}
+
+func newKRR(noise, buckets float64, relation string) krrCurve {
 	switch {
 	case noise == 1:
-		return 0, nil
+		return krrCurve{fixed: true}
 	case noise == 0:
-		return math.Inf(1), nil
+		return krrCurve{fixed: true, v: math.Inf(1)}
 	}
 	N, K := evExact(noise), evExact(buckets)
 	keep := evSub(evExact(1), N)
 	a := evDiv(N, K)
 	b := evAdd(keep, a)
-	inf := math.IsInf(alpha, 1)
 	if relation == ReplaceOne {
 		l := evLog1p(evDiv(evMul(K, keep), N))
-		if inf {
-			return l.up(), nil
-		}
-		return classDiv2(evClass{a, l}, evClass{b, evNeg(l)}, evMul(evExact(buckets-2), a), alpha), nil
+		return krrCurve{v: l.up(),
+			p0: newClassPair(evClass{a, l}, evClass{b, evNeg(l)}, evMul(evExact(buckets-2), a))}
 	}
 	km1 := evExact(buckets - 1) // exact: buckets <= 2^53
 	ls := evLog1p(evMul(km1, keep))
 	ln := evLog(N)
-	if inf {
-		return math.Max(ls.up(), evNeg(ln).up()), nil
+	return krrCurve{v: math.Max(ls.up(), evNeg(ln).up()), special: true,
+		p0: newClassPair(evClass{evDiv(evExact(1), K), ls}, evClass{evDiv(km1, K), ln}, ev{}),
+		p1: newClassPair(evClass{b, evNeg(ls)}, evClass{evMul(km1, a), evNeg(ln)}, ev{})}
+}
+
+func (k *krrCurve) at(alpha float64) float64 {
+	switch {
+	case k.fixed || math.IsInf(alpha, 1):
+		return k.v
+	case k.special:
+		return math.Max(k.p0.div(alpha), k.p1.div(alpha))
 	}
-	d1 := classDiv2(evClass{evDiv(evExact(1), K), ls}, evClass{evDiv(km1, K), ln}, ev{}, alpha)
-	d2 := classDiv2(evClass{b, evNeg(ls)}, evClass{evMul(km1, a), evNeg(ln)}, ev{}, alpha)
-	return math.Max(d1, d2), nil
+	return k.p0.div(alpha)
+}
+
+// checkCurveOut checks a curve function's orders and output slice.
+func checkCurveOut(fn string, orders, out []float64) error {
+	if len(orders) == 0 || len(out) != len(orders) {
+		return inputErr(fn, "orders, out", math.NaN(), "must be non-empty and of equal length")
+	}
+	for _, a := range orders {
+		if err := checkOrder(fn, a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// KaryRandomizedResponseCurve writes KaryRandomizedResponse(noise,
+// buckets, relation, orders[i]) into out[i], computing the order-free
+// parts (the class weights, their logs and log ratios) once: the same
+// operations, so the same values.
+//
+// Special cases and errors are those of KaryRandomizedResponse, and an
+// error for empty orders or len(out) != len(orders).
+func KaryRandomizedResponseCurve(noise, buckets float64, relation string, orders, out []float64) error {
+	const fn = "KaryRandomizedResponseCurve"
+	if err := checkNoise(fn, noise, buckets, relation); err != nil {
+		return err
+	}
+	if err := checkCurveOut(fn, orders, out); err != nil {
+		return err
+	}
+	k := newKRR(noise, buckets, relation)
+	for i, a := range orders {
+		out[i] = k.at(a)
+	}
+	return nil
 }
 
 func checkEps(fn string, eps float64) error {
@@ -167,11 +270,37 @@ func pureDPUp(eps, alpha float64) float64 {
 	if math.IsInf(alpha, 1) {
 		return eps
 	}
+	p := newPureDP(eps)
+	return p.div(alpha)
+}
+
+// newPureDP returns the two classes of binary randomized response with
+// log ratio +-eps, eps > 0.
+func newPureDP(eps float64) classPair {
 	E := evExact(eps)
 	one := evExact(1)
 	w1 := evDiv(one, evAdd(one, evExp(E)))        // 1/(1+e^eps)
 	w2 := evDiv(one, evAdd(one, evExp(evNeg(E)))) // e^eps/(1+e^eps)
-	return classDiv2(evClass{w1, E}, evClass{w2, evNeg(E)}, ev{}, alpha)
+	return newClassPair(evClass{w1, E}, evClass{w2, evNeg(E)}, ev{})
+}
+
+// pureDPCurveUp writes pureDPUp(eps, orders[i]) into out[i] for valid
+// input, the order-free parts computed once.
+func pureDPCurveUp(eps float64, orders, out []float64) {
+	var p classPair
+	if eps > 0 {
+		p = newPureDP(eps)
+	}
+	for i, a := range orders {
+		switch {
+		case eps == 0:
+			out[i] = 0
+		case math.IsInf(a, 1):
+			out[i] = eps
+		default:
+			out[i] = p.div(a)
+		}
+	}
 }
 
 // ZCDP returns an upper bound on xi + rho alpha, the RDP line of (xi,

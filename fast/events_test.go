@@ -282,3 +282,62 @@ func TestConversionInfOrder(t *testing.T) {
 		t.Errorf("ten RR events: eps = %v (%v), want in (8, 10 log 3]", eps, err)
 	}
 }
+
+// TestKaryRandomizedResponseCurve: the curve form equals the scalar form
+// order by order (the same operations, the order-free parts hoisted).
+func TestKaryRandomizedResponseCurve(t *testing.T) {
+	orders := append(rdp.DefaultOrders(), math.Inf(1))
+	out := make([]float64, len(orders))
+	for _, rel := range []string{fast.ReplaceOne, fast.ReplaceSpecial} {
+		for _, n := range []float64{0, 1e-12, 0.3, 1 - 1e-12, 1} {
+			for _, k := range []float64{2, 7, 1e6} {
+				if err := fast.KaryRandomizedResponseCurve(n, k, rel, orders, out); err != nil {
+					t.Fatal(err)
+				}
+				for i, a := range orders {
+					w, _ := fast.KaryRandomizedResponse(n, k, rel, a)
+					if out[i] != w {
+						t.Errorf("%s noise=%g k=%g alpha=%g: curve %v, scalar %v", rel, n, k, a, out[i], w)
+					}
+				}
+			}
+		}
+	}
+	for _, err := range []error{
+		fast.KaryRandomizedResponseCurve(0.5, 2, "", orders, out),
+		fast.KaryRandomizedResponseCurve(0.5, 2, fast.ReplaceOne, orders, out[:1]),
+		fast.KaryRandomizedResponseCurve(0.5, 2, fast.ReplaceOne, []float64{1}, out[:1]),
+		fast.KaryRandomizedResponseCurve(0.5, 2.5, fast.ReplaceOne, orders, out),
+	} {
+		if !errors.Is(err, fast.ErrInput) {
+			t.Errorf("err = %v, want ErrInput", err)
+		}
+	}
+}
+
+// BenchmarkEventCurves: each curve form over the default orders (the
+// issue's budget: 50 us, no allocations).
+func BenchmarkEventCurves(b *testing.B) {
+	orders := rdp.DefaultOrders()
+	out := make([]float64, len(orders))
+	for _, c := range []struct {
+		name string
+		f    func() error
+	}{
+		{"KaryRR/one", func() error { return fast.KaryRandomizedResponseCurve(0.3, 100, fast.ReplaceOne, orders, out) }},
+		{"KaryRR/special", func() error { return fast.KaryRandomizedResponseCurve(0.3, 100, fast.ReplaceSpecial, orders, out) }},
+		{"KaryRR/special-tiny", func() error {
+			return fast.KaryRandomizedResponseCurve(1e-12, 1e6, fast.ReplaceSpecial, orders, out)
+		}},
+		{"ExpMech", func() error { return fast.ExponentialMechanismCurve(0.5, orders, out) }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if err := c.f(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
