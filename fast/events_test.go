@@ -7,6 +7,8 @@ import (
 	"math/big"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/rdpcheck/rdpcheck/fast"
 	"github.com/rdpcheck/rdpcheck/rdp"
 	"github.com/rdpcheck/rdpcheck/reference"
@@ -283,6 +285,23 @@ func TestConversionInfOrder(t *testing.T) {
 	}
 }
 
+// TestPureDPCurve: the curve form equals the scalar form order by order.
+func TestPureDPCurve(t *testing.T) {
+	orders := append(rdp.DefaultOrders(), math.Inf(1))
+	out := make([]float64, len(orders))
+	for _, e := range []float64{0, 1e-8, 0.5, 50} {
+		if err := fast.PureDPCurve(e, orders, out); err != nil {
+			t.Fatal(err)
+		}
+		for i, a := range orders {
+			w, _ := fast.PureDP(e, a)
+			if out[i] != w {
+				t.Errorf("eps=%g alpha=%g: curve %v, scalar %v", e, a, out[i], w)
+			}
+		}
+	}
+}
+
 // TestKaryRandomizedResponseCurve: the curve form equals the scalar form
 // order by order (the same operations, the order-free parts hoisted).
 func TestKaryRandomizedResponseCurve(t *testing.T) {
@@ -330,6 +349,8 @@ func BenchmarkEventCurves(b *testing.B) {
 			return fast.KaryRandomizedResponseCurve(1e-12, 1e6, fast.ReplaceSpecial, orders, out)
 		}},
 		{"ExpMech", func() error { return fast.ExponentialMechanismCurve(0.5, orders, out) }},
+		{"PureDP", func() error { return fast.PureDPCurve(0.5, orders, out) }},
+		{"PureDP-eps50", func() error { return fast.PureDPCurve(50, orders, out) }},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
@@ -340,4 +361,126 @@ func BenchmarkEventCurves(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestAccountantEvents: the issue-12 events compose with their count, and
+// the (eps, delta) event keeps its delta aside as dp_accounting does.
+func TestAccountantEvents(t *testing.T) {
+	orders := append(rdp.DefaultOrders(), math.Inf(1))
+	one := make([]float64, len(orders))
+	for _, c := range []struct {
+		name    string
+		compose func(a *fast.Accountant, n int) error
+		curve   func(out []float64) error
+	}{
+		{"KaryRR", func(a *fast.Accountant, n int) error {
+			return a.ComposeKaryRandomizedResponse(0.3, 7, fast.ReplaceSpecial, n)
+		}, func(out []float64) error {
+			return fast.KaryRandomizedResponseCurve(0.3, 7, fast.ReplaceSpecial, orders, out)
+		}},
+		{"ExpMech", func(a *fast.Accountant, n int) error { return a.ComposeExponentialMechanism(1, n) },
+			func(out []float64) error { return fast.ExponentialMechanismCurve(1, orders, out) }},
+		{"ZCDPXi", func(a *fast.Accountant, n int) error { return a.ComposeZCDPXi(0.1, 0.01, n) },
+			func(out []float64) error {
+				for i, a := range orders {
+					out[i], _ = fast.ZCDP(0.1, 0.01, a)
+				}
+				return nil
+			}},
+		{"PureDP", func(a *fast.Accountant, n int) error { return a.ComposePureDP(1, n) },
+			func(out []float64) error { return fast.PureDPCurve(1, orders, out) }},
+		{"EpsilonDelta", func(a *fast.Accountant, n int) error { return a.ComposeEpsilonDelta(1, 1e-6, n) },
+			func(out []float64) error { return fast.PureDPCurve(1, orders, out) }},
+	} {
+		if err := c.curve(one); err != nil {
+			t.Fatal(err)
+		}
+		acc := fast.Accountant{Orders: orders}
+		if err := c.compose(&acc, 10); err != nil {
+			t.Fatal(err)
+		}
+		_, got := acc.Curve()
+		for i, a := range orders {
+			// count times one event, rounded up by at most 2 ulps (scaleUp, addUp)
+			w := 10 * one[i]
+			if got[i] < w || got[i] > w*(1+0x1p-50) {
+				t.Errorf("%s x10 at alpha=%v: %v, want 10 x %v", c.name, a, got[i], one[i])
+			}
+		}
+		if err := c.compose(&acc, 0); !errors.Is(err, fast.ErrInput) {
+			t.Errorf("%s count 0: %v", c.name, err)
+		}
+	}
+	// dp_accounting drops the count of ExponentialMechanismDpEvent: its
+	// curve of ten is that of one, 0.248 at order 2 (issue 12). Ten
+	// applications are ten times that.
+	acc := fast.Accountant{Orders: []float64{2}}
+	_ = acc.ComposeExponentialMechanism(1, 10)
+	if _, r := acc.Curve(); !(r[0] > 2.48 && r[0] < 2.49) {
+		t.Errorf("ten exponential mechanisms at order 2: %v, want 10 x 0.2483", r[0])
+	}
+
+	// kept delta: 1 - (1 - 1e-6)^10 = 9.999955000119999790e-6 (mpmath, 40
+	// digits); the conversion gets (1e-5 - kept)/(1 - kept) =
+	// 4.500033000148500515e-11.
+	acc = fast.Accountant{Orders: orders}
+	if err := acc.ComposeEpsilonDelta(1, 1e-6, 10); err != nil {
+		t.Fatal(err)
+	}
+	kept := 9.999955000119999790000252e-6
+	if k := acc.KeptDelta(); k < kept || k > kept*(1+1e-14) {
+		t.Errorf("KeptDelta = %v, want %v", k, kept)
+	}
+	_, curve := acc.Curve()
+	for _, conv := range []fast.Conversion{fast.Classic, fast.Improved} {
+		got, _, err := acc.Epsilon(1e-5, conv)
+		lo, _, _ := fast.Epsilon(orders, curve, 4.500033000148500515e-11, conv)
+		hi, _, _ := fast.Epsilon(orders, curve, 4.500033000148500515e-11*(1-1e-13), conv)
+		if err != nil || got < lo || got > hi {
+			t.Errorf("%v: Epsilon(1e-5) = %v (%v), want in [%v, %v]", conv, got, err, lo, hi)
+		}
+		// delta at or below the kept delta: no eps will do
+		if e, o, err := acc.Epsilon(kept, conv); err != nil || !math.IsInf(e, 1) || !math.IsInf(o, 1) {
+			t.Errorf("%v: Epsilon(kept) = %v at %v (%v), want +Inf", conv, e, o, err)
+		}
+		// Delta: 1 - (1 - d)(1 - kept) for the conversion's d
+		d, _, _ := fast.Delta(orders, curve, 5, conv)
+		want := d + kept*(1-d)
+		if g, _, err := acc.Delta(5, conv); err != nil || g < want || g > want*(1+1e-13) {
+			t.Errorf("%v: Delta(5) = %v (%v), want %v", conv, g, err, want)
+		}
+		if _, _, err := acc.Epsilon(0, conv); !errors.Is(err, fast.ErrInput) {
+			t.Errorf("Epsilon(0) with a kept delta: %v", err)
+		}
+	}
+	for _, err := range []error{
+		acc.ComposeEpsilonDelta(1, -1e-9, 1), acc.ComposeEpsilonDelta(1, math.NaN(), 1),
+		acc.ComposeEpsilonDelta(-1, 0.1, 1), acc.ComposeEpsilonDelta(1, 1.5, 1),
+		acc.ComposeZCDPXi(0.1, -1, 1), acc.ComposeExponentialMechanism(math.Inf(1), 1),
+		acc.ComposeKaryRandomizedResponse(0.5, 1, fast.ReplaceOne, 1),
+	} {
+		if !errors.Is(err, fast.ErrInput) {
+			t.Errorf("err = %v, want ErrInput", err)
+		}
+	}
+	if _, after := acc.Curve(); !cmp.Equal(after, curve) || acc.KeptDelta() < kept || acc.KeptDelta() > kept*(1+1e-14) {
+		t.Errorf("refused events changed the accountant")
+	}
+	// delta = 1 keeps everything: eps is +Inf for every target
+	acc = fast.Accountant{Orders: orders}
+	_ = acc.ComposeEpsilonDelta(0.1, 1, 1)
+	if e, _, err := acc.Epsilon(0.5, fast.Classic); err != nil || !math.IsInf(e, 1) {
+		t.Errorf("after delta=1: Epsilon = %v (%v)", e, err)
+	}
+	if d, _, err := acc.Delta(100, fast.Classic); err != nil || d != 1 {
+		t.Errorf("after delta=1: Delta = %v (%v)", d, err)
+	}
+}
+
+func ExampleAccountant_ComposeEpsilonDelta() {
+	var acc fast.Accountant
+	_ = acc.ComposeEpsilonDelta(0.5, 1e-7, 20) // twenty (0.5, 1e-7)-DP mechanisms
+	eps, _, _ := acc.Epsilon(1e-5, fast.Improved)
+	fmt.Printf("kept delta %.4g, eps %.4f\n", acc.KeptDelta(), eps)
+	// Output: kept delta 2e-06, eps 9.8894
 }

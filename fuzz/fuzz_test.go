@@ -578,8 +578,7 @@ func checkAccountant(t *testing.T, orders []float64, events []event) {
 			one = func(a float64) (float64, float64, bool) { return f(zcdp(rho, a)), 8 * u, true }
 		case opPureDP:
 			err = acc.ComposePureDP(ev.x, ev.n)
-			e := ev.x
-			one = func(a float64) (float64, float64, bool) { return f(pureDP(e, a)), 16 * u, true }
+			one = closed(t, func(a float64) (float64, error) { return fast.PureDP(ev.x, a) })
 		case opEpsilon:
 			conv := fast.Conversion(ev.n % 3)
 			e, _, err := acc.Epsilon(ev.x, conv)
@@ -712,21 +711,6 @@ func zcdp(rho, a float64) *big.Float {
 		return new(big.Float)
 	}
 	return new(big.Float).SetPrec(128).Mul(big.NewFloat(rho), big.NewFloat(a))
-}
-
-// pureDP is min(eps, alpha eps^2/2) exactly.
-func pureDP(eps, a float64) *big.Float {
-	e := big.NewFloat(eps)
-	if eps == 0 || math.IsInf(a, 1) {
-		return e
-	}
-	v := new(big.Float).SetPrec(256).Mul(e, e)
-	v.Mul(v, big.NewFloat(a))
-	v.SetMantExp(v, -1)
-	if v.Cmp(e) < 0 {
-		return v
-	}
-	return e
 }
 
 // FuzzLaws runs the laws of package properties on fast through

@@ -331,6 +331,18 @@ func (l *lastOnly) ComposeZCDP(rho float64, n int) error {
 func (l *lastOnly) ComposePureDP(eps float64, n int) error {
 	return l.fresh(func(a fastAccountant) error { return a.ComposePureDP(eps, n) })
 }
+func (l *lastOnly) ComposeKaryRandomizedResponse(noise, k float64, rel string, n int) error {
+	return l.fresh(func(a fastAccountant) error { return a.ComposeKaryRandomizedResponse(noise, k, rel, n) })
+}
+func (l *lastOnly) ComposeExponentialMechanism(eps float64, n int) error {
+	return l.fresh(func(a fastAccountant) error { return a.ComposeExponentialMechanism(eps, n) })
+}
+func (l *lastOnly) ComposeZCDPXi(rho, xi float64, n int) error {
+	return l.fresh(func(a fastAccountant) error { return a.ComposeZCDPXi(rho, xi, n) })
+}
+func (l *lastOnly) ComposeEpsilonDelta(eps, delta float64, n int) error {
+	return l.fresh(func(a fastAccountant) error { return a.ComposeEpsilonDelta(eps, delta, n) })
+}
 func (l *lastOnly) Curve() []float64 { return l.cur.Curve() }
 func (l *lastOnly) Epsilon(delta float64, conv Conversion) (float64, float64, error) {
 	return l.cur.Epsilon(delta, conv)
