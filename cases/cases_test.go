@@ -222,6 +222,10 @@ func lineOf(t *testing.T, g *schema.Group, tc *schema.Test) []byte {
 			m[in] = tc.DistP
 		case "distQ":
 			m[in] = tc.DistQ
+		case "relation":
+			m[in] = tc.Relation
+		case "c":
+			m[in] = *tc.C
 		default:
 			x, err := tc.Float(in)
 			if err != nil {
@@ -318,6 +322,13 @@ func TestRunVectorsEveryKind(t *testing.T) {
 		`{"kind": "SGMCurve", "q": 0.01, "sigma": 1, "steps": 0, "alpha": 2}`,
 		`{"kind": "Divergence", "distP": [0.5, 0.6], "distQ": [0.5, 0.5], "alpha": 2}`,
 		`{"kind": "Epsilon", "orders": [0.5], "rdp": [0.1], "delta": 1e-5}`,
+		`{"kind": "KaryRandomizedResponse", "noise": 0.3, "buckets": 10, "relation": "replace-special", "alpha": 2}`,
+		`{"kind": "PureDP", "eps": 1, "alpha": 2}`,
+		`{"kind": "ZCDP", "rho": 0.1, "xi": 0.01, "alpha": "inf"}`,
+		`{"kind": "ExponentialMechanism", "eps": 1, "alpha": 2}`,
+		`{"kind": "GroupPrivacy", "orders": [2, 8, "inf"], "rdp": [0.1, 0.3, 0.5], "c": 2, "alpha": 2}`,
+		`{"kind": "KaryRandomizedResponse", "noise": 0.3, "buckets": 10, "relation": "add-one", "alpha": 2}`,
+		`{"kind": "GroupPrivacy", "orders": [2, 4], "rdp": [0.1, 0.3], "c": 2, "alpha": 2}`,
 	}
 	var out bytes.Buffer
 	if err := RunVectors(strings.NewReader(strings.Join(lines, "\n")), &out, &bytes.Buffer{}); err != nil {
@@ -383,6 +394,13 @@ func TestRunVectorsEveryKind(t *testing.T) {
 		bad("conversion-epsilon/improved", schema.Epsilon, "BadCurve"),
 		ok("conversion-delta/improved", schema.Delta, 9),
 		ok("epsilon/classic", schema.DPSGDEpsilon, 10),
+		ok("kary-randomized-response", schema.KaryRandomizedResponse, 17),
+		bad("kary-randomized-response", schema.KaryRandomizedResponse, "OutOfRange"),
+		ok("pure-dp", schema.PureDP, 18),
+		ok("zcdp", schema.ZCDP, 19),
+		ok("exponential-mechanism", schema.ExponentialMechanism, 20),
+		ok("group-privacy", schema.GroupPrivacy, 21),
+		bad("group-privacy", schema.GroupPrivacy, "BadCurve"),
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("tests (-want +got):\n%s", diff)

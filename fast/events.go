@@ -364,11 +364,28 @@ func ExponentialMechanism(eps, alpha float64) (float64, error) {
 		return eps, nil
 	}
 	E := evExact(eps)
-	u := evDiv(evEm(E), evExpm1(E))
-	k := evNeg(evLog1pmx(evNeg(u)))
+	k := emK(E)
 	t := evMul(evMul(E, E), evExact((alpha-1)/8)) // /8 exact above the subnormals
 	t.e += subnormalErr((alpha - 1) / 8)
 	return math.Min(evAdd(k, t).upNonNeg(), eps), nil
+}
+
+// emK returns K = v - 1 - log v (>= 0), v = eps/expm1(eps), eps > 0: the
+// order-free part of ExponentialMechanism. Where u = 1 - v = em(eps)/expm1(eps)
+// is at most 1/2 it is -(log1p(-u) + u), which does not cancel near eps =
+// 0; above, v is formed directly (u rounds to 1 from eps = 38 on, and 1 -
+// u loses the digits of v well before) and -log v >= log 2 outweighs 1 - v
+// <= 1/2 by a factor of at least 1.38, so the subtraction loses under 2
+// bits. (Found by the events vectors: at eps = 50, alpha = 1.01, K was
+// +Inf and the bound eps replaced 48.2.)
+func emK(E ev) ev {
+	x := evExpm1(E)
+	u := evDiv(evEm(E), x)
+	if u.v <= 0.5 {
+		return evNeg(evLog1pmx(evNeg(u)))
+	}
+	v := evDiv(E, x)
+	return evSub(evNeg(evLog(v)), evSub(evExact(1), v))
 }
 
 // GroupPrivacy returns an upper bound on the RDP at order alpha for groups
@@ -441,7 +458,7 @@ func ExponentialMechanismCurve(eps float64, orders, out []float64) error {
 	var k, e2 ev
 	if eps > 0 {
 		E := evExact(eps)
-		k = evNeg(evLog1pmx(evNeg(evDiv(evEm(E), evExpm1(E)))))
+		k = emK(E)
 		e2 = evMul(E, E)
 	}
 	for i, a := range orders {

@@ -484,3 +484,29 @@ func ExampleAccountant_ComposeEpsilonDelta() {
 	fmt.Printf("kept delta %.4g, eps %.4f\n", acc.KeptDelta(), eps)
 	// Output: kept delta 2e-06, eps 9.8894
 }
+
+// TestExponentialMechanismNearOrderOne: large eps at orders near 1, where
+// the bound is below eps (K + eps^2 (alpha-1)/8 < eps). caught: "K = +Inf
+// from eps = 38 on (u = 1 - eps/expm1(eps) rounded to 1): fast answered
+// eps, 3.7% above the reference at eps = 50, alpha = 1.01". Expected:
+// the reference at 64 bits, fast within 1e-12 and never below.
+func TestExponentialMechanismNearOrderOne(t *testing.T) {
+	ref := reference.Context{Prec: 64}
+	for _, e := range []float64{1.5, 2, 5, 10, 20, 30, 37, 38, 40, 50} {
+		for _, a := range []float64{1.0001, 1.001, 1.01, 1.02, 1.1} {
+			f, err := fast.ExponentialMechanism(e, a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := ref.ExponentialMechanism(e, a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := new(big.Float).SetPrec(128).Sub(new(big.Float).SetFloat64(f), r)
+			rel, _ := d.Quo(d, r).Float64()
+			if rel < 0 || rel > 1e-12 {
+				t.Errorf("eps=%g alpha=%g: fast %.17g, reference %s (rel %.3g)", e, a, f, r.Text('g', 17), rel)
+			}
+		}
+	}
+}

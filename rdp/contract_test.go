@@ -338,6 +338,98 @@ var contractCases = []contractCase{
 	delta("Delta(rdp NaN; nil in reference) = ErrInput", []float64{2}, []float64{nan}, 1, rdp.Classic, both(badInput)),
 	delta("Delta(order <= 1) = ErrInput", []float64{0.5}, []float64{1}, 1, rdp.Improved, both(badInput)),
 	delta("Delta(unknown conv) = ErrInput", []float64{2}, []float64{1}, 1, rdp.Conversion(-1), both(badInput)),
+
+	// the events of issue 12
+	event("KaryRandomizedResponse(noise=1) = 0", func() (float64, error) { return fast.KaryRandomizedResponse(1, 4, fast.ReplaceOne, 2) },
+		func() (*big.Float, error) { return ref.KaryRandomizedResponse(1, 4, reference.ReplaceOne, 2) }, both(zero)),
+	event("KaryRandomizedResponse(noise=0) = +Inf", func() (float64, error) { return fast.KaryRandomizedResponse(0, 4, fast.ReplaceSpecial, 2) },
+		func() (*big.Float, error) { return ref.KaryRandomizedResponse(0, 4, reference.ReplaceSpecial, 2) }, both(inf)),
+	event("KaryRandomizedResponse(alpha=+Inf) is finite", func() (float64, error) { return fast.KaryRandomizedResponse(0.5, 4, fast.ReplaceOne, inf64) },
+		func() (*big.Float, error) { return ref.KaryRandomizedResponse(0.5, 4, reference.ReplaceOne, inf64) }, both(finite)),
+	event("KaryRandomizedResponse(noise>1) = ErrInput", func() (float64, error) { return fast.KaryRandomizedResponse(1.5, 4, fast.ReplaceOne, 2) },
+		func() (*big.Float, error) { return ref.KaryRandomizedResponse(1.5, 4, reference.ReplaceOne, 2) }, both(badInput)),
+	event("KaryRandomizedResponse(noise=NaN) = ErrInput", func() (float64, error) { return fast.KaryRandomizedResponse(nan, 4, fast.ReplaceOne, 2) },
+		func() (*big.Float, error) { return ref.KaryRandomizedResponse(nan, 4, reference.ReplaceOne, 2) }, both(badInput)),
+	event("KaryRandomizedResponse(buckets=1) = ErrInput", func() (float64, error) { return fast.KaryRandomizedResponse(0.5, 1, fast.ReplaceOne, 2) },
+		func() (*big.Float, error) { return ref.KaryRandomizedResponse(0.5, 1, reference.ReplaceOne, 2) }, both(badInput)),
+	event("KaryRandomizedResponse(buckets=2.5) = ErrInput", func() (float64, error) { return fast.KaryRandomizedResponse(0.5, 2.5, fast.ReplaceOne, 2) },
+		func() (*big.Float, error) { return ref.KaryRandomizedResponse(0.5, 2.5, reference.ReplaceOne, 2) }, both(badInput)),
+	event("KaryRandomizedResponse(buckets>2^53) = ErrInput", func() (float64, error) { return fast.KaryRandomizedResponse(0.5, 1e300, fast.ReplaceOne, 2) },
+		func() (*big.Float, error) { return ref.KaryRandomizedResponse(0.5, 1e300, reference.ReplaceOne, 2) }, both(badInput)),
+	event("KaryRandomizedResponse(relation unknown) = ErrInput", func() (float64, error) { return fast.KaryRandomizedResponse(0.5, 4, "add-one", 2) },
+		func() (*big.Float, error) { return ref.KaryRandomizedResponse(0.5, 4, "add-one", 2) }, both(badInput)),
+	event("KaryRandomizedResponse(alpha=1) = ErrInput", func() (float64, error) { return fast.KaryRandomizedResponse(0.5, 4, fast.ReplaceOne, 1) },
+		func() (*big.Float, error) { return ref.KaryRandomizedResponse(0.5, 4, reference.ReplaceOne, 1) }, both(badInput)),
+	event("KaryRandomizedResponse(alpha>MaxIntegerOrder): fast ErrTooLarge, reference a value",
+		func() (float64, error) {
+			return fast.KaryRandomizedResponse(0.5, 4, fast.ReplaceOne, 2*rdp.MaxIntegerOrder)
+		},
+		func() (*big.Float, error) {
+			return ref.KaryRandomizedResponse(0.5, 4, reference.ReplaceOne, 2*rdp.MaxIntegerOrder)
+		}, answers{tooLarge, finite}),
+	event("PureDP(eps=0) = 0", func() (float64, error) { return fast.PureDP(0, 2) },
+		func() (*big.Float, error) { return ref.PureDP(0, 2) }, both(zero)),
+	event("PureDP(eps=0, alpha=+Inf) = 0", func() (float64, error) { return fast.PureDP(0, inf64) },
+		func() (*big.Float, error) { return ref.PureDP(0, inf64) }, both(zero)),
+	event("PureDP(alpha=+Inf) = eps", func() (float64, error) { return fast.PureDP(0.5, inf64) },
+		func() (*big.Float, error) { return ref.PureDP(0.5, inf64) }, both(finite)),
+	event("PureDP(eps<0) = ErrInput", func() (float64, error) { return fast.PureDP(-1, 2) },
+		func() (*big.Float, error) { return ref.PureDP(-1, 2) }, both(badInput)),
+	event("PureDP(eps=+Inf) = ErrInput", func() (float64, error) { return fast.PureDP(inf64, 2) },
+		func() (*big.Float, error) { return ref.PureDP(inf64, 2) }, both(badInput)),
+	event("PureDP(alpha=NaN) = ErrInput", func() (float64, error) { return fast.PureDP(1, nan) },
+		func() (*big.Float, error) { return ref.PureDP(1, nan) }, both(badInput)),
+	event("PureDP(alpha>MaxIntegerOrder): fast ErrTooLarge, reference a value", func() (float64, error) { return fast.PureDP(1, 2*rdp.MaxIntegerOrder) },
+		func() (*big.Float, error) { return ref.PureDP(1, 2*rdp.MaxIntegerOrder) }, answers{tooLarge, finite}),
+	event("ZCDP(rho=0, xi, alpha=+Inf) = xi", func() (float64, error) { return fast.ZCDP(0, 0.1, inf64) },
+		func() (*big.Float, error) { return ref.ZCDP(0, 0.1, inf64) }, both(finite)),
+	event("ZCDP(rho=0, xi=0) = 0", func() (float64, error) { return fast.ZCDP(0, 0, 2) },
+		func() (*big.Float, error) { return ref.ZCDP(0, 0, 2) }, both(zero)),
+	event("ZCDP(rho>0, alpha=+Inf) = +Inf", func() (float64, error) { return fast.ZCDP(0.1, 0, inf64) },
+		func() (*big.Float, error) { return ref.ZCDP(0.1, 0, inf64) }, both(inf)),
+	event("ZCDP(rho<0) = ErrInput", func() (float64, error) { return fast.ZCDP(-1, 0, 2) },
+		func() (*big.Float, error) { return ref.ZCDP(-1, 0, 2) }, both(badInput)),
+	event("ZCDP(xi=+Inf) = ErrInput", func() (float64, error) { return fast.ZCDP(1, inf64, 2) },
+		func() (*big.Float, error) { return ref.ZCDP(1, inf64, 2) }, both(badInput)),
+	event("ZCDP(xi=NaN) = ErrInput", func() (float64, error) { return fast.ZCDP(1, nan, 2) },
+		func() (*big.Float, error) { return ref.ZCDP(1, nan, 2) }, both(badInput)),
+	event("ZCDP(alpha=1) = ErrInput", func() (float64, error) { return fast.ZCDP(1, 0, 1) },
+		func() (*big.Float, error) { return ref.ZCDP(1, 0, 1) }, both(badInput)),
+	event("ExponentialMechanism(eps=0) = 0", func() (float64, error) { return fast.ExponentialMechanism(0, 2) },
+		func() (*big.Float, error) { return ref.ExponentialMechanism(0, 2) }, both(zero)),
+	event("ExponentialMechanism(alpha=+Inf) = eps", func() (float64, error) { return fast.ExponentialMechanism(1, inf64) },
+		func() (*big.Float, error) { return ref.ExponentialMechanism(1, inf64) }, both(finite)),
+	event("ExponentialMechanism(eps<0) = ErrInput", func() (float64, error) { return fast.ExponentialMechanism(-1, 2) },
+		func() (*big.Float, error) { return ref.ExponentialMechanism(-1, 2) }, both(badInput)),
+	event("ExponentialMechanism(eps=NaN) = ErrInput", func() (float64, error) { return fast.ExponentialMechanism(nan, 2) },
+		func() (*big.Float, error) { return ref.ExponentialMechanism(nan, 2) }, both(badInput)),
+	event("ExponentialMechanism(alpha=0.5) = ErrInput", func() (float64, error) { return fast.ExponentialMechanism(1, 0.5) },
+		func() (*big.Float, error) { return ref.ExponentialMechanism(1, 0.5) }, both(badInput)),
+	group("GroupPrivacy(chosen rdp +Inf) = +Inf", []float64{2, 8}, []float64{0.1, inf64}, 2, 2, both(inf)),
+	group("GroupPrivacy(alpha=+Inf) = 2^c rdp(+Inf)", []float64{2, inf64}, []float64{0.1, 0.5}, 2, inf64, both(finite)),
+	group("GroupPrivacy(c=0) = rdp", []float64{2, 8}, []float64{0, 0.5}, 0, 2, both(zero)),
+	group("GroupPrivacy(empty) = ErrInput", nil, nil, 1, 2, both(badInput)),
+	group("GroupPrivacy(lengths differ) = ErrInput", []float64{2, 8}, []float64{0.1}, 1, 2, both(badInput)),
+	group("GroupPrivacy(order <= 1) = ErrInput", []float64{1, 8}, []float64{0.1, 0.2}, 1, 2, both(badInput)),
+	group("GroupPrivacy(rdp NaN; nil in reference) = ErrInput", []float64{2, 8}, []float64{0.1, nan}, 1, 2, both(badInput)),
+	group("GroupPrivacy(rdp < 0) = ErrInput", []float64{2, 8}, []float64{0.1, -1}, 1, 2, both(badInput)),
+	group("GroupPrivacy(c<0) = ErrInput", []float64{2, 8}, []float64{0.1, 0.2}, -1, 2, both(badInput)),
+	group("GroupPrivacy(c>30) = ErrInput", []float64{2, 8}, []float64{0.1, 0.2}, 31, 2, both(badInput)),
+	group("GroupPrivacy(alpha<2, c>0) = ErrInput", []float64{2, 8}, []float64{0.1, 0.2}, 1, 1.5, both(badInput)),
+	group("GroupPrivacy(alpha NaN) = ErrInput", []float64{2, 8}, []float64{0.1, 0.2}, 0, nan, both(badInput)),
+	group("GroupPrivacy(no order >= 2^c alpha) = ErrInput", []float64{2, 8}, []float64{0.1, 0.2}, 2, 4, both(badInput)),
+}
+
+// event is a row of an issue-12 event: fast's and reference's calls.
+func event(row string, f func() (float64, error), r func() (*big.Float, error), want answers) contractCase {
+	return contractCase{row, func() kind { return floatKind(f()) }, func() kind { return bigKind(r()) }, want}
+}
+
+func group(row string, orders, curve []float64, c int, alpha float64, want answers) contractCase {
+	return contractCase{row,
+		func() kind { return floatKind(fast.GroupPrivacy(orders, curve, c, alpha)) },
+		func() kind { return bigKind(ref.GroupPrivacy(orders, bigs(curve), c, alpha)) },
+		want}
 }
 
 // TestContract runs every row of the domain table through fast and

@@ -38,6 +38,7 @@ func Steps() []Step {
 		{"conversions.json", buildConversions},
 		{"dpsgd.json", buildDPSGD},
 		{"invalid_inputs.json", buildInvalid},
+		{"events.json", buildEvents},
 	}
 }
 

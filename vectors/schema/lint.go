@@ -22,6 +22,12 @@ var inputs = map[string]struct{ scalars, lists []string }{
 	Epsilon:            {[]string{"delta"}, []string{"orders", "rdp"}},
 	Delta:              {[]string{"eps"}, []string{"orders", "rdp"}},
 	DPSGDEpsilon:       {[]string{"q", "sigma", "delta"}, []string{"orders"}},
+
+	KaryRandomizedResponse: {[]string{"noise", "buckets", "alpha"}, nil},
+	PureDP:                 {[]string{"eps", "alpha"}, nil},
+	ZCDP:                   {[]string{"rho", "xi", "alpha"}, nil},
+	ExponentialMechanism:   {[]string{"eps", "alpha"}, nil},
+	GroupPrivacy:           {[]string{"alpha"}, []string{"orders", "rdp"}},
 }
 
 // Lint checks one encoded vector file: valid against the schema, canonical
