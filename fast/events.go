@@ -63,6 +63,10 @@ type classPair struct {
 	lw0, lw1, lr ev // log w0, log w1, log rest
 	em0, em1     ev // em(l0), em(l1)
 	zero0, zero1 bool
+	// near order 1: p = w e^l (the other distribution's weights), KL =
+	// sum_i w_i phi(l_i) and max |l|
+	p0, p1, kl ev
+	lmax       float64
 }
 
 func newClassPair(c0, c1 evClass, rest ev) classPair {
@@ -78,7 +82,25 @@ func newClassPair(c0, c1 evClass, rest ev) classPair {
 	if !p.zero1 {
 		p.em1 = evEm(c1.l)
 	}
+	p.p0, p.p1 = evMul(c0.w, evExp(c0.l)), evMul(c1.w, evExp(c1.l))
+	p.kl = evAdd(evMul(c0.w, evPhi(c0.l)), evMul(c1.w, evPhi(c1.l)))
+	p.lmax = math.Max(math.Abs(c0.l.v)+c0.l.e, math.Abs(c1.l.v)+c1.l.e)
 	return p
+}
+
+// evPhi returns phi(l) = 1 + e^l (l - 1) = l expm1(l) - em(l) >= 0, the
+// term of KL(P||Q) = sum_i q_i phi(l_i) (l = log p/q): for |l| >= 1 the
+// first form (e^l (l-1) >= -2/e, so at most 2 bits cancel), below the
+// second (both terms near l^2 and l^2/2: 1 bit).
+func evPhi(l ev) ev {
+	if l.v == 0 && l.e == 0 {
+		return ev{}
+	}
+	one := evExact(1)
+	if math.Abs(l.v) >= 1 {
+		return evAdd(one, evMul(evExp(l), evSub(l, one)))
+	}
+	return evSub(evMul(l, evExpm1(l)), evEm(l))
 }
 
 // div is classDiv2(c0, c1, rest, alpha) with the order-free parts reused.
@@ -88,6 +110,18 @@ func (p *classPair) div(alpha float64) float64 {
 	x0 := evAdd(p.lw0, evMul(A, p.c0.l))
 	x1 := evAdd(p.lw1, evMul(A, p.c1.l))
 	m := math.Max(x0.v, x1.v)
+	if (alpha-1)*p.lmax <= 0.5 {
+		// Near order 1 both sums below cancel: the log domain's M + log S
+		// (both near alpha |l|, the result near (alpha-1) KL), and the
+		// series' em(alpha l) - alpha em(l) (by a factor up to about
+		// alpha/(alpha-1) e^|l|). With beta = alpha-1,
+		// S = sum_i p_i e^(beta l_i), so log S = log1p(T), T = beta KL +
+		// sum_i p_i em(beta l_i) (sum p_i = 1, sum p_i l_i = KL): every
+		// term >= 0, nothing cancels.
+		B := am1
+		t := evAdd(evMul(B, p.kl), evAdd(evMul(p.p0, evEm(evMul(B, p.c0.l))), evMul(p.p1, evEm(evMul(B, p.c1.l)))))
+		return evDiv(evLog1p(t), am1).upNonNeg()
+	}
 	if m > 0.5 {
 		M := evExact(m)
 		s := evAdd(evExp1(evSub(x0, M)), evExp1(evSub(x1, M)))

@@ -549,7 +549,7 @@ func checkAccountant(t *testing.T, orders []float64, events []event) {
 		_, before := acc.Curve()
 		var err error
 		var one func(a float64) (v float64, rel float64, ok bool)
-		switch ev.op & 7 {
+		switch eventOp(ev.op) {
 		case opSGM:
 			if maxFinite(ords) > 20000 {
 				continue // SGM costs O(alpha): ~70 ms an order near 2^20, too slow to fuzz
@@ -615,6 +615,22 @@ func checkAccountant(t *testing.T, orders []float64, events []event) {
 			}
 			deltaSeen[key] = d
 			continue
+		case opKaryRR:
+			rel := fast.ReplaceOne
+			if ev.op&4 != 0 {
+				rel = fast.ReplaceSpecial
+			}
+			err = acc.ComposeKaryRandomizedResponse(ev.x, ev.y, rel, ev.n)
+			one = closed(t, func(a float64) (float64, error) { return fast.KaryRandomizedResponse(ev.x, ev.y, rel, a) })
+		case opExpMech:
+			err = acc.ComposeExponentialMechanism(ev.x, ev.n)
+			one = closed(t, func(a float64) (float64, error) { return fast.ExponentialMechanism(ev.x, a) })
+		case opZCDPXi:
+			err = acc.ComposeZCDPXi(ev.x, ev.y, ev.n)
+			one = closed(t, func(a float64) (float64, error) { return fast.ZCDP(ev.x, ev.y, a) })
+		case opEpsilonDelta:
+			err = acc.ComposeEpsilonDelta(ev.x, ev.y, ev.n)
+			one = closed(t, func(a float64) (float64, error) { return fast.PureDP(ev.x, a) })
 		}
 		_, after := acc.Curve()
 		if err != nil {

@@ -67,6 +67,7 @@ type Impl struct {
 	PureDP                 func(eps, alpha float64) (float64, error)
 	ZCDP                   func(rho, xi, alpha float64) (float64, error)
 	ExponentialMechanism   func(eps, alpha float64) (float64, error)
+	GroupPrivacy           func(orders, rdp []float64, c int, alpha float64) (float64, error)
 }
 
 // Accuracy is what an implementation promises: relative error bounds of
@@ -82,6 +83,10 @@ type Accuracy struct {
 	// Delta (relative, per unit of (alpha-1) times that magnitude).
 	Conversion float64
 	RoundsUp   bool // values are never below the exact ones
+
+	// Events bounds the issue-12 events (KaryRandomizedResponse, PureDP,
+	// ...), relative.
+	Events float64
 }
 
 // Domain bounds the inputs the laws draw for SGM.
@@ -139,7 +144,7 @@ func Fast() *Impl {
 			return fastAccountant{&fast.Accountant{Orders: orders}}
 		},
 		IsInputError: func(err error) bool { return errors.Is(err, fast.ErrInput) },
-		Acc:          Accuracy{SGM: 1e-12, Closed: 1e-14, Divergence: 1e-13, Conversion: 32 * u, RoundsUp: true},
+		Acc:          Accuracy{SGM: 1e-12, Closed: 1e-14, Divergence: 1e-13, Conversion: 32 * u, RoundsUp: true, Events: 1e-12},
 		Dom:          Domain{QMin: 1e-12, SigmaMin: 0.1, SigmaMax: 1000, OrderMax: 256, IntOrderMax: 10000},
 		TruthPrec:    64,
 
@@ -147,6 +152,7 @@ func Fast() *Impl {
 		PureDP:                 fast.PureDP,
 		ZCDP:                   fast.ZCDP,
 		ExponentialMechanism:   fast.ExponentialMechanism,
+		GroupPrivacy:           fast.GroupPrivacy,
 	}
 }
 
@@ -206,7 +212,7 @@ func Reference(prec uint) *Impl {
 			var ie *reference.InputError
 			return errors.As(err, &ie)
 		},
-		Acc:       Accuracy{SGM: 4 * u, Closed: 4 * u, Divergence: 4 * u, Conversion: 4 * u},
+		Acc:       Accuracy{SGM: 4 * u, Closed: 4 * u, Divergence: 4 * u, Conversion: 4 * u, Events: 4 * u},
 		Dom:       Domain{QMin: 1e-6, SigmaMin: 0.3, SigmaMax: 100, OrderMax: 64, IntOrderMax: 64},
 		TruthPrec: 2 * max(prec, 64),
 
@@ -216,6 +222,13 @@ func Reference(prec uint) *Impl {
 		PureDP:               func(e, a float64) (float64, error) { return f64(c.PureDP(e, a)) },
 		ZCDP:                 func(rho, xi, a float64) (float64, error) { return f64(c.ZCDP(rho, xi, a)) },
 		ExponentialMechanism: func(e, a float64) (float64, error) { return f64(c.ExponentialMechanism(e, a)) },
+		GroupPrivacy: func(orders, rdp []float64, k int, a float64) (float64, error) {
+			r, err := bigs("GroupPrivacy", rdp)
+			if err != nil {
+				return 0, err
+			}
+			return f64(c.GroupPrivacy(orders, r, k, a))
+		},
 	}
 }
 
@@ -384,6 +397,9 @@ func (a *refAccountant) ComposeEpsilonDelta(eps, delta float64, count int) error
 	}
 	if err := a.each("ComposeEpsilonDelta", count, func(x float64) (*big.Float, error) { return a.c.PureDP(eps, x) }); err != nil {
 		return err
+	}
+	if delta == 0 {
+		return nil // nothing kept (as fast, which then converts as before)
 	}
 	f := new(big.Float).SetPrec(512).Sub(big.NewFloat(1), big.NewFloat(delta))
 	p := new(big.Float).SetPrec(512).SetInt64(1)

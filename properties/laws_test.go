@@ -30,6 +30,7 @@ var lawChecks = map[string][2]int{
 	"limits":             {5000, 500},
 	"conversions":        {5000, 500},
 	"agreement":          {1000, 80},
+	"events":             {3000, 300},
 }
 
 const shortMinChecks = 5
