@@ -512,3 +512,55 @@ func TestExponentialMechanismNearOrderOne(t *testing.T) {
 		}
 	}
 }
+
+func ExampleKaryRandomizedResponseCurve() {
+	orders := []float64{2, 8, math.Inf(1)}
+	out := make([]float64, len(orders))
+	_ = fast.KaryRandomizedResponseCurve(0.5, 4, fast.ReplaceOne, orders, out)
+	// by hand: P = (0.625, 0.125, 0.125, 0.125), Q swaps the first two;
+	// order 2: log(0.625^2/0.125 + 0.125^2/0.625 + 0.25) = log 3.4; +Inf: log 5
+	fmt.Printf("%.4f %.4f %.4f\n", out[0], out[1], out[2])
+	// Output: 1.2238 1.5423 1.6094
+}
+
+func ExamplePureDPCurve() {
+	orders := []float64{2, math.Inf(1)}
+	out := make([]float64, len(orders))
+	_ = fast.PureDPCurve(1, orders, out)
+	fmt.Printf("%.6f %g\n", out[0], out[1])
+	// Output: 0.735326 1
+}
+
+func ExampleExponentialMechanismCurve() {
+	orders := []float64{2, 64}
+	out := make([]float64, len(orders))
+	_ = fast.ExponentialMechanismCurve(1, orders, out)
+	fmt.Printf("%.6f %g\n", out[0], out[1]) // capped at eps
+	// Output: 0.248302 1
+}
+
+func ExampleAccountant_ComposeExponentialMechanism() {
+	acc := fast.Accountant{Orders: []float64{2, 4, 8}}
+	_ = acc.ComposeExponentialMechanism(1, 10) // ten applications, not one
+	_, rdp := acc.Curve()
+	fmt.Printf("%.4f\n", rdp[0])
+	// Output: 2.4830
+}
+
+func ExampleAccountant_ComposeKaryRandomizedResponse() {
+	var acc fast.Accountant
+	_ = acc.ComposeKaryRandomizedResponse(0.5, 2, fast.ReplaceOne, 10)
+	eps, _, _ := acc.Epsilon(1e-5, fast.Improved)
+	// just above 10 log 3 = 10.9861, the value at the order +Inf, which the
+	// default orders (up to 1024) do not include
+	fmt.Printf("%.4f\n", eps)
+	// Output: 10.9868
+}
+
+func ExampleAccountant_ComposeZCDPXi() {
+	acc := fast.Accountant{Orders: []float64{2, 4}}
+	_ = acc.ComposeZCDPXi(0.1, 0.01, 3)
+	_, rdp := acc.Curve()
+	fmt.Printf("%.4f %.4f\n", rdp[0], rdp[1]) // 3 (0.01 + 0.1 alpha)
+	// Output: 0.6300 1.2300
+}

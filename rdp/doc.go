@@ -191,9 +191,12 @@
 //     dominates, fast relies on Mironov, Talwar and Zhang 2019, Thm 5).
 //   - fast only: Accountant (composition), CalibrateSigma and MaxSteps
 //     (searches that evaluate whole RDP curves many times: float64 work),
-//     ErrNotConverged, PureDPCurve, ZCDPEpsilon, ZCDPEpsilonRDP and
+//     ErrNotConverged, ZCDPEpsilon, ZCDPEpsilonRDP and
 //     AdvancedComposition (closed-form bridges between DP notions, which
-//     need no reference beyond their formulas).
+//     need no reference beyond their formulas), and the curve forms
+//     PureDPCurve, KaryRandomizedResponseCurve and
+//     ExponentialMechanismCurve (PureDP, KaryRandomizedResponse and
+//     ExponentialMechanism order by order, with the same values).
 //   - SGMCurve writes into a caller's slice in fast (out, no allocation)
 //     and returns a new slice in reference.
 package rdp
