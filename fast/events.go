@@ -87,25 +87,28 @@ func newClassPair(c0, c1 evClass, rest ev) classPair {
 	if !p.zero1 {
 		p.em1 = evEm(c1.l)
 	}
-	p.p0, p.p1 = evMul(c0.w, evExp(c0.l)), evMul(c1.w, evExp(c1.l))
-	p.kl = evAdd(evMul(c0.w, evPhi(c0.l)), evMul(c1.w, evPhi(c1.l)))
+	// p = e^(log w + l): w e^l may overflow where p does not (noise near
+	// 2^-1022, l near 709)
+	p.p0, p.p1 = evExp(evAdd(p.lw0, c0.l)), evExp(evAdd(p.lw1, c1.l))
+	p.kl = evAdd(wPhi(c0.w, p.p0, c0.l), wPhi(c1.w, p.p1, c1.l))
 	p.lmax = math.Max(math.Abs(c0.l.v)+c0.l.e, math.Abs(c1.l.v)+c1.l.e)
 	return p
 }
 
-// evPhi returns phi(l) = 1 + e^l (l - 1) = l expm1(l) - em(l) >= 0, the
-// term of KL(P||Q) = sum_i q_i phi(l_i) (l = log p/q): for |l| >= 1 the
-// first form (e^l (l-1) >= -2/e, so at most 2 bits cancel), below the
-// second (both terms near l^2 and l^2/2: 1 bit).
-func evPhi(l ev) ev {
+// wPhi returns w phi(l), phi(l) = 1 + e^l (l - 1) = l expm1(l) - em(l) >=
+// 0, the term of KL(P||Q) = sum_i q_i phi(l_i) (w = q, p = w e^l, l = log
+// p/q): for |l| >= 1 as w + p (l - 1) (p (l-1) >= -2w/e, so at most 2 bits
+// cancel, and no e^l overflows), below as w (l expm1(l) - em(l)) (both
+// terms near l^2 and l^2/2: 1 bit).
+func wPhi(w, p, l ev) ev {
 	if l.v == 0 && l.e == 0 {
 		return ev{}
 	}
 	one := evExact(1)
 	if math.Abs(l.v) >= 1 {
-		return evAdd(one, evMul(evExp(l), evSub(l, one)))
+		return evAdd(w, evMul(p, evSub(l, one)))
 	}
-	return evSub(evMul(l, evExpm1(l)), evEm(l))
+	return evMul(w, evSub(evMul(l, evExpm1(l)), evEm(l)))
 }
 
 // div is classDiv2(c0, c1, rest, alpha) with the order-free parts reused.

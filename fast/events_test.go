@@ -564,3 +564,29 @@ func ExampleAccountant_ComposeZCDPXi() {
 	fmt.Printf("%.4f %.4f\n", rdp[0], rdp[1]) // 3 (0.01 + 0.1 alpha)
 	// Output: 0.6300 1.2300
 }
+
+// TestKaryRandomizedResponseTinyNoise: noise near 2^-1017 (below the
+// documented 1e-12, still an upper bound required) near order 1.
+// caught: "KaryRandomizedResponse(5.7e-306, 2, replace-one, 1+1e-8) =
+// +Inf: w e^l overflowed in the near-order-1 sum" (properties law
+// monotone-alpha). Expected: the reference at 64 bits; fast never below
+// and within 1e-12.
+func TestKaryRandomizedResponseTinyNoise(t *testing.T) {
+	ref := reference.Context{Prec: 64}
+	for _, rel := range []string{fast.ReplaceOne, fast.ReplaceSpecial} {
+		for _, a := range []float64{1 + 1e-8, 1.0039062600390625, 2} {
+			f, err := fast.KaryRandomizedResponse(5.696189077778436e-306, 2, rel, a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := ref.KaryRandomizedResponse(5.696189077778436e-306, 2, rel, a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := new(big.Float).SetPrec(128).Sub(new(big.Float).SetFloat64(f), r)
+			if q, _ := d.Quo(d, r).Float64(); q < 0 || q > 1e-12 {
+				t.Errorf("%s alpha=%v: fast %v, reference %s (rel %.3g)", rel, a, f, r.Text('g', 17), q)
+			}
+		}
+	}
+}
