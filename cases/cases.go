@@ -24,11 +24,17 @@
 //	SampledLaplace      q, b, alpha
 //	SampledDivergence   q, distP, distQ, alpha
 //	WORGaussian         q, sigma, alpha                  (a bound: WBK19 Thm 27)
+//	KaryRandomizedResponse  noise, buckets, relation, alpha
+//	PureDP              eps, alpha
+//	ZCDP                rho, xi, alpha
+//	ExponentialMechanism    eps, alpha
+//	GroupPrivacy        orders, rdp, c, alpha
 //
 // A number is a JSON number or a string as the vector files write inputs: a
 // decimal, a hex float, "inf", "-inf" or "nan"; steps is an integer; distP,
 // distQ, orders and rdp are lists of numbers; conversion is "classic" or
-// "improved" (the default). The answer adds "reference" (a decimal string
+// "improved" (the default); relation is "replace-one" or "replace-special";
+// c is an integer. The answer adds "reference" (a decimal string
 // with 50 significant digits, or "inf") and "fast" (a JSON number, or
 // "inf"); Epsilon, Delta and DPSGDEpsilon add the orders that attain them,
 // "order" and "order_fast". A fast error is "fast_error"; a rejected input
@@ -66,6 +72,9 @@ type Args struct {
 	Steps                     int
 	DistP, DistQ, Orders, RDP []float64
 	Conversion                reference.Conversion
+	Noise, Buckets, Rho, Xi   float64
+	Relation                  string
+	C                         int
 }
 
 // A Kind is one function: its inputs and how to compute it.
@@ -168,6 +177,35 @@ var Kinds = []*Kind{
 			return value(c.WORGaussian(a.Q, a.Sigma, a.Alpha))
 		},
 		Fast: func(a *Args) (float64, float64, error) { return fvalue(fast.WORGaussian(a.Q, a.Sigma, a.Alpha)) }},
+	{Name: schema.KaryRandomizedResponse, Inputs: []string{"noise", "buckets", "relation", "alpha"},
+		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
+			return value(c.KaryRandomizedResponse(a.Noise, a.Buckets, a.Relation, a.Alpha))
+		},
+		Fast: func(a *Args) (float64, float64, error) {
+			return fvalue(fast.KaryRandomizedResponse(a.Noise, a.Buckets, a.Relation, a.Alpha))
+		}},
+	{Name: schema.PureDP, Inputs: []string{"eps", "alpha"},
+		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
+			return value(c.PureDP(a.Eps, a.Alpha))
+		},
+		Fast: func(a *Args) (float64, float64, error) { return fvalue(fast.PureDP(a.Eps, a.Alpha)) }},
+	{Name: schema.ZCDP, Inputs: []string{"rho", "xi", "alpha"},
+		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
+			return value(c.ZCDP(a.Rho, a.Xi, a.Alpha))
+		},
+		Fast: func(a *Args) (float64, float64, error) { return fvalue(fast.ZCDP(a.Rho, a.Xi, a.Alpha)) }},
+	{Name: schema.ExponentialMechanism, Inputs: []string{"eps", "alpha"},
+		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
+			return value(c.ExponentialMechanism(a.Eps, a.Alpha))
+		},
+		Fast: func(a *Args) (float64, float64, error) { return fvalue(fast.ExponentialMechanism(a.Eps, a.Alpha)) }},
+	{Name: schema.GroupPrivacy, Inputs: []string{"orders", "rdp", "c", "alpha"},
+		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
+			return value(c.GroupPrivacy(a.Orders, exactList(a.RDP), a.C, a.Alpha))
+		},
+		Fast: func(a *Args) (float64, float64, error) {
+			return fvalue(fast.GroupPrivacy(a.Orders, a.RDP, a.C, a.Alpha))
+		}},
 }
 
 // legacyEpsilon is the older {"kind": "epsilon"} form: DPSGDEpsilon with
@@ -272,7 +310,8 @@ func Parse(line []byte) (*Kind, *Args, error) {
 // scalars are a's scalar inputs by name, as in the vector files.
 func (a *Args) scalars() map[string]*float64 {
 	return map[string]*float64{"q": &a.Q, "sigma": &a.Sigma, "alpha": &a.Alpha, "b": &a.B, "p": &a.P,
-		"mean1": &a.Mean1, "sd1": &a.SD1, "mean2": &a.Mean2, "sd2": &a.SD2, "delta": &a.Delta, "eps": &a.Eps}
+		"mean1": &a.Mean1, "sd1": &a.SD1, "mean2": &a.Mean2, "sd2": &a.SD2, "delta": &a.Delta, "eps": &a.Eps,
+		"noise": &a.Noise, "buckets": &a.Buckets, "rho": &a.Rho, "xi": &a.Xi}
 }
 
 // scalar is the scalar input name (which must be one).
@@ -301,6 +340,14 @@ func (a *Args) set(name string, raw json.RawMessage) error {
 	case name == "steps":
 		if err = json.Unmarshal(raw, &a.Steps); err != nil {
 			err = fmt.Errorf("want an integer")
+		}
+	case name == "c":
+		if err = json.Unmarshal(raw, &a.C); err != nil {
+			err = fmt.Errorf("want an integer")
+		}
+	case name == "relation":
+		if err = json.Unmarshal(raw, &a.Relation); err != nil {
+			err = fmt.Errorf("want a string")
 		}
 	case name == "conversion":
 		var s string

@@ -222,6 +222,10 @@ func lineOf(t *testing.T, g *schema.Group, tc *schema.Test) []byte {
 			m[in] = tc.DistP
 		case "distQ":
 			m[in] = tc.DistQ
+		case "relation":
+			m[in] = tc.Relation
+		case "c":
+			m[in] = *tc.C
 		default:
 			x, err := tc.Float(in)
 			if err != nil {
@@ -321,6 +325,13 @@ func TestRunVectorsEveryKind(t *testing.T) {
 		`{"kind": "SampledLaplace", "q": 0.01, "b": 1, "alpha": 8.5}`,
 		`{"kind": "SampledDivergence", "q": 0.5, "distP": [0.75, 0.25], "distQ": [0.25, 0.75], "alpha": 2}`,
 		`{"kind": "WORGaussian", "q": 0.01, "sigma": 1.1, "alpha": 3}`,
+		`{"kind": "KaryRandomizedResponse", "noise": 0.3, "buckets": 10, "relation": "replace-special", "alpha": 2}`,
+		`{"kind": "PureDP", "eps": 1, "alpha": 2}`,
+		`{"kind": "ZCDP", "rho": 0.1, "xi": 0.01, "alpha": "inf"}`,
+		`{"kind": "ExponentialMechanism", "eps": 1, "alpha": 2}`,
+		`{"kind": "GroupPrivacy", "orders": [2, 8, "inf"], "rdp": [0.1, 0.3, 0.5], "c": 2, "alpha": 2}`,
+		`{"kind": "KaryRandomizedResponse", "noise": 0.3, "buckets": 10, "relation": "add-one", "alpha": 2}`,
+		`{"kind": "GroupPrivacy", "orders": [2, 4], "rdp": [0.1, 0.3], "c": 2, "alpha": 2}`,
 	}
 	var out bytes.Buffer
 	if err := RunVectors(strings.NewReader(strings.Join(lines, "\n")), &out, &bytes.Buffer{}); err != nil {
@@ -388,7 +399,14 @@ func TestRunVectorsEveryKind(t *testing.T) {
 		ok("epsilon/classic", schema.DPSGDEpsilon, 10),
 		ok("sampled-laplace", schema.SampledLaplace, 17),
 		ok("sampled-divergence", schema.SampledDivergence, 18),
-		ok("wor-gaussian", schema.WORGaussian, 17),
+		ok("wor-gaussian", schema.WORGaussian, 19),
+		ok("kary-randomized-response", schema.KaryRandomizedResponse, 20),
+		bad("kary-randomized-response", schema.KaryRandomizedResponse, "OutOfRange"),
+		ok("pure-dp", schema.PureDP, 21),
+		ok("zcdp", schema.ZCDP, 22),
+		ok("exponential-mechanism", schema.ExponentialMechanism, 23),
+		ok("group-privacy", schema.GroupPrivacy, 24),
+		bad("group-privacy", schema.GroupPrivacy, "BadCurve"),
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("tests (-want +got):\n%s", diff)

@@ -176,6 +176,13 @@ var otherGroups = map[string]struct {
 	schema.SampledLaplace:     {"sampled-laplace", gen.DivergenceTolerance, false},
 	schema.SampledDivergence:  {"sampled-divergence", gen.DivergenceTolerance, false},
 	schema.WORGaussian:        {"wor-gaussian", gen.SGMTolerance, false},
+
+	// the events of issue 12
+	schema.KaryRandomizedResponse: {"kary-randomized-response", gen.EventsTolerance, false},
+	schema.PureDP:                 {"pure-dp", gen.EventsTolerance, false},
+	schema.ZCDP:                   {"zcdp", gen.EventsTolerance, false},
+	schema.ExponentialMechanism:   {"exponential-mechanism", gen.EventsTolerance, false},
+	schema.GroupPrivacy:           {"group-privacy", gen.EventsTolerance, false},
 }
 
 // setInputs writes a's inputs of kind k into t, named as in the vector
@@ -196,6 +203,11 @@ func setInputs(t *schema.Test, k *Kind, a *Args) {
 			t.Orders, t.OrdersHex = schema.Lists(a.Orders)
 		case "rdp":
 			t.RDP, t.RDPHex = schema.Lists(a.RDP)
+		case "relation":
+			t.Relation = a.Relation
+		case "c":
+			c := a.C
+			t.C = &c
 		default:
 			t.SetFloat(in, a.scalar(in))
 		}
@@ -214,6 +226,8 @@ func invalidFlag(fn string, ie *reference.InputError) string {
 		return "BadDistribution"
 	case strings.HasPrefix(ie.Arg, "orders") || strings.HasPrefix(ie.Arg, "rdp"):
 		return "BadCurve"
+	case ie.Arg == "relation":
+		return "OutOfRange" // a string: its Value is NaN, which it is not
 	}
 	return gen.BadFlag(ie.Value)
 }

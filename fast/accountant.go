@@ -25,6 +25,10 @@ type Accountant struct {
 	tmp    []float64
 	events int
 	log    []composed // the events composed by Compose (best.go)
+	// logKeep bounds from below sum count_i log1p(-delta_i) over the
+	// (eps, delta) events: the delta kept aside is 1 - e^logKeep
+	// (ComposeEpsilonDelta).
+	logKeep float64
 }
 
 func (a *Accountant) init() ([]float64, error) {
@@ -136,7 +140,9 @@ func (a *Accountant) ComposeZCDP(rho float64, count int) error {
 	})
 }
 
-// ComposePureDP adds count pure eps-DP mechanisms through PureDPCurve.
+// ComposePureDP adds count pure eps-DP mechanisms through PureDPCurve: the
+// tight curve of binary randomized response (see PureDP), as dp_accounting
+// and autodp account pure DP.
 func (a *Accountant) ComposePureDP(eps float64, count int) error {
 	o, err := a.init()
 	if err != nil {
@@ -269,6 +275,9 @@ func (a *Accountant) Epsilon(delta float64, conv Conversion) (eps, order float64
 	if err != nil {
 		return 0, 0, err
 	}
+	if a.logKeep != 0 {
+		return a.epsilonKept(o, delta, conv)
+	}
 	return Epsilon(o, a.rdp, delta, conv)
 }
 
@@ -278,6 +287,9 @@ func (a *Accountant) Delta(eps float64, conv Conversion) (delta, order float64, 
 	o, err := a.init()
 	if err != nil {
 		return 0, 0, err
+	}
+	if a.logKeep != 0 {
+		return a.deltaKept(o, eps, conv)
 	}
 	return Delta(o, a.rdp, eps, conv)
 }
@@ -349,4 +361,143 @@ func (a *Accountant) ComposePoissonBound(q float64, base []float64, count int) e
 		idx[x] = i
 	}
 	return a.composeEach("ComposePoissonBound", count, func(x float64) (float64, error) { return best[idx[x]], nil })
+}
+
+// ComposeKaryRandomizedResponse adds count k-ary randomized responses (see
+// KaryRandomizedResponse). Errors are those of KaryRandomizedResponseCurve;
+// on error nothing is added.
+func (a *Accountant) ComposeKaryRandomizedResponse(noise, buckets float64, relation string, count int) error {
+	return a.composeCurve("ComposeKaryRandomizedResponse", count, func(o, out []float64) error {
+		return KaryRandomizedResponseCurve(noise, buckets, relation, o, out)
+	})
+}
+
+// ComposeExponentialMechanism adds count exponential mechanisms (see
+// ExponentialMechanism: the bounded-range bound, dp_accounting's
+// ExponentialMechanismDpEvent, whose own accountant drops the count).
+func (a *Accountant) ComposeExponentialMechanism(eps float64, count int) error {
+	return a.composeCurve("ComposeExponentialMechanism", count, func(o, out []float64) error {
+		return ExponentialMechanismCurve(eps, o, out)
+	})
+}
+
+// ComposeZCDPXi adds count (xi, rho)-zCDP mechanisms: rdp(alpha) = xi +
+// rho alpha (see ZCDP; dp_accounting's ZCDpEvent).
+func (a *Accountant) ComposeZCDPXi(rho, xi float64, count int) error {
+	return a.composeEach("ComposeZCDPXi", count, func(x float64) (float64, error) { return ZCDP(rho, xi, x) })
+}
+
+// ComposeEpsilonDelta adds count (eps, delta)-DP mechanisms as
+// dp_accounting's EpsilonDeltaDpEvent does: the tight curve of eps (see
+// PureDP) is composed and the deltas are kept aside, the kept delta being
+// 1 - prod_i (1 - delta_i)^count_i. Epsilon and Delta then combine it with
+// the conversion's: the final delta is
+//
+//	1 - (1 - delta_conv) prod_i (1 - delta_i)^count_i,
+//
+// so for a target total delta the conversion gets (delta -
+// delta_kept)/(1 - delta_kept), and eps is +Inf when delta <= delta_kept.
+//
+// Why this is valid: every (eps, delta)-DP mechanism is, for each pair of
+// neighbours, a post-processing of the (eps, delta) randomized response
+// of Kairouz, Oh and Viswanath 2015 (ICML; arXiv 1311.0776; the dominance
+// step of their proof of Theorem 3.3), which with probability delta
+// outputs a symbol naming the database and otherwise runs binary eps
+// randomized response, whose RDP is PureDP(eps). Under both neighbours the
+// composition avoids every such symbol with probability P = prod_i (1 -
+// delta_i), and conditioned on that it is a composition of eps_i
+// randomized responses, (eps, delta_conv)-DP by the conversion of the
+// summed curve; so for any event S, Pr_D[S] <= P Pr_D[S | none] + (1 - P)
+// <= P (e^eps Pr_D'[S | none] + delta_conv) + 1 - P <= e^eps Pr_D'[S] + 1
+// - P (1 - delta_conv). (The adaptive case follows the same way, as in
+// their Theorem 3.3.) This is the standard "the deltas add up" argument
+// of DP composition with its exact product form, as dp_accounting's
+// RdpAccountant composes it.
+//
+// Errors: eps < 0, NaN or +Inf, delta outside [0, 1] or NaN, count <= 0;
+// on error nothing is added.
+func (a *Accountant) ComposeEpsilonDelta(eps, delta float64, count int) error {
+	const fn = "ComposeEpsilonDelta"
+	if math.IsNaN(delta) || delta < 0 || delta > 1 {
+		return inputErr(fn, "delta", delta, "must be in [0, 1]")
+	}
+	if err := a.composeCurve(fn, count, func(o, out []float64) error {
+		if err := checkEps(fn, eps); err != nil {
+			return err
+		}
+		pureDPCurveUp(eps, o, out)
+		return nil
+	}); err != nil {
+		return err
+	}
+	if delta > 0 {
+		// count log1p(-delta) (3 roundings, below 4u relative) made more
+		// negative by 8u, and the sum rounded down
+		t := float64(count) * math.Log1p(-delta)
+		t -= 8 * unit * math.Abs(t)
+		a.logKeep = math.Nextafter(a.logKeep+t, math.Inf(-1))
+	}
+	return nil
+}
+
+// composeCurve adds count times the curve f writes, or nothing on error.
+func (a *Accountant) composeCurve(fn string, count int, f func(orders, out []float64) error) error {
+	o, err := a.init()
+	if err != nil {
+		return err
+	}
+	if err := checkCount(fn, count); err != nil {
+		return err
+	}
+	if err := f(o, a.tmp); err != nil {
+		return err
+	}
+	if count > 1 {
+		for i := range a.tmp {
+			a.tmp[i] = scaleUp(a.tmp[i], float64(count))
+		}
+	}
+	a.add()
+	return nil
+}
+
+// KeptDelta returns an upper bound on the delta kept aside by the (eps,
+// delta) events, 1 - prod_i (1 - delta_i)^count_i (0 without them).
+func (a *Accountant) KeptDelta() float64 {
+	if a.logKeep == 0 {
+		return 0
+	}
+	// -expm1 of the lower bound of the log, 1 ulp, rounded up by 2 ulps
+	k := math.Nextafter(math.Nextafter(-math.Expm1(a.logKeep), 2), 2)
+	return math.Min(k, 1)
+}
+
+// epsilonKept is Epsilon with the kept delta: the conversion gets the
+// lower bound (delta - kept)/(1 - kept) (each of the three roundings
+// below u, covered by 4u), and eps is +Inf (order +Inf) where that is not
+// positive.
+func (a *Accountant) epsilonKept(o []float64, delta float64, conv Conversion) (float64, float64, error) {
+	if math.IsNaN(delta) || delta <= 0 || delta >= 1 {
+		return Epsilon(o, a.rdp, delta, conv) // its error
+	}
+	k := a.KeptDelta()
+	d := (delta - k) / (1 - k) * (1 - 4*unit)
+	if !(d > 0) {
+		if _, _, err := Epsilon(o, a.rdp, delta, conv); err != nil {
+			return 0, 0, err
+		}
+		return math.Inf(1), math.Inf(1), nil
+	}
+	return Epsilon(o, a.rdp, d, conv)
+}
+
+// deltaKept is Delta with the kept delta: 1 - (1 - d)(1 - kept) = d +
+// kept (1 - d), rounded up by 4u and capped at 1.
+func (a *Accountant) deltaKept(o []float64, eps float64, conv Conversion) (float64, float64, error) {
+	d, order, err := Delta(o, a.rdp, eps, conv)
+	if err != nil {
+		return 0, 0, err
+	}
+	k := a.KeptDelta()
+	return math.Min(1, (d+k*(1-d))*(1+4*unit)), order, nil
 }

@@ -91,9 +91,11 @@ func ZCDPEpsilonRDP(rho, delta float64) (eps, order float64, err error) {
 	return math.Max(eps, 0), order, nil
 }
 
-// PureDPCurve writes the RDP curve implied by pure eps-DP into out:
-// rdp(alpha) = min(eps, alpha eps^2/2) (Mironov 2017, Prop 3 with
-// Bun-Steinke 2016, Prop 1.4: eps-DP implies eps^2/2-zCDP).
+// PureDPCurve writes PureDP(eps, orders[i]) into out[i]: the tight RDP
+// curve of any pure eps-DP mechanism, binary randomized response's (see
+// PureDP), with its order-free parts computed once. (Until issue 12 it
+// wrote the looser min(eps, alpha eps^2/2) of Mironov 2017, Prop 3 with
+// Bun-Steinke 2016, Prop 1.4: 1 instead of 0.735 at eps = 1, alpha = 2.)
 //
 // Special cases are:
 //
@@ -102,26 +104,16 @@ func ZCDPEpsilonRDP(rho, delta float64) (eps, order float64, err error) {
 //	PureDPCurve(eps, ...) = error for eps < 0, NaN or +Inf, orders <= 1 or
 //	    NaN, len(out) != len(orders), empty orders
 //
-// Accuracy: rounded up by 4 ulps.
+// Accuracy: that of PureDP (the same operations, so the same values).
 func PureDPCurve(eps float64, orders, out []float64) error {
-	if math.IsNaN(eps) || eps < 0 || math.IsInf(eps, 1) {
-		return inputErr("PureDPCurve", "eps", eps, "must be finite and >= 0")
+	const fn = "PureDPCurve"
+	if err := checkEps(fn, eps); err != nil {
+		return err
 	}
-	if len(orders) == 0 || len(out) != len(orders) {
-		return inputErr("PureDPCurve", "orders, out", math.NaN(), "must be non-empty and of equal length")
+	if err := checkCurveOut(fn, orders, out); err != nil {
+		return err
 	}
-	for _, a := range orders {
-		if err := checkOrder("PureDPCurve", a); err != nil {
-			return err
-		}
-	}
-	for i, a := range orders {
-		if eps == 0 {
-			out[i] = 0 // not min(0, +Inf*0) at alpha = +Inf
-			continue
-		}
-		out[i] = roundUp(math.Min(eps, a*eps*eps/2), 4*unit)
-	}
+	pureDPCurveUp(eps, orders, out)
 	return nil
 }
 

@@ -253,8 +253,12 @@ func TestBridges(t *testing.T) {
 	}
 	out := make([]float64, 2)
 	_ = PureDPCurve(1, []float64{1.5, 4}, out)
-	if out[0] < 0.75 || out[1] < 1 || out[1] > 1+1e-15 {
-		t.Errorf("PureDPCurve %v", out)
+	// the tight curve 1/(a-1) log((e^(a eps) + e^((1-a) eps))/(1 + e^eps)),
+	// mpmath at 40 digits: mp.dps=40; log((exp(a)+exp(1-a))/(1+e))/(a-1)
+	for i, w := range []float64{0.6273326470494993247894626227808975790381, 0.8958832596451838035475689996118530066242} {
+		if out[i] < w || out[i] > w*(1+1e-14) {
+			t.Errorf("PureDPCurve(1) = %v, want %v", out, w)
+		}
 	}
 	v, _ := AdvancedComposition(0.1, 100, 1e-5)
 	// sqrt(200 log 1e5) 0.1 + 100*0.1*(e^0.1-1) = 4.7985 + 1.0517 (hand-computed)

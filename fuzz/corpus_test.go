@@ -206,6 +206,13 @@ var seeds = map[string][]seed{
 		acct("zero-mechanisms-order-inf", "regression: eps = 0 or rho = 0 gave NaN (0 * Inf) at the order +Inf", events(1, nil, ev(opZCDP, 0, 0, 1), ev(opPureDP, 0, 0, 1))),
 		acct("mapped-events", "mapped parameters: every event valid", events(0, nil,
 			encodeEvent(nil, opSGM|mapped, 0, 0, 0), encodeEvent(nil, opGaussian|mapped, 0, 0, 0), encodeEvent(nil, opEpsilon|mapped, 0, 0, 1))),
+		acct("issue12-events", "the events of issue 12 on hardOrders (+Inf included), then eps and delta with a kept delta",
+			events(1, nil, ev(extended|0, 0.3, 10, 3), ev(extended|4, 1e-12, 1e6, 2), ev(extended|1, 50, 0, 10),
+				ev(extended|2, 0.1, 0.01, 2), ev(extended|3, 1, 1e-6, 10), ev(opEpsilon, 1e-5, 0, 1), ev(opEpsilon, 1e-5, 0, 0),
+				ev(opDelta, 30, 0, 1))),
+		acct("issue12-invalid", invalid+": the events of issue 12; the curve must not change",
+			events(0, nil, ev(opGaussian, 1, 0, 1), ev(extended|0, 1.5, 10, 1), ev(extended|4, 0.5, 2.5, 1), ev(extended|1, -1, 0, 1),
+				ev(extended|2, 0.1, nan, 1), ev(extended|3, 1, 1.5, 1), ev(extended|3, 1, 0.1, 0))),
 	},
 	"FuzzSampled": {
 		{"q1e-10-b1000-a2", "tiny q, flat Laplace: the moment is 1 + 1e-26", []any{1e-10, 1000.0, 2.0, 0.75}},

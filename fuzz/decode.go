@@ -131,6 +131,26 @@ const (
 	mapped byte = 0x80
 )
 
+// The events of issue 12: with op & extended, op & 3 picks one of them
+// (and op & 4 the relation of k-ary randomized response). No committed
+// seed sets the bit.
+const (
+	extended byte = 0x40
+
+	opKaryRR       byte = 8 + iota // x noise, y buckets
+	opExpMech                      // x eps
+	opZCDPXi                       // x rho, y xi
+	opEpsilonDelta                 // x eps, y delta
+)
+
+// eventOp is the event of op: op & 7, or an issue-12 event.
+func eventOp(op byte) byte {
+	if op&extended != 0 {
+		return opKaryRR + op&3
+	}
+	return op & 7
+}
+
 // hardOrders are the orders where peers fail or methods switch.
 var hardOrders = []float64{1 + 1e-8, 1.01, 1.1, 1.5, 2, 2.5, 58.5, 59, 59.5, 256, 1030, 1031, math.Inf(1)}
 
@@ -169,7 +189,7 @@ func decodeAccountant(data []byte) (orders []float64, events []event, ok bool) {
 		e := event{op: op, x: f64(xb), y: f64(yb), n: n}
 		if op&mapped != 0 {
 			e.n = n%1000 + 1
-			switch op & 7 {
+			switch eventOp(op) {
 			case opSGM:
 				e.x = mapQ(xb)
 				e.y = logRange(yb, 0.05, 1000)
@@ -187,6 +207,14 @@ func decodeAccountant(data []byte) (orders []float64, events []event, ok bool) {
 				e.x = mapDelta(xb)
 			case opDelta:
 				e.x = logRange(xb, 1e-6, 1000)
+			case opKaryRR:
+				e.x, e.y = unit(xb), math.Round(logRange(yb, 2, 1e6))
+			case opExpMech:
+				e.x = logRange(xb, 1e-6, 50)
+			case opZCDPXi:
+				e.x, e.y = logRange(xb, 1e-8, 10), logRange(yb, 1e-8, 1)
+			case opEpsilonDelta:
+				e.x, e.y = logRange(xb, 1e-6, 10), logRange(yb, 1e-12, 1e-3)
 			}
 		}
 		events = append(events, e)

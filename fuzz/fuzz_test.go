@@ -549,7 +549,7 @@ func checkAccountant(t *testing.T, orders []float64, events []event) {
 		_, before := acc.Curve()
 		var err error
 		var one func(a float64) (v float64, rel float64, ok bool)
-		switch ev.op & 7 {
+		switch eventOp(ev.op) {
 		case opSGM:
 			if maxFinite(ords) > 20000 {
 				continue // SGM costs O(alpha): ~70 ms an order near 2^20, too slow to fuzz
@@ -578,8 +578,7 @@ func checkAccountant(t *testing.T, orders []float64, events []event) {
 			one = func(a float64) (float64, float64, bool) { return f(zcdp(rho, a)), 8 * u, true }
 		case opPureDP:
 			err = acc.ComposePureDP(ev.x, ev.n)
-			e := ev.x
-			one = func(a float64) (float64, float64, bool) { return f(pureDP(e, a)), 16 * u, true }
+			one = closed(t, func(a float64) (float64, error) { return fast.PureDP(ev.x, a) })
 		case opEpsilon:
 			conv := fast.Conversion(ev.n % 3)
 			e, _, err := acc.Epsilon(ev.x, conv)
@@ -616,6 +615,22 @@ func checkAccountant(t *testing.T, orders []float64, events []event) {
 			}
 			deltaSeen[key] = d
 			continue
+		case opKaryRR:
+			rel := fast.ReplaceOne
+			if ev.op&4 != 0 {
+				rel = fast.ReplaceSpecial
+			}
+			err = acc.ComposeKaryRandomizedResponse(ev.x, ev.y, rel, ev.n)
+			one = closed(t, func(a float64) (float64, error) { return fast.KaryRandomizedResponse(ev.x, ev.y, rel, a) })
+		case opExpMech:
+			err = acc.ComposeExponentialMechanism(ev.x, ev.n)
+			one = closed(t, func(a float64) (float64, error) { return fast.ExponentialMechanism(ev.x, a) })
+		case opZCDPXi:
+			err = acc.ComposeZCDPXi(ev.x, ev.y, ev.n)
+			one = closed(t, func(a float64) (float64, error) { return fast.ZCDP(ev.x, ev.y, a) })
+		case opEpsilonDelta:
+			err = acc.ComposeEpsilonDelta(ev.x, ev.y, ev.n)
+			one = closed(t, func(a float64) (float64, error) { return fast.PureDP(ev.x, a) })
 		}
 		_, after := acc.Curve()
 		if err != nil {
@@ -712,21 +727,6 @@ func zcdp(rho, a float64) *big.Float {
 		return new(big.Float)
 	}
 	return new(big.Float).SetPrec(128).Mul(big.NewFloat(rho), big.NewFloat(a))
-}
-
-// pureDP is min(eps, alpha eps^2/2) exactly.
-func pureDP(eps, a float64) *big.Float {
-	e := big.NewFloat(eps)
-	if eps == 0 || math.IsInf(a, 1) {
-		return e
-	}
-	v := new(big.Float).SetPrec(256).Mul(e, e)
-	v.Mul(v, big.NewFloat(a))
-	v.SetMantExp(v, -1)
-	if v.Cmp(e) < 0 {
-		return v
-	}
-	return e
 }
 
 // FuzzLaws runs the laws of package properties on fast through

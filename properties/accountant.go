@@ -21,6 +21,10 @@ type accountantMachine struct {
 	slack  []*big.Float // sum of count * v(alpha) * (relative bound of the event)
 	events int
 	log    []string // the events so far, for failure messages
+	// keep is prod (1 - delta_i)^count_i of the (eps, delta) events (nil
+	// before one), nKept how many there were
+	keep  *big.Float
+	nKept int
 }
 
 // accountantOrders are the orders the machine draws its list from: fast
@@ -55,6 +59,12 @@ func (im *Impl) checkAccountant(t *rapid.T) {
 		"invalid":            m.invalid,
 		"Epsilon":            m.epsilon,
 		"":                   m.check,
+
+		// the events of issue 12
+		"KaryRandomizedResponse": m.kary,
+		"ExponentialMechanism":   m.expMech,
+		"ZCDPXi":                 m.zcdpXi,
+		"EpsilonDelta":           m.epsDelta,
 	})
 }
 
@@ -142,14 +152,14 @@ func (m *accountantMachine) zcdp(t *rapid.T) {
 	m.add(t, name, n, 8*u, func(a float64) *big.Float { return zcdpLine(rho, a) })
 }
 
-// pureDP: the model is the exact min(eps, alpha eps^2/2); the accountant
-// rounds it up by 4 ulps (8u) and count*v by 2u.
+// pureDP: the accountant composes the implementation's own PureDP (the
+// tight curve; fast's curve form performs the same operations), so only
+// its rounding of count*v separates them.
 func (m *accountantMachine) pureDP(t *rapid.T) {
 	eps := rapid.OneOf(logUniform(1e-6, 10), rapid.Just(0.0)).Draw(t, "eps")
 	n := count(t)
-	name := fmt.Sprintf("ComposePureDP(eps=%v, count=%d)", eps, n)
-	m.compose(t, name, m.acc.ComposePureDP(eps, n))
-	m.add(t, name, n, 16*u, func(a float64) *big.Float { return pureDPCurve(eps, a) })
+	m.closedEvent(t, fmt.Sprintf("ComposePureDP(eps=%v, count=%d)", eps, n), n, m.acc.ComposePureDP(eps, n),
+		func(a float64) (float64, error) { return m.im.PureDP(eps, a) })
 }
 
 // invalid composes an event with one bad argument: it must be refused
@@ -234,6 +244,22 @@ func (m *accountantMachine) epsilon(t *rapid.T) {
 	got, _, err := m.acc.Epsilon(delta, conv)
 	val(t, got, err, "Epsilon(delta=%v, %v)", delta, conv)
 	ld := math.Log(delta)
+	ldTol := 0.0 // bound on the error of fast's log delta_conv, times 1/(alpha-1)
+	if m.keep != nil {
+		// the conversion gets 1 - (1 - delta)/keep (fast.Accountant.ComposeEpsilonDelta)
+		d := new(big.Float).SetPrec(512).Sub(big.NewFloat(1), big.NewFloat(delta))
+		d.Quo(d, m.keep)
+		d.Sub(big.NewFloat(1), d)
+		dc, _ := d.Float64()
+		kept, _ := new(big.Float).Sub(big.NewFloat(1), m.keep).Float64()
+		// fast's kept delta is within 64u per event above; its quotient
+		// 8u below
+		errD := kept*64*u*float64(m.nKept) + 8*u*math.Abs(dc)
+		if dc <= 2*errD {
+			return // at the boundary delta = kept: either answer may be right
+		}
+		ld, ldTol = math.Log(dc), 2*errD/dc
+	}
 	want, tol := math.Inf(1), 0.0
 	for i, a := range m.orders {
 		r, _ := m.model[i].Float64()
@@ -250,7 +276,11 @@ func (m *accountantMachine) epsilon(t *rapid.T) {
 		}
 		want = math.Min(want, e)
 		if !math.IsInf(r, 1) {
-			tol = math.Max(tol, m.tol(i)+(m.im.Acc.Conversion+8*u)*convMag(conv, a, r, delta))
+			t := m.tol(i) + (m.im.Acc.Conversion+8*u)*convMag(conv, a, r, delta)
+			if !math.IsInf(a, 1) {
+				t += ldTol / (a - 1)
+			}
+			tol = math.Max(tol, t)
 		}
 	}
 	if conv == Improved {
@@ -264,5 +294,55 @@ func (m *accountantMachine) epsilon(t *rapid.T) {
 	}
 	if !(math.Abs(got-want) <= tol) {
 		lawf(t, "accountant", "%v eps(delta=%v) = %v after %v, want %v from the running sums (tolerance %.3g)", conv, delta, got, m.log, want, tol)
+	}
+}
+
+// kary, expMech, zcdpXi: the accountant composes the implementation's own
+// functions (fast's curve forms perform the same operations), so only its
+// rounding of count*v separates them.
+func (m *accountantMachine) kary(t *rapid.T) {
+	noise := rapid.OneOf(rapid.Float64Range(0, 1), rapid.SampledFrom([]float64{1e-9, 0.5, 1})).Draw(t, "noise")
+	k := float64(rapid.SampledFrom([]int{2, 3, 10, 1000}).Draw(t, "buckets"))
+	rel := rapid.SampledFrom([]string{"replace-one", "replace-special"}).Draw(t, "relation")
+	n := count(t)
+	m.closedEvent(t, fmt.Sprintf("ComposeKaryRandomizedResponse(noise=%v, buckets=%v, %s, count=%d)", noise, k, rel, n), n,
+		m.acc.ComposeKaryRandomizedResponse(noise, k, rel, n),
+		func(a float64) (float64, error) { return m.im.KaryRandomizedResponse(noise, k, rel, a) })
+}
+
+func (m *accountantMachine) expMech(t *rapid.T) {
+	eps := rapid.OneOf(logUniform(1e-6, 50), rapid.Just(0.0)).Draw(t, "eps")
+	n := count(t)
+	m.closedEvent(t, fmt.Sprintf("ComposeExponentialMechanism(eps=%v, count=%d)", eps, n), n, m.acc.ComposeExponentialMechanism(eps, n),
+		func(a float64) (float64, error) { return m.im.ExponentialMechanism(eps, a) })
+}
+
+func (m *accountantMachine) zcdpXi(t *rapid.T) {
+	rho := rapid.OneOf(logUniform(1e-8, 1), rapid.Just(0.0)).Draw(t, "rho")
+	xi := rapid.OneOf(logUniform(1e-8, 1), rapid.Just(0.0)).Draw(t, "xi")
+	n := count(t)
+	m.closedEvent(t, fmt.Sprintf("ComposeZCDPXi(rho=%v, xi=%v, count=%d)", rho, xi, n), n, m.acc.ComposeZCDPXi(rho, xi, n),
+		func(a float64) (float64, error) { return m.im.ZCDP(rho, xi, a) })
+}
+
+// epsDelta composes (eps, delta)-DP mechanisms: the tight curve of eps,
+// and delta kept aside, which epsilon takes out of the target delta.
+func (m *accountantMachine) epsDelta(t *rapid.T) {
+	eps := rapid.OneOf(logUniform(1e-6, 10), rapid.Just(0.0)).Draw(t, "eps")
+	delta := rapid.OneOf(logUniform(1e-12, 1e-6), rapid.Just(0.0)).Draw(t, "delta")
+	n := rapid.IntRange(1, 100).Draw(t, "count")
+	m.closedEvent(t, fmt.Sprintf("ComposeEpsilonDelta(eps=%v, delta=%v, count=%d)", eps, delta, n), n, m.acc.ComposeEpsilonDelta(eps, delta, n),
+		func(a float64) (float64, error) { return m.im.PureDP(eps, a) })
+	if delta > 0 {
+		f := new(big.Float).SetPrec(512).Sub(big.NewFloat(1), big.NewFloat(delta))
+		p := new(big.Float).SetPrec(512).SetInt64(1)
+		for i := 0; i < n; i++ {
+			p.Mul(p, f)
+		}
+		if m.keep == nil {
+			m.keep = new(big.Float).SetPrec(512).SetInt64(1)
+		}
+		m.keep.Mul(m.keep, p)
+		m.nKept++
 	}
 }

@@ -22,6 +22,8 @@
 //	limits              alpha -> 1 (KL), alpha -> inf (D_inf), skew symmetry for alpha in (0,1)
 //	conversions         eps(delta) >= 0, non-increasing; improved <= classic; delta(eps(delta)) <= delta; zCDP line
 //	agreement           within the stated bound of the reference, never below it when rounding up
+//	events              k-ary RR over 2 buckets = binary RR; RR down in noise; PureDP = RR's curve;
+//	                    ZCDP = xi + rho alpha; exponential mechanism <= eps, slope eps^2/8; group privacy 3^c
 //
 // The tests also show that every law can fail: TestMutantsCaught runs each
 // law on a deliberately broken implementation and requires rapid to find

@@ -71,6 +71,13 @@ type Impl struct {
 	// (WBK19 Theorems 27 and 9), checked by the wor law.
 	WORGaussian func(q, sigma, alpha float64) (float64, error)
 	WORBound    func(q, alpha float64, base rdp.BaseCurve) (float64, error)
+
+	// The events of issue 12 (see fast/events.go).
+	KaryRandomizedResponse func(noise, buckets float64, relation string, alpha float64) (float64, error)
+	PureDP                 func(eps, alpha float64) (float64, error)
+	ZCDP                   func(rho, xi, alpha float64) (float64, error)
+	ExponentialMechanism   func(eps, alpha float64) (float64, error)
+	GroupPrivacy           func(orders, rdp []float64, c int, alpha float64) (float64, error)
 }
 
 // Accuracy is what an implementation promises: relative error bounds of
@@ -88,6 +95,9 @@ type Accuracy struct {
 	RoundsUp   bool // values are never below the exact ones
 
 	Sampled float64 // SampledLaplace, SampledDivergence, PoissonBound, relative
+	// Events bounds the issue-12 events (KaryRandomizedResponse, PureDP,
+	// ...), relative.
+	Events float64
 }
 
 // Domain bounds the inputs the laws draw for SGM.
@@ -109,6 +119,10 @@ type Accountant interface {
 	ComposePureDP(eps float64, count int) error
 	Curve() []float64
 	Epsilon(delta float64, conv Conversion) (eps, order float64, err error)
+	ComposeKaryRandomizedResponse(noise, buckets float64, relation string, count int) error
+	ComposeExponentialMechanism(eps float64, count int) error
+	ComposeZCDPXi(rho, xi float64, count int) error
+	ComposeEpsilonDelta(eps, delta float64, count int) error
 }
 
 // Fast returns package fast as an Impl, with the bounds its documentation
@@ -144,11 +158,17 @@ func Fast() *Impl {
 			return fastAccountant{&fast.Accountant{Orders: orders}}
 		},
 		IsInputError: func(err error) bool { return errors.Is(err, fast.ErrInput) },
-		Acc:          Accuracy{SGM: 1e-12, Closed: 1e-14, Divergence: 1e-13, Conversion: 32 * u, RoundsUp: true, Sampled: 1e-12},
+		Acc:          Accuracy{SGM: 1e-12, Closed: 1e-14, Divergence: 1e-13, Conversion: 32 * u, RoundsUp: true, Sampled: 1e-12, Events: 1e-12},
 		Dom:          Domain{QMin: 1e-12, SigmaMin: 0.1, SigmaMax: 1000, OrderMax: 256, IntOrderMax: 10000},
 		TruthPrec:    64,
 		WORGaussian:  fast.WORGaussian,
 		WORBound:     fast.WORBound,
+
+		KaryRandomizedResponse: fast.KaryRandomizedResponse,
+		PureDP:                 fast.PureDP,
+		ZCDP:                   fast.ZCDP,
+		ExponentialMechanism:   fast.ExponentialMechanism,
+		GroupPrivacy:           fast.GroupPrivacy,
 	}
 }
 
@@ -213,11 +233,25 @@ func Reference(prec uint) *Impl {
 			var ie *reference.InputError
 			return errors.As(err, &ie)
 		},
-		Acc:         Accuracy{SGM: 4 * u, Closed: 4 * u, Divergence: 4 * u, Conversion: 4 * u, Sampled: 4 * u},
+		Acc:         Accuracy{SGM: 4 * u, Closed: 4 * u, Divergence: 4 * u, Conversion: 4 * u, Sampled: 4 * u, Events: 4 * u},
 		Dom:         Domain{QMin: 1e-6, SigmaMin: 0.3, SigmaMax: 100, OrderMax: 64, IntOrderMax: 64},
 		TruthPrec:   2 * max(prec, 64),
 		WORGaussian: func(q, s, a float64) (float64, error) { return f64(c.WORGaussian(q, s, a)) },
 		WORBound:    func(q, a float64, b rdp.BaseCurve) (float64, error) { return f64(c.WORBound(q, a, b)) },
+
+		KaryRandomizedResponse: func(n, k float64, rel string, a float64) (float64, error) {
+			return f64(c.KaryRandomizedResponse(n, k, rel, a))
+		},
+		PureDP:               func(e, a float64) (float64, error) { return f64(c.PureDP(e, a)) },
+		ZCDP:                 func(rho, xi, a float64) (float64, error) { return f64(c.ZCDP(rho, xi, a)) },
+		ExponentialMechanism: func(e, a float64) (float64, error) { return f64(c.ExponentialMechanism(e, a)) },
+		GroupPrivacy: func(orders, rdp []float64, k int, a float64) (float64, error) {
+			r, err := bigs("GroupPrivacy", rdp)
+			if err != nil {
+				return 0, err
+			}
+			return f64(c.GroupPrivacy(orders, r, k, a))
+		},
 	}
 }
 
@@ -258,6 +292,7 @@ type refAccountant struct {
 	c      reference.Context
 	orders []float64
 	rdp    []*big.Float
+	keep   *big.Float // prod (1 - delta_i)^count_i of ComposeEpsilonDelta; nil before one
 }
 
 // sumPrec keeps the running sums exact for the sums the laws build (values
@@ -334,12 +369,19 @@ func (a *refAccountant) ComposePureDP(eps float64, count int) error {
 	if math.IsNaN(eps) || eps < 0 || math.IsInf(eps, 0) {
 		return &reference.InputError{Pkg: "reference", Func: "ComposePureDP", Arg: "eps", Value: eps, Msg: "must be finite and >= 0"}
 	}
-	return a.each("ComposePureDP", count, func(x float64) (*big.Float, error) { return pureDPCurve(eps, x), nil })
+	return a.each("ComposePureDP", count, func(x float64) (*big.Float, error) { return a.c.PureDP(eps, x) })
 }
 
 func (a *refAccountant) Curve() []float64 { return f64s(a.rdp) }
 
 func (a *refAccountant) Epsilon(delta float64, conv Conversion) (float64, float64, error) {
+	if a.keep != nil && delta > 0 && delta < 1 {
+		d, ok := a.convDelta(delta)
+		if !ok {
+			return math.Inf(1), math.Inf(1), nil
+		}
+		delta = d
+	}
 	e, o, err := a.c.Epsilon(a.orders, a.rdp, delta, conv)
 	v, err := f64(e, err)
 	return v, o, err
@@ -355,18 +397,61 @@ func zcdpLine(rho, alpha float64) *big.Float {
 	return new(big.Float).SetPrec(128).Mul(big.NewFloat(rho), big.NewFloat(alpha))
 }
 
-// pureDPCurve is min(eps, alpha eps^2/2) exactly (Mironov 2017, Prop 3 with
-// Bun and Steinke 2016, Prop 1.4); at alpha = +Inf it is eps.
-func pureDPCurve(eps, alpha float64) *big.Float {
-	e := big.NewFloat(eps)
-	if eps == 0 || math.IsInf(alpha, 1) {
-		return e
+func (a *refAccountant) ComposeKaryRandomizedResponse(noise, buckets float64, relation string, count int) error {
+	return a.each("ComposeKaryRandomizedResponse", count, func(x float64) (*big.Float, error) {
+		return a.c.KaryRandomizedResponse(noise, buckets, relation, x)
+	})
+}
+
+func (a *refAccountant) ComposeExponentialMechanism(eps float64, count int) error {
+	return a.each("ComposeExponentialMechanism", count, func(x float64) (*big.Float, error) { return a.c.ExponentialMechanism(eps, x) })
+}
+
+func (a *refAccountant) ComposeZCDPXi(rho, xi float64, count int) error {
+	return a.each("ComposeZCDPXi", count, func(x float64) (*big.Float, error) { return a.c.ZCDP(rho, xi, x) })
+}
+
+// ComposeEpsilonDelta composes the tight curve of eps and keeps prod (1 -
+// delta)^count aside (see fast.Accountant.ComposeEpsilonDelta), at 512
+// bits: far beyond what the laws compare.
+func (a *refAccountant) ComposeEpsilonDelta(eps, delta float64, count int) error {
+	if math.IsNaN(delta) || delta < 0 || delta > 1 {
+		return &reference.InputError{Pkg: "reference", Func: "ComposeEpsilonDelta", Arg: "delta", Value: delta, Msg: "must be in [0, 1]"}
 	}
-	v := new(big.Float).SetPrec(256).Mul(e, e)
-	v.Mul(v, big.NewFloat(alpha))
-	v.SetMantExp(v, -1)
-	if v.Cmp(e) < 0 {
-		return v
+	if err := a.each("ComposeEpsilonDelta", count, func(x float64) (*big.Float, error) { return a.c.PureDP(eps, x) }); err != nil {
+		return err
 	}
-	return e
+	if delta == 0 {
+		return nil // nothing kept (as fast, which then converts as before)
+	}
+	f := new(big.Float).SetPrec(512).Sub(big.NewFloat(1), big.NewFloat(delta))
+	p := new(big.Float).SetPrec(512).SetInt64(1)
+	for n := count; n > 0; n >>= 1 { // f^count by squaring
+		if n&1 == 1 {
+			p.Mul(p, f)
+		}
+		f.Mul(f, f)
+	}
+	if a.keep == nil {
+		a.keep = new(big.Float).SetPrec(512).SetInt64(1)
+	}
+	a.keep.Mul(a.keep, p)
+	return nil
+}
+
+// convDelta returns the delta left to the conversion for a total delta,
+// 1 - (1 - delta)/keep, rounded down to float64; false where it is not
+// positive.
+func (a *refAccountant) convDelta(delta float64) (float64, bool) {
+	if a.keep.Sign() == 0 {
+		return 0, false
+	}
+	r := new(big.Float).SetPrec(512).Sub(big.NewFloat(1), big.NewFloat(delta))
+	r.Quo(r, a.keep)
+	r.Sub(big.NewFloat(1), r)
+	if r.Sign() <= 0 {
+		return 0, false
+	}
+	d, _ := r.Float64()
+	return math.Nextafter(d, 0), d > 0
 }

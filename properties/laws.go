@@ -40,6 +40,7 @@ func (im *Impl) Laws() []Law {
 		{"sampled-binning", im.checkSampledBinning},
 		{"sampled-binned-sgm", im.checkSampledBinnedSGM},
 		{"wor", im.checkWOR},
+		{"events", im.checkEvents},
 	}
 }
 
@@ -89,7 +90,8 @@ func (c fn) at(t *rapid.T, a float64) float64 {
 	return val(t, v, err, c.name, a)
 }
 
-var mechanisms = []string{"SGM", "Divergence", "Gaussian", "GaussianDivergence", "Laplace", "RandomizedResponse"}
+var mechanisms = []string{"SGM", "Divergence", "Gaussian", "GaussianDivergence", "Laplace", "RandomizedResponse",
+	"KaryRandomizedResponse", "PureDP", "ZCDP"}
 
 // drawMechanism draws a mechanism and its parameters.
 func (im *Impl) drawMechanism(t *rapid.T, divHi float64) fn {
@@ -122,6 +124,23 @@ func (im *Impl) drawMechanism(t *rapid.T, divHi float64) fn {
 		return fn{fmt.Sprintf("Laplace(b=%v, alpha=%%v)", b),
 			func(a float64) (float64, error) { return im.Laplace(b, a) },
 			im.Acc.Closed, 1, 1000, true, math.NaN(), 1000}
+	case "KaryRandomizedResponse": // a divergence (replace-special: the larger of two)
+		n := rapid.OneOf(rapid.Float64Range(0, 1), rapid.SampledFrom([]float64{1e-9, 0.5, 1 - 1e-9})).Draw(t, "noise")
+		k := float64(rapid.SampledFrom([]int{2, 3, 10, 1000, 1e6}).Draw(t, "buckets"))
+		rel := rapid.SampledFrom([]string{"replace-one", "replace-special"}).Draw(t, "relation")
+		return fn{fmt.Sprintf("KaryRandomizedResponse(noise=%v, buckets=%v, %s, alpha=%%v)", n, k, rel),
+			func(a float64) (float64, error) { return im.KaryRandomizedResponse(n, k, rel, a) },
+			im.Acc.Events, onePlus, 1000, true, math.NaN(), 1000}
+	case "PureDP": // binary randomized response's divergence
+		e := rapid.OneOf(logUniform(1e-6, 50), rapid.Just(0.0)).Draw(t, "eps")
+		return fn{fmt.Sprintf("PureDP(eps=%v, alpha=%%v)", e),
+			func(a float64) (float64, error) { return im.PureDP(e, a) },
+			im.Acc.Events, onePlus, 1000, true, math.NaN(), 1000}
+	case "ZCDP": // a line: monotone, (alpha-1)(xi + rho alpha) convex
+		rho, xi := logUniform(1e-8, 10).Draw(t, "rho"), rapid.OneOf(logUniform(1e-8, 1), rapid.Just(0.0)).Draw(t, "xi")
+		return fn{fmt.Sprintf("ZCDP(rho=%v, xi=%v, alpha=%%v)", rho, xi),
+			func(a float64) (float64, error) { return im.ZCDP(rho, xi, a) },
+			im.Acc.Events, onePlus, 1000, true, math.NaN(), 1000}
 	default: // RandomizedResponse
 		p := rapid.OneOf(rapid.Float64Range(0, 1), rapid.SampledFrom([]float64{0.5, 0.75, 1 - 1e-9, 1e-9})).Draw(t, "p")
 		return fn{fmt.Sprintf("RandomizedResponse(p=%v, alpha=%%v)", p),

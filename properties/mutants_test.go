@@ -216,6 +216,58 @@ var mutants = []mutant{
 			return v * 1.2, err
 		}
 	})},
+	// the events of issue 12
+	{"events", "KaryRandomizedResponse with its noise 0.1% low", withFast(func(im *Impl) {
+		krr := im.KaryRandomizedResponse
+		im.KaryRandomizedResponse = func(n, k float64, rel string, a float64) (float64, error) { return krr(n*0.999, k, rel, a) }
+	})},
+	{"events", "KaryRandomizedResponse increasing in noise (1 - noise used)", withFast(func(im *Impl) {
+		krr := im.KaryRandomizedResponse
+		im.KaryRandomizedResponse = func(n, k float64, rel string, a float64) (float64, error) {
+			if rel == fast.ReplaceSpecial {
+				return krr(1-n, k, rel, a)
+			}
+			return krr(n, k, rel, a)
+		}
+	})},
+	{"events", "PureDP as the looser min(eps, alpha eps^2/2) (rdpcheck's curve before issue 12)", withFast(func(im *Impl) {
+		im.PureDP = func(e, a float64) (float64, error) {
+			if e == 0 {
+				return 0, nil
+			}
+			return math.Min(e, a*e*e/2), nil
+		}
+	})},
+	{"events", "ZCDP dropping xi", withFast(func(im *Impl) {
+		im.ZCDP = func(rho, xi, a float64) (float64, error) { return fast.ZCDP(rho, 0, a) }
+	})},
+	{"events", "ExponentialMechanism without its cap at eps", withFast(func(im *Impl) {
+		im.ExponentialMechanism = func(e, a float64) (float64, error) {
+			v, err := fast.ExponentialMechanism(e, a)
+			if err == nil && v == e && e > 0 && !math.IsInf(a, 1) {
+				return e * a, nil
+			}
+			return v, err
+		}
+	})},
+	{"events", "ExponentialMechanism with slope eps^2/4", withFast(func(im *Impl) {
+		im.ExponentialMechanism = func(e, a float64) (float64, error) {
+			v, err := fast.ExponentialMechanism(e, a)
+			if err != nil || math.IsInf(a, 1) {
+				return v, err
+			}
+			return math.Min(v+e*e*(a-1)/8, e), nil
+		}
+	})},
+	{"events", "GroupPrivacy scaling by 2^c instead of 3^c", withFast(func(im *Impl) {
+		im.GroupPrivacy = func(orders, rdp []float64, c int, a float64) (float64, error) {
+			v, err := fast.GroupPrivacy(orders, rdp, c, a)
+			if err != nil || math.IsInf(a, 1) || c == 0 {
+				return v, err
+			}
+			return v / math.Pow(1.5, float64(c)), nil
+		}
+	})},
 }
 
 // scaleDiv multiplies every finite divergence by f(alpha).
@@ -357,6 +409,18 @@ func (l *lastOnly) ComposeZCDP(rho float64, n int) error {
 }
 func (l *lastOnly) ComposePureDP(eps float64, n int) error {
 	return l.fresh(func(a fastAccountant) error { return a.ComposePureDP(eps, n) })
+}
+func (l *lastOnly) ComposeKaryRandomizedResponse(noise, k float64, rel string, n int) error {
+	return l.fresh(func(a fastAccountant) error { return a.ComposeKaryRandomizedResponse(noise, k, rel, n) })
+}
+func (l *lastOnly) ComposeExponentialMechanism(eps float64, n int) error {
+	return l.fresh(func(a fastAccountant) error { return a.ComposeExponentialMechanism(eps, n) })
+}
+func (l *lastOnly) ComposeZCDPXi(rho, xi float64, n int) error {
+	return l.fresh(func(a fastAccountant) error { return a.ComposeZCDPXi(rho, xi, n) })
+}
+func (l *lastOnly) ComposeEpsilonDelta(eps, delta float64, n int) error {
+	return l.fresh(func(a fastAccountant) error { return a.ComposeEpsilonDelta(eps, delta, n) })
 }
 func (l *lastOnly) Curve() []float64 { return l.cur.Curve() }
 func (l *lastOnly) Epsilon(delta float64, conv Conversion) (float64, float64, error) {

@@ -156,6 +156,35 @@
 //	    or NaN, an rdp < 0 or NaN (nil), an unknown conv; Epsilon for delta
 //	    outside (0, 1) or NaN; Delta for eps < 0, NaN or +Inf
 //
+// The events of issue 12 (fast/events.go, reference/events.go), alpha in
+// (1, +Inf]:
+//
+//	KaryRandomizedResponse(noise=1, buckets, relation, alpha) = 0
+//	KaryRandomizedResponse(noise=0, buckets, relation, alpha) = +Inf
+//	KaryRandomizedResponse(noise, buckets, relation, alpha=+Inf) is finite
+//	    for noise in (0, 1)
+//	KaryRandomizedResponse(...) = ErrInput for noise outside [0, 1],
+//	    buckets < 2, above 2^53 or not an integer, a relation other than
+//	    "replace-one" and "replace-special", alpha <= 1, any NaN
+//	PureDP(eps=0, alpha) = 0                          (alpha = +Inf included)
+//	PureDP(eps, alpha=+Inf) = eps
+//	PureDP(eps, alpha) = ErrInput for eps < 0 or +Inf, alpha <= 1, any NaN
+//	ZCDP(rho=0, xi, alpha) = xi                       (alpha = +Inf included)
+//	ZCDP(rho>0, xi, alpha=+Inf) = +Inf
+//	ZCDP(rho, xi, alpha) = ErrInput for rho or xi < 0 or +Inf, alpha <= 1,
+//	    any NaN
+//	ExponentialMechanism(eps=0, alpha) = 0
+//	ExponentialMechanism(eps, alpha=+Inf) = eps
+//	ExponentialMechanism(eps, alpha) = ErrInput for eps < 0 or +Inf,
+//	    alpha <= 1, any NaN
+//	GroupPrivacy(orders, rdp, c, alpha) = +Inf where the chosen rdp is +Inf
+//	GroupPrivacy(orders, rdp, c, alpha=+Inf) = 2^c rdp(+Inf)
+//	GroupPrivacy(...) = ErrInput for empty or mismatched lists, an order
+//	    <= 1 or NaN, an rdp < 0 or NaN (nil), c < 0 or > 30, alpha < 2
+//	    (c > 0), alpha <= 1 or NaN, no order >= 2^c alpha
+//	KaryRandomizedResponse, PureDP, ZCDP, ExponentialMechanism at alpha >
+//	    MaxIntegerOrder: fast ErrTooLarge; reference a value              [8]
+//
 // Why the two differ where they do:
 //
 //	[1] No noise (sigma = 0, b = 0). The exact divergence is +Inf, which
@@ -190,6 +219,9 @@
 //	    the unsampled Laplace value wherever its own bound cannot be
 //	    certified: never below the exact value (sampling never increases
 //	    RDP).
+//	[8] fast takes the orders an accountant uses, up to MaxIntegerOrder,
+//	    for every curve function (one order check for the Accountant);
+//	    the reference evaluates the closed forms at any order.
 //
 // # Where the packages do not mirror each other
 //
@@ -201,9 +233,12 @@
 //     dominates, fast relies on Mironov, Talwar and Zhang 2019, Thm 5).
 //   - fast only: Accountant (composition), CalibrateSigma and MaxSteps
 //     (searches that evaluate whole RDP curves many times: float64 work),
-//     ErrNotConverged, PureDPCurve, ZCDPEpsilon, ZCDPEpsilonRDP and
+//     ErrNotConverged, ZCDPEpsilon, ZCDPEpsilonRDP and
 //     AdvancedComposition (closed-form bridges between DP notions, which
-//     need no reference beyond their formulas).
+//     need no reference beyond their formulas), and the curve forms
+//     PureDPCurve, KaryRandomizedResponseCurve and
+//     ExponentialMechanismCurve (PureDP, KaryRandomizedResponse and
+//     ExponentialMechanism order by order, with the same values).
 //   - SGMCurve writes into a caller's slice in fast (out, no allocation)
 //     and returns a new slice in reference.
 //   - fast only: BestEpsilon and BestDelta (a search over every order in

@@ -18,7 +18,7 @@ import (
 // wantFiles are the files the generator writes; a file lost from the embed
 // pattern or the generator fails here.
 var wantFiles = []string{
-	"closed_forms.json", "conversions.json", "divergence.json", "dpsgd.json", "dpsgd_best.json", "invalid_inputs.json", "sampled.json", "sgm_rdp.json",
+	"closed_forms.json", "conversions.json", "divergence.json", "dpsgd.json", "dpsgd_best.json", "events.json", "invalid_inputs.json", "sampled.json", "sgm_rdp.json",
 	"tfprivacy/dpsgd_epsilon.json", "tfprivacy/expectations.json", "tfprivacy/sgm_rdp.json",
 	"wor.json",
 }
@@ -112,6 +112,16 @@ func runFast(g *schema.Group, tc *schema.Test) (float64, error) {
 		return fast.SampledDivergence(f("q"), list(tc.DistP), list(tc.DistQ), f("alpha"))
 	case schema.WORGaussian:
 		return fast.WORGaussian(f("q"), f("sigma"), f("alpha"))
+	case schema.KaryRandomizedResponse:
+		return fast.KaryRandomizedResponse(f("noise"), f("buckets"), tc.Relation, f("alpha"))
+	case schema.PureDP:
+		return fast.PureDP(f("eps"), f("alpha"))
+	case schema.ZCDP:
+		return fast.ZCDP(f("rho"), f("xi"), f("alpha"))
+	case schema.ExponentialMechanism:
+		return fast.ExponentialMechanism(f("eps"), f("alpha"))
+	case schema.GroupPrivacy:
+		return fast.GroupPrivacy(list(tc.Orders), list(tc.RDP), *tc.C, f("alpha"))
 	}
 	return 0, fmt.Errorf("unknown function %q", g.Function)
 }

@@ -52,7 +52,9 @@
 //	{"kind": "DPSGDEpsilon", "q": 0.01, "sigma": 1.1, "steps": 1000, "delta": 1e-5, "orders": [2, 4, 8], "conversion": "improved"}
 //
 // The kinds are SGM, SGMCurve, Gaussian, Laplace, RandomizedResponse,
-// GaussianDivergence, Divergence, Epsilon, Delta and DPSGDEpsilon; the
+// GaussianDivergence, Divergence, Epsilon, Delta, DPSGDEpsilon,
+// KaryRandomizedResponse, PureDP, ZCDP, ExponentialMechanism and
+// GroupPrivacy; the
 // older forms {"q", "sigma", "alpha"} and {"kind": "epsilon", ...} keep
 // working. See package cases for the inputs of each kind and the answer's
 // fields. Lines are computed in parallel on all cores; one output line per

@@ -21,12 +21,18 @@ mechanisms with repeated -mech flags:
   laplace:b=B,count=K        K applications of the Laplace mechanism
   rr:p=P,count=K             K applications of randomized response
   zcdp:rho=R                 rho-zCDP: the line R*alpha
-  puredp:eps=E,count=K       K eps-DP mechanisms: min(E, alpha E^2/2) each
+  puredp:eps=E,count=K       K eps-DP mechanisms: the tight curve of binary
+                             randomized response each
   sampled-laplace:q=Q,b=B,count=K  K Poisson-sampled Laplace mechanisms (exact)
   sampled-rr:q=Q,p=P,count=K       K Poisson-sampled randomized responses (exact)
   wor:q=Q,sigma=S,steps=T    T steps of the Gaussian mechanism on a batch of q n records drawn
                              without replacement (replace-one): WBK19's Theorem 27 bound, tightened by
                              its minimum over higher orders and the unsampled Gaussian
+  krr:noise=N,k=B,count=K    K k-ary randomized responses over B buckets
+                             (replace-one neighbours)
+  krr-special:noise=N,k=B,count=K   the same, replace-special neighbours
+  em:eps=E,count=K           K exponential mechanisms (bounded-range bound)
+  zcdpxi:rho=R,xi=X,count=K  K (xi, rho)-zCDP mechanisms: X + R*alpha each
 (count defaults to 1.)
 
 examples:
@@ -198,8 +204,32 @@ func parseMechanism(spec string) (mechanism, error) {
 			curve: scaled(func(a float64) (float64, error) {
 				return fast.SampledDivergence(q, []float64{p, 1 - p}, []float64{1 - p, p}, a)
 			})}, nil
+	case "krr", "krr-special":
+		if err := need("noise", "k"); err != nil {
+			return mechanism{}, err
+		}
+		n, k, rel := params["noise"], params["k"], fast.ReplaceOne
+		if kind == "krr-special" {
+			rel = fast.ReplaceSpecial
+		}
+		return mechanism{label: fmt.Sprintf("%g-ary RR noise=%g %s x%d", k, n, rel, count),
+			curve: scaled(func(a float64) (float64, error) { return fast.KaryRandomizedResponse(n, k, rel, a) })}, nil
+	case "em":
+		if err := need("eps"); err != nil {
+			return mechanism{}, err
+		}
+		e := params["eps"]
+		return mechanism{label: fmt.Sprintf("exponential mechanism eps=%g x%d", e, count),
+			curve: scaled(func(a float64) (float64, error) { return fast.ExponentialMechanism(e, a) })}, nil
+	case "zcdpxi":
+		if err := need("rho", "xi"); err != nil {
+			return mechanism{}, err
+		}
+		rho, xi := params["rho"], params["xi"]
+		return mechanism{label: fmt.Sprintf("(%g, %g)-zCDP x%d", xi, rho, count),
+			curve: scaled(func(a float64) (float64, error) { return fast.ZCDP(rho, xi, a) })}, nil
 	}
-	return mechanism{}, fmt.Errorf("mechanism %q: unknown kind %q (want sgm, gaussian, laplace, rr, zcdp, puredp, sampled-laplace or sampled-rr)", spec, kind)
+	return mechanism{}, fmt.Errorf("mechanism %q: unknown kind %q (want sgm, gaussian, laplace, rr, zcdp, puredp, sampled-laplace, sampled-rr, wor, krr, krr-special, em or zcdpxi)", spec, kind)
 }
 
 func runCurve(args []string, stdout, stderr io.Writer) int {

@@ -41,6 +41,7 @@ func Steps() []Step {
 		{"dpsgd_best.json", buildDPSGDBest},
 		{"sampled.json", buildSampled},
 		{"wor.json", buildWOR},
+		{"events.json", buildEvents},
 	}
 }
 

@@ -25,6 +25,12 @@ var inputs = map[string]struct{ scalars, lists []string }{
 	SampledLaplace:     {[]string{"q", "b", "alpha"}, nil},
 	SampledDivergence:  {[]string{"q", "alpha"}, []string{"distP", "distQ"}},
 	WORGaussian:        {[]string{"q", "sigma", "alpha"}, nil},
+
+	KaryRandomizedResponse: {[]string{"noise", "buckets", "alpha"}, nil},
+	PureDP:                 {[]string{"eps", "alpha"}, nil},
+	ZCDP:                   {[]string{"rho", "xi", "alpha"}, nil},
+	ExponentialMechanism:   {[]string{"eps", "alpha"}, nil},
+	GroupPrivacy:           {[]string{"alpha"}, []string{"orders", "rdp"}},
 }
 
 // Lint checks one encoded vector file: valid against the schema, canonical

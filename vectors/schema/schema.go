@@ -64,6 +64,13 @@ const (
 	SampledLaplace     = "SampledLaplace"     // q, b, alpha
 	SampledDivergence  = "SampledDivergence"  // q, distP, distQ, alpha
 	WORGaussian        = "WORGaussian"        // q, sigma, alpha: WBK19 Theorem 27 (sampling without replacement)
+
+	// The events of issue 12.
+	KaryRandomizedResponse = "KaryRandomizedResponse" // noise, buckets, relation, alpha
+	PureDP                 = "PureDP"                 // eps, alpha: the tight curve of eps-DP
+	ZCDP                   = "ZCDP"                   // rho, xi, alpha: xi + rho alpha
+	ExponentialMechanism   = "ExponentialMechanism"   // eps, alpha: the bounded-range bound
+	GroupPrivacy           = "GroupPrivacy"           // orders, rdp, c, alpha: Mironov 2017, Prop 2
 )
 
 // File is one vector file.
@@ -136,6 +143,18 @@ type Test struct {
 	RDP        []string `json:"rdp,omitzero"`
 	RDPHex     []string `json:"rdpHex,omitzero"`
 	Conversion string   `json:"conversion,omitempty"`
+	// The inputs of the issue-12 events.
+	Noise      string `json:"noise,omitempty"`
+	NoiseHex   string `json:"noiseHex,omitempty"`
+	Buckets    string `json:"buckets,omitempty"`
+	BucketsHex string `json:"bucketsHex,omitempty"`
+	Relation   string `json:"relation,omitempty"`
+	Rho        string `json:"rho,omitempty"`
+	RhoHex     string `json:"rhoHex,omitempty"`
+	Xi         string `json:"xi,omitempty"`
+	XiHex      string `json:"xiHex,omitempty"`
+	// C (groups of 2^c records) is a pointer so that c = 0 is still written.
+	C *int `json:"c,omitempty"`
 
 	Expected        string `json:"expected,omitempty"`
 	ExpectedFloat64 string `json:"expectedFloat64,omitempty"`
@@ -342,12 +361,21 @@ func (t *Test) scalar(name string) (dec, hex *string) {
 		return &t.Delta, &t.DeltaHex
 	case "eps":
 		return &t.Eps, &t.EpsHex
+	case "noise":
+		return &t.Noise, &t.NoiseHex
+	case "buckets":
+		return &t.Buckets, &t.BucketsHex
+	case "rho":
+		return &t.Rho, &t.RhoHex
+	case "xi":
+		return &t.Xi, &t.XiHex
 	}
 	return nil, nil
 }
 
 // scalarNames lists the scalar inputs, for the lint.
-var scalarNames = []string{"q", "sigma", "alpha", "b", "p", "mean1", "sd1", "mean2", "sd2", "delta", "eps"}
+var scalarNames = []string{"q", "sigma", "alpha", "b", "p", "mean1", "sd1", "mean2", "sd2", "delta", "eps",
+	"noise", "buckets", "rho", "xi"}
 
 // SetFloat sets a scalar input (both forms) by its JSON name.
 func (t *Test) SetFloat(name string, x float64) {
