@@ -240,9 +240,8 @@ func init() {
 			account: func(e *Event, n int64, p *Plan) error {
 				eps, d := e.Num["epsilon"], e.Num["delta"]
 				p.extraDelta(n, d)
-				pr := fast.PureDPEventP(eps)
 				p.add(e, n, fmt.Sprintf("(eps=%g, delta=%g)-DP", eps, d), fast.PureDPEvent(eps),
-					func(c reference.Context, a float64) (*big.Float, error) { return pureRef(c, eps, pr, a) })
+					func(c reference.Context, a float64) (*big.Float, error) { return c.PureDP(eps, a) })
 				return nil
 			}},
 		// count compositions of event.
@@ -355,32 +354,6 @@ func zcdpRef(c reference.Context, rho, xi, alpha float64) *big.Float {
 	v.Mul(v, new(big.Float).SetFloat64(alpha))
 	v.Add(v, new(big.Float).SetFloat64(xi))
 	return new(big.Float).SetPrec(refPrec(c)).Set(v)
-}
-
-// pureRef is the RDP fast.PureDPEvent bounds: min(eps, alpha eps^2/2, that
-// of binary randomized response with truth probability p),
-// p = fast.PureDPEventP(eps); the first two exactly.
-func pureRef(c reference.Context, eps, p, alpha float64) (*big.Float, error) {
-	if eps == 0 {
-		return new(big.Float), nil
-	}
-	if math.IsInf(alpha, 1) {
-		return new(big.Float).SetFloat64(eps), nil
-	}
-	v, err := c.RandomizedResponse(p, alpha)
-	if err != nil {
-		return nil, err
-	}
-	if e := new(big.Float).SetFloat64(eps); v.Cmp(e) > 0 {
-		v = e
-	}
-	z := new(big.Float).SetPrec(2200).SetFloat64(eps)
-	z.Mul(z, z)
-	z.Mul(z, new(big.Float).SetFloat64(alpha/2)) // alpha/2 exact
-	if v.Cmp(z) > 0 {
-		v = new(big.Float).SetPrec(refPrec(c)).Set(z)
-	}
-	return v, nil
 }
 
 func refPrec(c reference.Context) uint {
