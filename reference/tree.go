@@ -248,7 +248,7 @@ func joinCost(a, b, m, s int) float64 {
 	return ja*jb*ea*eb*(eb+1) + (ja+jb)*ea*eb
 }
 
-func (t *treeTab) idx(j, l, r int) int { return (j*(t.s+1)+l)*(t.s+1) + r }
+func (t *treeTab) idx(j, l, r int) int   { return (j*(t.s+1)+l)*(t.s+1) + r }
 func (t *treeTab) get(j, l, r int) int64 { return t.v[t.idx(j, l, r)] }
 func (t *treeTab) set(j, l, r int, v int64) {
 	if i := t.idx(j, l, r); v > t.v[i] {

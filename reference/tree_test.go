@@ -107,9 +107,15 @@ func TestTreeAggregation(t *testing.T) {
 func TestTreeErrors(t *testing.T) {
 	for i, f := range []func() error{
 		func() error { _, err := reference.TreeAggregation(0, []int{1}, 2, reference.TreeOneTree); return err },
-		func() error { _, err := reference.TreeAggregation(math.NaN(), []int{1}, 2, reference.TreeOneTree); return err },
+		func() error {
+			_, err := reference.TreeAggregation(math.NaN(), []int{1}, 2, reference.TreeOneTree)
+			return err
+		},
 		func() error { _, err := reference.TreeAggregation(1, nil, 2, reference.TreeOneTree); return err },
-		func() error { _, err := reference.TreeAggregation(1, []int{3, -1}, 2, reference.TreeEveryTree); return err },
+		func() error {
+			_, err := reference.TreeAggregation(1, []int{3, -1}, 2, reference.TreeEveryTree)
+			return err
+		},
 		func() error { _, err := reference.TreeAggregation(1, []int{3}, -1, reference.TreeOneTree); return err },
 		func() error { _, err := reference.TreeAggregation(1, []int{3}, 2, 7); return err },
 		func() error { _, err := reference.TreeMultiParticipation(1, -1, 1, 1, 2); return err },
