@@ -34,6 +34,7 @@ var fileLayers = []string{
 	"bridges.go",    // zCDP, pure DP, advanced composition
 	"calibrate.go",  // sigma and step calibration
 	"accountant.go", // Accountant
+	"tree.go",       // tree aggregation (DP-FTRL) and its Compose methods
 }
 
 // layerExceptions are the upward uses allowed, as "from -> to" file
