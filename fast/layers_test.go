@@ -35,6 +35,7 @@ var fileLayers = []string{
 	"calibrate.go",  // sigma and step calibration
 	"accountant.go", // Accountant
 	"tree.go",       // tree aggregation (DP-FTRL) and its Compose methods
+	"dgauss.go",     // discrete Gaussian
 }
 
 // layerExceptions are the upward uses allowed, as "from -> to" file
