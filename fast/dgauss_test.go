@@ -107,7 +107,6 @@ func TestDiscreteGaussianCurveMatches(t *testing.T) {
 			}
 		}
 	}
-	_ = fmt.Sprint
 }
 
 func BenchmarkDiscreteGaussianCurve(b *testing.B) {

@@ -36,6 +36,7 @@ var fileLayers = []string{
 	"accountant.go", // Accountant
 	"tree.go",       // tree aggregation (DP-FTRL) and its Compose methods
 	"dgauss.go",     // discrete Gaussian
+	"repeat.go",     // repeat and select (Papernot-Steinke)
 }
 
 // layerExceptions are the upward uses allowed, as "from -> to" file

@@ -135,6 +135,7 @@ func repeatEval(orders []float64, rdp []*big.Float, mean, shape float64, use []i
 	logMean := logF(fl(mean, wp), wp)
 	var best *big.Float
 	if math.IsInf(shape, 1) {
+		dc := newDeltaConsts(orders, rdp, wp)
 		for _, i := range use {
 			if rdp[i].IsInf() {
 				continue
@@ -148,7 +149,7 @@ func repeatEval(orders []float64, rdp []*big.Float, mean, shape float64, use []i
 				b.Add(b, newF(wp).Quo(logMean, am1))
 				epshat = log1pF(newF(wp).Quo(intF(1, wp), am1), wp)
 			}
-			dh := deltaHat(orders, rdp, epshat, wp)
+			dh := dc.at(epshat, wp)
 			b.Add(b, dh.Mul(dh, fl(mean, wp)))
 			if best == nil || b.Cmp(best) < 0 {
 				best = b
@@ -198,38 +199,68 @@ func repeatEval(orders []float64, rdp []*big.Float, mean, shape float64, use []i
 	return best, nil
 }
 
-// deltaHat returns the smallest delta at eps over the curve (improved
-// conversion at finite orders > 1, the order +Inf as pure DP, and
-// sqrt(1 - e^-rdp) at every order >= 1), capped at 1.
-func deltaHat(orders []float64, rdp []*big.Float, eps *big.Float, wp uint) *big.Float {
-	var m *big.Float // min log delta
-	upd := func(l *big.Float) {
-		if m == nil || l.Cmp(m) < 0 {
-			m = l
-		}
-	}
+// deltaConsts holds the eps-independent parts of deltaHat: the smallest
+// delta at eps over the curve (improved conversion at finite orders > 1,
+// the order +Inf as pure DP, sqrt(1 - e^-rdp) at every order >= 1), capped
+// at 1. log delta_j(eps) = A_j - (a_j - 1) eps with A_j = (a_j - 1)(rdp_j +
+// log1p(-1/a_j)) - log a_j, so each eps costs one product per order.
+type deltaConsts struct {
+	zero   bool         // some rdp is 0: delta 0
+	bh     *big.Float   // min log sqrt(1 - e^-rdp), nil if none
+	a, am1 []*big.Float // A_j and a_j - 1 at finite orders > 1
+	pure   []*big.Float // rdp at the order +Inf
+}
+
+func newDeltaConsts(orders []float64, rdp []*big.Float, wp uint) *deltaConsts {
+	dc := &deltaConsts{}
 	for j, a := range orders {
 		if a < 1 || rdp[j].IsInf() {
 			continue
 		}
 		if rdp[j].Sign() == 0 {
-			return newF(wp) // delta 0
+			dc.zero = true
+			return dc
 		}
 		// Bretagnolle-Huber: TV <= sqrt(1 - e^-KL), KL <= D_a for a >= 1.
 		bh := expm1F(newF(wp).Neg(rdp[j]), wp)
 		bh = logF(bh.Neg(bh), wp)
-		upd(bh.SetMantExp(bh, -1))
+		bh.SetMantExp(bh, -1)
+		if dc.bh == nil || bh.Cmp(dc.bh) < 0 {
+			dc.bh = bh
+		}
 		switch {
 		case math.IsInf(a, 1):
-			if rdp[j].Cmp(eps) <= 0 {
-				return newF(wp)
-			}
+			dc.pure = append(dc.pure, rdp[j])
 		case a > 1:
 			A := fl(a, wp)
-			l := newF(wp).Sub(rdp[j], eps)
-			l.Add(l, log1pF(newF(wp).Quo(intF(-1, wp), A), wp))
-			l.Mul(l, exactSum(fl(a, 64), intF(-1, 64)))
-			upd(l.Sub(l, logF(A, wp)))
+			am1 := exactSum(fl(a, 64), intF(-1, 64))
+			l := newF(wp).Add(rdp[j], log1pF(newF(wp).Quo(intF(-1, wp), A), wp))
+			l.Mul(l, am1)
+			dc.a = append(dc.a, l.Sub(l, logF(A, wp)))
+			dc.am1 = append(dc.am1, am1)
+		}
+	}
+	return dc
+}
+
+func (dc *deltaConsts) at(eps *big.Float, wp uint) *big.Float {
+	if dc.zero {
+		return newF(wp)
+	}
+	for _, r := range dc.pure {
+		if r.Cmp(eps) <= 0 {
+			return newF(wp)
+		}
+	}
+	var m *big.Float
+	if dc.bh != nil {
+		m = newF(wp).Set(dc.bh)
+	}
+	for k, A := range dc.a {
+		l := newF(wp).Mul(dc.am1[k], eps)
+		l.Sub(A, l)
+		if m == nil || l.Cmp(m) < 0 {
+			m = l
 		}
 	}
 	if m == nil || m.Sign() >= 0 {
