@@ -118,7 +118,14 @@ type rsBounds struct {
 	c       float64 // TNB: (1+eta) min bracket, rounded up
 	bhLog   float64 // Poisson: min over orders of log sqrt(1 - e^-rdp), rounded up
 	zeroD   bool    // Poisson: some rdp is 0 (deltahat = 0)
+	// Poisson, curves of at most rsMaxConst orders: log delta_j(eps) =
+	// A_j - (a_j - 1) eps, A_j = (a_j-1)(rdp_j + log1p(-1/a_j)) - log a_j
+	// (NaN where order j does not enter), formed once.
+	nA int
+	A  [rsMaxConst]ev
 }
+
+const rsMaxConst = 1024
 
 func (b *rsBounds) init(fn string, orders, rdp []float64, mean, shape float64) error {
 	b.mean = mean
@@ -136,6 +143,17 @@ func (b *rsBounds) init(fn string, orders, rdp []float64, mean, shape float64) e
 			}
 			l := evLog(evNeg(evExpm1(evExact(-rdp[j]))))
 			b.bhLog = math.Min(b.bhLog, evHalf(l.v).v+l.e/2+unit*math.Abs(l.v))
+		}
+		if len(orders) <= rsMaxConst {
+			b.nA = len(orders)
+			for j, a := range orders {
+				b.A[j] = ev{math.NaN(), 0}
+				if a > 1 && !math.IsInf(a, 1) && !math.IsInf(rdp[j], 1) {
+					A := evExact(a)
+					l := evAdd(evExact(rdp[j]), evLog1p(evNeg(evDiv(evExact(1), A))))
+					b.A[j] = evSub(evMul(l, evSub(A, evExact(1))), evLog(A))
+				}
+			}
 		}
 		return nil
 	}
@@ -204,6 +222,13 @@ func (b *rsBounds) deltaHatUp(orders, rdp []float64, eps float64) float64 {
 			continue
 		}
 		if a <= 1 {
+			continue
+		}
+		if b.nA > 0 {
+			if aj := b.A[j]; !math.IsNaN(aj.v) {
+				// eps >= 0 is exact; a-1 is formed with its bound.
+				m = math.Min(m, evSub(aj, evMul(evSub(evExact(a), evExact(1)), evExact(eps))).up())
+			}
 			continue
 		}
 		A := evExact(a)
