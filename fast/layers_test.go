@@ -39,6 +39,9 @@ var fileLayers = []string{
 	"sampledisc.go", // Poisson-sampled discrete mechanisms, Zhu-Wang bound
 	"bestevent.go",  // Event: what Accountant.Compose takes (best.go)
 	"accountant.go", // Accountant
+	"tree.go",       // tree aggregation (DP-FTRL) and its Compose methods
+	"dgauss.go",     // discrete Gaussian
+	"repeat.go",     // repeat and select (Papernot-Steinke)
 	"best.go",       // Event, Accountant.Compose, the best order (BestEpsilon, BestDelta)
 	"bestmech.go",   // Events of the mechanisms above
 }

@@ -1,0 +1,158 @@
+package reference_test
+
+import (
+	"errors"
+	"math"
+	"math/big"
+	"math/bits"
+	"testing"
+
+	"github.com/rdpcheck/rdpcheck/oracles"
+	"github.com/rdpcheck/rdpcheck/reference"
+)
+
+// The dynamic programme against oracles.TreeSquareSumBrute (every
+// admissible set of leaves enumerated), exactly, on every small tree.
+func TestTreeSensitivitySquareSumBrute(t *testing.T) {
+	maxN := 16
+	if testing.Short() {
+		maxN = 11
+	}
+	for n := 0; n <= maxN; n++ {
+		for m := 0; m <= 5; m++ {
+			for s := 0; s <= 4; s++ {
+				got, err := reference.TreeSensitivitySquareSum(n, m, s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := oracles.TreeSquareSumBrute(n, m, s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got != want {
+					t.Errorf("TreeSensitivitySquareSum(%d, %d, %d) = %d, brute force %d", n, m, s, got, want)
+				}
+			}
+		}
+	}
+}
+
+// One participation is the path of the deepest leaf: floor(log2 n) + 1,
+// the depth TreeAggregation uses; and with no separation every leaf may be
+// chosen, each node of width w then holding w of them: the sum over levels
+// of (n / 2^h) 4^h for n a power of two, i.e. n (2n - 1).
+func TestTreeSensitivitySquareSumClosed(t *testing.T) {
+	for _, n := range []int{1, 2, 3, 7, 8, 1000, 1 << 20, 1<<20 + 1} {
+		got, err := reference.TreeSensitivitySquareSum(n, 1, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := int64(bits.Len(uint(n))); got != want {
+			t.Errorf("TreeSensitivitySquareSum(%d, 1, 3) = %d, want %d", n, got, want)
+		}
+	}
+	for _, n := range []int{1, 2, 4, 8, 32} {
+		got, err := reference.TreeSensitivitySquareSum(n, n, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := int64(n * (2*n - 1)); got != want {
+			t.Errorf("TreeSensitivitySquareSum(%d, %d, 0) = %d, want %d", n, n, got, want)
+		}
+	}
+}
+
+// TreeAggregation is alpha k/(2 sigma^2) with k the depth of the deepest
+// tree (one tree) or the depths summed (every tree): exact rationals.
+func TestTreeAggregation(t *testing.T) {
+	for _, c := range []struct {
+		steps    []int
+		restarts reference.TreeRestarts
+		k        int64
+	}{
+		{[]int{1}, reference.TreeOneTree, 1},
+		{[]int{7}, reference.TreeOneTree, 3},
+		{[]int{8}, reference.TreeOneTree, 4},
+		{[]int{8, 100, 0}, reference.TreeOneTree, 7},
+		{[]int{8, 100, 0}, reference.TreeEveryTree, 11},
+		{[]int{0, 0}, reference.TreeEveryTree, 0},
+		{[]int{1<<62 - 1}, reference.TreeOneTree, 62},
+	} {
+		for _, a := range []float64{0, 1.5, 32, 1e6} {
+			const sigma = 1.3
+			got, err := reference.TreeAggregation(sigma, c.steps, a, c.restarts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := new(big.Rat).SetFloat64(a)
+			want.Mul(want, big.NewRat(c.k, 1))
+			s := new(big.Rat).SetFloat64(sigma)
+			want.Quo(want, s.Mul(s, s).Mul(s, big.NewRat(2, 1)))
+			w := new(big.Float).SetPrec(256).SetRat(want)
+			if got.Cmp(w) != 0 {
+				t.Errorf("TreeAggregation(%v, %v, %g) = %s, want %s", c.steps, c.restarts, a, got.Text('g', 30), w.Text('g', 30))
+			}
+		}
+	}
+	got, _ := reference.TreeAggregation(1, []int{3}, math.Inf(1), reference.TreeOneTree)
+	if !got.IsInf() {
+		t.Errorf("alpha = +Inf: %v, want +Inf", got)
+	}
+	got, _ = reference.TreeAggregation(1, []int{0}, math.Inf(1), reference.TreeOneTree)
+	if got.Sign() != 0 || got.IsInf() {
+		t.Errorf("alpha = +Inf, no steps: %v, want 0", got)
+	}
+}
+
+func TestTreeErrors(t *testing.T) {
+	for i, f := range []func() error{
+		func() error { _, err := reference.TreeAggregation(0, []int{1}, 2, reference.TreeOneTree); return err },
+		func() error {
+			_, err := reference.TreeAggregation(math.NaN(), []int{1}, 2, reference.TreeOneTree)
+			return err
+		},
+		func() error { _, err := reference.TreeAggregation(1, nil, 2, reference.TreeOneTree); return err },
+		func() error {
+			_, err := reference.TreeAggregation(1, []int{3, -1}, 2, reference.TreeEveryTree)
+			return err
+		},
+		func() error { _, err := reference.TreeAggregation(1, []int{3}, -1, reference.TreeOneTree); return err },
+		func() error { _, err := reference.TreeAggregation(1, []int{3}, 2, 7); return err },
+		func() error { _, err := reference.TreeMultiParticipation(1, -1, 1, 1, 2); return err },
+		func() error { _, err := reference.TreeMultiParticipation(1, 5, -1, 1, 2); return err },
+		func() error { _, err := reference.TreeMultiParticipation(1, 5, 1, -1, 2); return err },
+		func() error { _, err := reference.TreeMultiParticipation(-2, 5, 1, 1, 2); return err },
+	} {
+		var ie *reference.InputError
+		if err := f(); !errors.As(err, &ie) {
+			t.Errorf("case %d: error %v, want an InputError", i, err)
+		}
+	}
+	_, err := reference.TreeSensitivitySquareSum(1<<40, 1000, 1000)
+	if !errors.Is(err, reference.ErrTooLarge) {
+		t.Errorf("huge tree: %v, want ErrTooLarge", err)
+	}
+}
+
+// Values printed by TF Privacy's tree_aggregation_accountant
+// (_max_tree_sensitivity_square_sum(max_participation, min_separation,
+// steps), tensorflow/privacy commit 03035d5d, Python 3 with numpy stubbed
+// by math: the function uses only inf, isinf and isscalar); beyond the
+// brute force's reach. TF raises ValueError (max of an empty list) for
+// steps = 0 or max_participation = 0, where this package returns 0.
+func TestTreeSensitivitySquareSumTF(t *testing.T) {
+	for _, c := range []struct {
+		n, m, s int
+		want    int64
+	}{
+		{16, 3, 2, 29}, {100, 5, 10, 67}, {1000, 4, 50, 72}, {37, 6, 3, 86}, {2000, 20, 99, 425},
+	} {
+		if testing.Short() && c.n >= 2000 {
+			continue
+		}
+		got, err := reference.TreeSensitivitySquareSum(c.n, c.m, c.s)
+		if err != nil || got != c.want {
+			t.Errorf("TreeSensitivitySquareSum(%d, %d, %d) = %d, %v; TF Privacy %d", c.n, c.m, c.s, got, err, c.want)
+		}
+	}
+}
