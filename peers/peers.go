@@ -23,3 +23,10 @@ func mustSub(f fs.FS, dir string) fs.FS {
 	}
 	return sub
 }
+
+// AccountantEvents is accountants/events.json: what dp_accounting 0.6.0 and
+// autodp 0.2.3.1 print for the events other than the Poisson-sampled
+// Gaussian (accountants/README.md says how it was made).
+//
+//go:embed accountants/events.json
+var AccountantEvents []byte

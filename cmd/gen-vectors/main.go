@@ -16,7 +16,10 @@
 // vectors/ (see vectors/README.md and vectors/schema): sgm_rdp.json,
 // closed_forms.json, divergence.json, conversions.json, dpsgd.json,
 // dpsgd_best.json (the same scenarios at the best order),
-// invalid_inputs.json (package vectors/gen) and, from the TF Privacy
+// invalid_inputs.json, sampled.json, wor.json, events.json (package
+// vectors/gen), wor_FINDINGS.md (dp_accounting's and autodp's WOR values
+// from peers/accountants, judged; -check -quick copies it from the
+// committed file) and, from the TF Privacy
 // lineage's printed values in peers/tfprivacy (embedded in the command),
 // tfprivacy/sgm_rdp.json, tfprivacy/dpsgd_epsilon.json,
 // tfprivacy/expectations.json and tfprivacy/FINDINGS.md (package
@@ -198,6 +201,20 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if study != nil && (opt.Only == nil || opt.Only[peerstudy.FindingsName]) {
 		files[peerstudy.FindingsName] = study.Findings()
+	}
+	if opt.Only == nil || opt.Only[peerstudy.WORFindingsName] {
+		// -quick takes the report from the committed file, as it does the
+		// costly SGM values; TestWORFindings in go test recomputes it.
+		var report []byte
+		if *quick {
+			report, err = os.ReadFile(filepath.Join(*outDir, peerstudy.WORFindingsName))
+		} else {
+			report, err = peerstudy.WORFindings(peers.AccountantEvents, 128)
+		}
+		if err != nil {
+			return fail(err)
+		}
+		files[peerstudy.WORFindingsName] = report
 	}
 	for n := range opt.Only {
 		if _, ok := files[n]; !ok {
