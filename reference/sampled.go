@@ -40,6 +40,21 @@ const (
 	hKLB              // t - log(1+t)
 )
 
+// momentKind is the summand h of the moment of one direction at order
+// alpha (forward: E_Q[(P/Q)^alpha], backward: exponent 1 - alpha), and its
+// exponent g; at alpha = 1 the KL forms.
+func momentKind(alpha float64, forward bool) (hKind, float64) {
+	switch {
+	case alpha == 1 && forward:
+		return hKLF, alpha
+	case alpha == 1:
+		return hKLB, alpha
+	case !forward:
+		return hPow, 1 - alpha
+	}
+	return hPow, alpha
+}
+
 // hAcc sums w h(t) and a bound on the rounding error of the sum, at
 // precision wp.
 type hAcc struct {
@@ -291,15 +306,7 @@ func (c Context) SampledDivergenceDirections(q float64, distP, distQ []float64, 
 				return l, nil
 			})
 		}
-		kind, g := hPow, alpha
-		switch {
-		case alpha == 1 && forwardDir:
-			kind = hKLF
-		case alpha == 1:
-			kind = hKLB
-		case !forwardDir:
-			g = 1 - alpha
-		}
+		kind, g := momentKind(alpha, forwardDir)
 		return ziv(p, func(wp uint) (*big.Float, error) {
 			S, err := sampledMoment(wp, func(wq uint) (*hAcc, error) {
 				a := newHAcc(kind, g, wq)

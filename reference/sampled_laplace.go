@@ -257,15 +257,7 @@ func (c Context) SampledLaplaceDirections(q, b, alpha float64) (forward, backwar
 				return l, nil
 			})
 		}
-		kind, g := hPow, alpha
-		switch {
-		case alpha == 1 && fwd:
-			kind = hKLF
-		case alpha == 1:
-			kind = hKLB
-		case !fwd:
-			g = 1 - alpha
-		}
+		kind, g := momentKind(alpha, fwd)
 		return ziv(p, func(wp uint) (*big.Float, error) {
 			S, err := laplaceMoment(kind, g, q, b, wp)
 			if err != nil {
