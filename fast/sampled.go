@@ -32,6 +32,7 @@ package fast
 // is added before the final log1p, and the result is rounded up by 16 ulps.
 
 import (
+	"github.com/rdpcheck/rdpcheck/internal/xmath"
 	"math"
 	"sync"
 )
@@ -97,9 +98,9 @@ func hLog(kind int, g, t, dt, L, l1, dL, dl1 float64) (lh, e float64, ok bool) {
 }
 
 const (
-	kindPow = iota
-	kindKLF
-	kindKLB
+	kindPow = int(xmath.Pow)
+	kindKLF = int(xmath.KLForward)
+	kindKLB = int(xmath.KLBackward)
 )
 
 // log1pmxSeries returns log1p(t) - t for |t| < 0.5 to within 4 ulps:
@@ -198,43 +199,6 @@ func roundRule(n float64) (int, bool) {
 		}
 	}
 	return 0, false
-}
-
-// hLowerLog64 is reference's lower bound on log h (see hTerm's kinds).
-func hLowerLog64(kind int, g, t float64) float64 {
-	if t == 0 {
-		return math.Inf(-1)
-	}
-	lt2 := 2*math.Log(math.Abs(t)) - math.Ln2
-	pos := math.Log1p(math.Max(t, 0))
-	var v float64
-	switch kind {
-	case kindKLF:
-		v = lt2 - pos
-	case kindKLB:
-		v = lt2 - 2*pos
-	default:
-		s := math.Max(t, 0)
-		if g >= 2 {
-			s = math.Min(t, 0)
-		}
-		v = lt2 + math.Log(g*(g-1)) + (g-2)*math.Log1p(s)
-		if big := g * math.Log1p(t); big >= math.Log1p(math.Abs(g*t))+2 {
-			v = math.Max(v, big-0.2)
-		}
-	}
-	return v - 0.01
-}
-
-func logAddExp64(a, b float64) float64 {
-	if math.IsInf(a, -1) {
-		return b
-	}
-	if math.IsInf(b, -1) {
-		return a
-	}
-	m := math.Max(a, b)
-	return m + math.Log(math.Exp(a-m)+math.Exp(b-m))
 }
 
 // lapNodes holds, for one piece and rule, what every order shares: each
@@ -360,7 +324,7 @@ func (lc *lapCtx) piece(i, n int) *lapNodes {
 func (lc *lapCtx) moment(kind int, g float64) (float64, bool) {
 	c := lc.c
 	tl, tr := lc.tails.t[0], lc.tails.t[1]
-	logSL := logAddExp64(-math.Ln2+hLowerLog64(kind, g, tl), -math.Ln2-c+hLowerLog64(kind, g, tr))
+	logSL := xmath.LogAddExp(-math.Ln2+xmath.HLowerLog(xmath.MomentKind(kind), g, tl), -math.Ln2-c+xmath.HLowerLog(xmath.MomentKind(kind), g, tr))
 	gb := g
 	switch kind {
 	case kindKLF:

@@ -2,6 +2,7 @@ package fast
 
 import (
 	"fmt"
+	"github.com/rdpcheck/rdpcheck/internal/xmath"
 	"math"
 )
 
@@ -182,7 +183,7 @@ func SampledDivergence(q float64, distP, distQ []float64, alpha float64) (float6
 		} else {
 			// Here the sum is beyond e^40 the defect's size: add |X| up.
 			ls = acc.logUp(0)
-			ls = logAddExp64(ls, math.Log(math.Abs(X.v)+X.e+1e-300)) + 4*unit*math.Abs(ls)
+			ls = xmath.LogAddExp(ls, math.Log(math.Abs(X.v)+X.e+1e-300)) + 4*unit*math.Abs(ls)
 		}
 		var v float64
 		if alpha == 1 {

@@ -25,6 +25,7 @@ package reference
 import (
 	"errors"
 	"fmt"
+	"github.com/rdpcheck/rdpcheck/internal/xmath"
 	"math"
 	"math/big"
 
@@ -35,9 +36,9 @@ import (
 type hKind int
 
 const (
-	hPow hKind = iota // (1+t)^g - 1 - g t
-	hKLF              // (1+t) log(1+t) - t
-	hKLB              // t - log(1+t)
+	hPow = hKind(xmath.Pow)        // (1+t)^g - 1 - g t
+	hKLF = hKind(xmath.KLForward)  // (1+t) log(1+t) - t
+	hKLB = hKind(xmath.KLBackward) // t - log(1+t)
 )
 
 // momentKind is the summand h of the moment of one direction at order

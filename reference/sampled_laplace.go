@@ -28,49 +28,10 @@ package reference
 
 import (
 	"fmt"
+	"github.com/rdpcheck/rdpcheck/internal/xmath"
 	"math"
 	"math/big"
 )
-
-// hLowerLog returns a lower bound on log h(t) (h of the given kind and
-// exponent g; -Inf for t = 0), from h(0) = h'(0) = 0 and h” on [0, t]:
-// (1+s)^(g-2) g (g-1), 1/(1+s) (hKLF) or 1/(1+s)^2 (hKLB); and for hPow,
-// where (1+t)^g dwarfs 1 + |g t|, from h >= (1+t)^g (1 - e^-2).
-func hLowerLog(kind hKind, g, t float64) float64 {
-	if t == 0 {
-		return math.Inf(-1)
-	}
-	lt2 := 2*math.Log(math.Abs(t)) - math.Ln2
-	pos := math.Log1p(math.Max(t, 0))
-	var v float64
-	switch kind {
-	case hKLF:
-		v = lt2 - pos
-	case hKLB:
-		v = lt2 - 2*pos
-	default:
-		s := math.Max(t, 0)
-		if g >= 2 {
-			s = math.Min(t, 0)
-		}
-		v = lt2 + math.Log(g*(g-1)) + (g-2)*math.Log1p(s)
-		if big := g * math.Log1p(t); big >= math.Log1p(math.Abs(g*t))+2 {
-			v = math.Max(v, big-0.2)
-		}
-	}
-	return v - 0.01 // float64 rounding of the above is far below 0.01 nats
-}
-
-func logAddExp(a, b float64) float64 {
-	if math.IsInf(a, -1) {
-		return b
-	}
-	if math.IsInf(b, -1) {
-		return a
-	}
-	m := math.Max(a, b)
-	return m + math.Log(math.Exp(a-m)+math.Exp(b-m))
-}
 
 // lapPlan is one Gauss-Legendre piece of the middle integral: its index
 // and node count.
@@ -113,7 +74,7 @@ func planLaplaceMiddle(kind hKind, g, q, c float64, npieces int, wq uint, logSL 
 			if gb < 0 {
 				lM -= gb * math.Log(math.Cos(b)) // (cos b)^g, g < 0
 			}
-			lK := -lo/2 + logAddExp(logAddExp(lM, 0), math.Log(math.Abs(gb)*q*(math.Exp(hi)+1)+1e-300))
+			lK := -lo/2 + xmath.LogAddExp(xmath.LogAddExp(lM, 0), math.Log(math.Abs(gb)*q*(math.Exp(hi)+1)+1e-300))
 			if kind != hPow {
 				lK += math.Log(3 + math.Pi) // |m log m| <= |m|^2 + 1 + pi |m|, and the like
 			}
@@ -151,7 +112,7 @@ func laplaceMoment(kind hKind, g, q, b float64, wp uint) (*big.Float, error) {
 	c := 1 / b
 	npieces := max(1, int(math.Ceil(c)))
 	tl, tr := q*math.Expm1(-c), q*math.Expm1(c)
-	logSL := logAddExp(-math.Ln2+hLowerLog(kind, g, tl), -math.Ln2-c+hLowerLog(kind, g, tr))
+	logSL := xmath.LogAddExp(-math.Ln2+xmath.HLowerLog(xmath.MomentKind(kind), g, tl), -math.Ln2-c+xmath.HLowerLog(xmath.MomentKind(kind), g, tr))
 	return sampledMoment(wp, func(wq uint) (*hAcc, error) {
 		plan, err := planLaplaceMiddle(kind, g, q, c, npieces, wq, logSL)
 		if err != nil {

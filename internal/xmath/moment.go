@@ -1,0 +1,58 @@
+package xmath
+
+import "math"
+
+// MomentKind names the summand h of a Rényi moment written as
+// 1 + sum w h(t) (t = ratio - 1): the same order in package fast and
+// package reference, whose own kinds convert to it.
+type MomentKind int
+
+const (
+	Pow        MomentKind = iota // (1+t)^g - 1 - g t
+	KLForward                    // (1+t) log(1+t) - t
+	KLBackward                   // t - log(1+t)
+)
+
+// The float64 planning bounds below are shared by fast and reference so
+// that both plan the sampled-Laplace quadrature alike; one fix, one place.
+
+// HLowerLog returns a lower bound on log h(t) (h of the given kind and
+// exponent g; -Inf for t = 0), from h(0) = h'(0) = 0 and h” on [0, t]:
+// (1+s)^(g-2) g (g-1), 1/(1+s) (KLForward) or 1/(1+s)^2 (KLBackward); and for Pow,
+// where (1+t)^g dwarfs 1 + |g t|, from h >= (1+t)^g (1 - e^-2).
+func HLowerLog(kind MomentKind, g, t float64) float64 {
+	if t == 0 {
+		return math.Inf(-1)
+	}
+	lt2 := 2*math.Log(math.Abs(t)) - math.Ln2
+	pos := math.Log1p(math.Max(t, 0))
+	var v float64
+	switch kind {
+	case KLForward:
+		v = lt2 - pos
+	case KLBackward:
+		v = lt2 - 2*pos
+	default:
+		s := math.Max(t, 0)
+		if g >= 2 {
+			s = math.Min(t, 0)
+		}
+		v = lt2 + math.Log(g*(g-1)) + (g-2)*math.Log1p(s)
+		if big := g * math.Log1p(t); big >= math.Log1p(math.Abs(g*t))+2 {
+			v = math.Max(v, big-0.2)
+		}
+	}
+	return v - 0.01 // float64 rounding of the above is far below 0.01 nats
+}
+
+// LogAddExp is log(e^a + e^b) without overflow; -Inf stands for a zero term.
+func LogAddExp(a, b float64) float64 {
+	if math.IsInf(a, -1) {
+		return b
+	}
+	if math.IsInf(b, -1) {
+		return a
+	}
+	m := math.Max(a, b)
+	return m + math.Log(math.Exp(a-m)+math.Exp(b-m))
+}
