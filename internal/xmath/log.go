@@ -1,5 +1,6 @@
-// Package xmath holds float64 workarounds that package fast and package
-// reference both need, so that each fix lives in one place. Package oracles
+// Package xmath holds float64 helpers that package fast and package
+// reference both need (workarounds and planning bounds), so that each fix
+// lives in one place. Package oracles
 // keeps its own copies: it shares no code with the implementations it checks.
 package xmath
 
