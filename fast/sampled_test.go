@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -66,7 +67,87 @@ func slPoints(short bool) []slPoint {
 			pts = append(pts, slPoint{"SampledLaplaceCurve, default orders", q, b, orders[i], i})
 		}
 	}
+	// Curves where most terms take e^y from powers (q e^(1/b) large), at
+	// orders off the sweep's stride: the products' error bound is live.
+	for _, qb := range [][2]float64{{0.1, 0.1}, {0.5, 0.05}} {
+		for i := 6 * scale; i < len(orders); i += 13 * scale {
+			pts = append(pts, slPoint{"SampledLaplaceCurve, q e^(1/b) large", qb[0], qb[1], orders[i], i})
+		}
+	}
 	return pts
+}
+
+// TestSampledLaplaceTinyScale: below b = 1e-3 fast returns the smaller of
+// the Laplace and order-infinity values without quadrature (b = 7e-15 once
+// asked for 7e13 pieces and hung): at most both, and where the binning at
+// 1/2 is representable (b near 1e-3), at least that binning's exact
+// sampled divergence (data processing).
+func TestSampledLaplaceTinyScale(t *testing.T) {
+	for _, b := range []float64{5e-324, 7.105427357601002e-15, 1e-6, 9e-4, 9.99e-4} {
+		for _, q := range []float64{1e-10, 0.111111111, 0.9} {
+			inf, err := SampledLaplace(q, b, math.Inf(1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, a := range []float64{1, 1.5, 33.916666666666664, 1024} {
+				v, err := SampledLaplace(q, b, a)
+				l, _ := Laplace(b, a)
+				if err != nil || !(v <= min(l, inf)) {
+					t.Errorf("SampledLaplace(%g, %g, %g) = %v, %v; want at most Laplace %v and the order-infinity value %v", q, b, a, v, err, l, inf)
+				}
+				if b < 8e-4 {
+					continue
+				}
+				m := math.Exp(-0.5/b) / 2 // Lap(0, b) above 1/2, Lap(1, b) below
+				lower, err := SampledDivergence(q, []float64{m, 1 - m}, []float64{1 - m, m}, a)
+				if err != nil || !(lower <= v) {
+					t.Errorf("SampledLaplace(%g, %g, %g) = %v below its binning's %v (%v)", q, b, a, v, lower, err)
+				}
+			}
+		}
+	}
+}
+
+// TestSampledLaplaceKLHugeRatio: at alpha = 1 with b near 1/700 the right
+// tail's ratio is 1e306 and (1+t) log(1+t) overflowed: NaN (found by
+// FuzzSampled). The expected value is reference.SampledLaplace at 64 bits
+// (relative error at most 2^-63), 8 s there; b is outside the 1e-12
+// promise (b >= 0.05), so only never-below and 1e-11 are asked.
+func TestSampledLaplaceKLHugeRatio(t *testing.T) {
+	const want = 10.538367490588902
+	got, err := SampledLaplace(0.015, 0.0014109347442680777, 1)
+	if err != nil || !(got >= want && got <= want*(1+1e-11)) {
+		t.Errorf("SampledLaplace(0.015, 1.41e-3, 1) = %v, %v; want at least %v, within 1e-11", got, err, want)
+	}
+}
+
+// TestSampledLaplaceCurveMatchesPointwise: a curve shares quadrature nodes
+// and takes powers e^(g L) as products from the previous order's; each
+// value must agree with the same order evaluated alone (exponentials
+// only) to within the two error bounds, here 1e-13 relative, whether the
+// orders rise, fall or jump.
+func TestSampledLaplaceCurveMatchesPointwise(t *testing.T) {
+	up := DefaultOrders()
+	down := slices.Clone(up)
+	slices.Reverse(down)
+	mixed := []float64{2, 63, 2.5, 40, 3, 1.1, 1024, 7.7, 7.8, 7.9, 8, 12, 13, 14, 200}
+	for _, qb := range [][2]float64{{0.1, 0.1}, {0.5, 0.05}, {1e-3, 0.2}, {0.9, 0.3}, {0.01, 1}} {
+		for name, orders := range map[string][]float64{"up": up, "down": down, "mixed": mixed} {
+			curve, err := SampledLaplaceCurve(qb[0], qb[1], orders)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, a := range orders {
+				one, err := SampledLaplace(qb[0], qb[1], a)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if rel := math.Abs(curve[i]-one) / one; !(rel <= 1e-13) {
+					t.Errorf("q=%g b=%g %s orders: alpha=%g curve %.17g alone %.17g (rel %.2g)", qb[0], qb[1], name, a, curve[i], one, rel)
+				}
+			}
+		}
+	}
 }
 
 // TestSampledLaplaceAccuracySweep: fast.SampledLaplace against the reference
@@ -472,12 +553,22 @@ func TestBinnedGaussianApproachesSGM(t *testing.T) {
 }
 
 // TestEmSampled checks emSampled's 8-ulp bound (which the sampled moments'
-// error bounds assume) on a grid of y in [-3, 3] across its three branches,
+// error bounds assume) on a grid of y in [-3, 3] and at 2^-k (1 + i/8) down to 2^-40, across its branches,
 // against the series sum_{k>=2} y^k/k! in math/big at 300 bits.
 func TestEmSampled(t *testing.T) {
-	worst := 0.0
+	ys := []float64{}
 	for i := -3000; i <= 3000; i++ {
-		y := float64(i) / 1000
+		ys = append(ys, float64(i)/1000)
+	}
+	// And each branch's edges below 1/16: y = ±2^-k (1 + i/8).
+	for k := 4; k <= 40; k++ {
+		for i := range 8 {
+			y := math.Ldexp(1+float64(i)/8, -k)
+			ys = append(ys, y, -y)
+		}
+	}
+	worst := 0.0
+	for _, y := range ys {
 		if y == 0 {
 			continue
 		}

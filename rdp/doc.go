@@ -252,10 +252,12 @@
 //	    cannot hold the exact value; float64's smallest positive value is
 //	    an upper bound on it, which fast returns.
 //	[7] The reference's quadrature needs one piece per unit of 1/b and
-//	    nodes growing with the order; it promises the value. fast returns
-//	    the unsampled Laplace value wherever its own bound cannot be
-//	    certified: never below the exact value (sampling never increases
-//	    RDP).
+//	    nodes growing with the order; it promises the value. Wherever its
+//	    own bound cannot be certified, and for b < 1e-3, fast returns
+//	    bounds valid at every order: the smaller of the unsampled Laplace
+//	    value (sampling never increases RDP) and the order-infinity
+//	    value, or for the backward direction alone its order-infinity
+//	    value.
 //	[8] fast takes the orders an accountant uses, up to MaxIntegerOrder,
 //	    for every curve function (one order check for the Accountant);
 //	    the reference evaluates the closed forms at any order.

@@ -21,24 +21,39 @@ const (
 // (1+s)^(g-2) g (g-1), 1/(1+s) (KLForward) or 1/(1+s)^2 (KLBackward); and for Pow,
 // where (1+t)^g dwarfs 1 + |g t|, from h >= (1+t)^g (1 - e^-2).
 func HLowerLog(kind MomentKind, g, t float64) float64 {
-	if t == 0 {
+	return NewHLower(t).Log(kind, g)
+}
+
+// HLower holds the parts of HLowerLog that depend on t alone, for callers
+// that need the bound at one t for many exponents.
+type HLower struct {
+	t, lt2, pos, lneg, lt float64 // t; 2 log|t| - log 2; log1p(max(t,0)), log1p(min(t,0)), log1p(t)
+}
+
+// NewHLower prepares HLowerLog's bound at t.
+func NewHLower(t float64) HLower {
+	return HLower{t: t, lt2: 2*math.Log(math.Abs(t)) - math.Ln2, pos: math.Log1p(math.Max(t, 0)),
+		lneg: math.Log1p(math.Min(t, 0)), lt: math.Log1p(t)}
+}
+
+// Log returns HLowerLog(kind, g, t) for the prepared t.
+func (h HLower) Log(kind MomentKind, g float64) float64 {
+	if h.t == 0 {
 		return math.Inf(-1)
 	}
-	lt2 := 2*math.Log(math.Abs(t)) - math.Ln2
-	pos := math.Log1p(math.Max(t, 0))
 	var v float64
 	switch kind {
 	case KLForward:
-		v = lt2 - pos
+		v = h.lt2 - h.pos
 	case KLBackward:
-		v = lt2 - 2*pos
+		v = h.lt2 - 2*h.pos
 	default:
-		s := math.Max(t, 0)
+		s := h.pos
 		if g >= 2 {
-			s = math.Min(t, 0)
+			s = h.lneg
 		}
-		v = lt2 + math.Log(g*(g-1)) + (g-2)*math.Log1p(s)
-		if big := g * math.Log1p(t); big >= math.Log1p(math.Abs(g*t))+2 {
+		v = h.lt2 + math.Log(g*(g-1)) + (g-2)*s
+		if big := g * h.lt; big >= 2 && big >= math.Log1p(math.Abs(g*h.t))+2 {
 			v = math.Max(v, big-0.2)
 		}
 	}
