@@ -303,14 +303,14 @@ func maxOf(x []float64) float64 {
 
 // accountPoissonBound is PoissonSampledDpEvent of an event that is neither
 // a Gaussian structure nor a Laplace, add/remove neighbours: Zhu and
-// Wang's general bound (ICML 2019, Theorem 6), or the event's own RDP
+// Wang's general bound (ICML 2019; see reference.PoissonBound), or the event's own RDP
 // where smaller (fast.PoissonBoundEvent).
 func accountPoissonBound(e *Event, n int64, p *Plan, q float64) error {
 	sub, err := p.inner(e, "event", "PoissonSampledDpEvent")
 	if err != nil {
 		return err
 	}
-	p.add(e, n, fmt.Sprintf("Poisson-sampled q=%g of [%s] (Zhu-Wang Thm 6)", q, sub.what()), fast.PoissonBoundEvent(q, sub.fastEvent()),
+	p.add(e, n, fmt.Sprintf("Poisson-sampled q=%g of [%s] (Zhu-Wang general bound)", q, sub.what()), fast.PoissonBoundEvent(q, sub.fastEvent()),
 		func(c reference.Context, a float64) (*big.Float, error) {
 			own, _, err := sub.ReferenceRDP(c, a, nil)
 			if err != nil || math.IsInf(a, 1) || a > 1024 {

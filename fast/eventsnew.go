@@ -193,7 +193,7 @@ const poissonBoundTop = 1024
 
 // PoissonBoundEvent is one step of the mechanism base under Poisson
 // sampling with rate q, add/remove neighbours, for any base: at each order
-// the smaller of Zhu and Wang's general bound (ICML 2019, Theorem 6; see
+// the smaller of Zhu and Wang's general bound (ICML 2019; see
 // PoissonBound) from base's curve at the integer orders 2..ceil(alpha),
 // and base's own RDP at alpha (sampling never increases the Rényi
 // divergence: it is jointly quasi-convex, van Erven and Harremoës 2014,

@@ -196,8 +196,8 @@ func SampledDivergence(q float64, distP, distQ []float64, alpha float64) (float6
 	return best, nil
 }
 
-// PoissonBound returns Zhu and Wang's general upper bound (ICML 2019,
-// Theorem 6) on the RDP of order alpha of a Poisson-sampled mechanism with
+// PoissonBound returns Zhu and Wang's general upper bound (ICML 2019)
+// on the RDP of order alpha of a Poisson-sampled mechanism with
 // rate q, given the mechanism's RDP at integer orders, base[i] = eps(i+2):
 // the value that reference.PoissonBound computes (see there for the
 // formula, the interpolation at fractional orders and why the sum has no

@@ -8,9 +8,9 @@ package oracles
 //	E_mu0[(mu/mu0)^alpha] = sum_{l=0}^{alpha} C(alpha,l) (1-q)^(alpha-l) q^l E_mu0[(mu1/mu0)^l],
 //
 // and E_mu0[(mu1/mu0)^l] = e^((l-1) D_l(mu1||mu0)). This is the forward
-// direction D_alpha(mu || mu0) exactly, for any mechanism. Their Theorem
-// (under their Condition 7, which the Gaussian and Laplace mechanisms meet)
-// says that this pair and this direction are the worst case, so that the
+// direction D_alpha(mu || mu0) exactly, for any mechanism. Their theorem
+// (under their tightness condition, which the Gaussian and Laplace
+// mechanisms meet; see reference.PoissonBound on theorem numbers) says that this pair and this direction are the worst case, so that the
 // sum is the sampled mechanism's RDP; for the sampled Gaussian that the
 // forward direction dominates is also Mironov, Talwar and Zhang 2019,
 // Theorem 5. Here the moments of the base pair come from their closed forms

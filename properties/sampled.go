@@ -92,7 +92,7 @@ func (im *Impl) checkSampledMonotone(t *rapid.T) {
 }
 
 // checkSampledBelowBound: SampledLaplace <= PoissonBound with the Laplace
-// curve as base (Zhu and Wang 2019, Theorem 6). At orders <= 2 the two are
+// curve as base (Zhu and Wang 2019's general bound). At orders <= 2 the two are
 // equal (the bound's only term has no factor 3 and the forward direction
 // is the larger), so the slack is the accuracies' and the base's rounding
 // (1e-12 relative of each e^((l-1) eps(l)) term).

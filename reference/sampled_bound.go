@@ -9,7 +9,7 @@ import (
 // PoissonBound returns Zhu and Wang's general upper bound on the Rényi
 // differential privacy of order alpha of any mechanism M under Poisson
 // sampling with rate q, add/remove neighbours ("Poisson Subsampled Rényi
-// Differential Privacy", ICML 2019, Theorem 6), given M's RDP curve at
+// Differential Privacy", ICML 2019, PMLR 97), given M's RDP curve at
 // integer orders: base[i] is eps_M(i+2). For integer alpha >= 2,
 //
 //	eps(alpha) <= 1/(alpha-1) log( (1-q)^(alpha-1) (alpha q - q + 1)
@@ -17,7 +17,7 @@ import (
 //	    + 3 sum_{l=3}^{alpha} C(alpha,l) q^l (1-q)^(alpha-l) e^((l-1) eps_M(l)) ).
 //
 // It is an upper bound, not a value; at integer orders it exceeds the exact
-// RDP of mechanisms meeting the paper's Condition 7 (the Gaussian and
+// RDP of mechanisms meeting the paper's tightness condition (the Gaussian and
 // Laplace mechanisms, whose exact value is the same sum without the factor
 // 3) by at most log(3)/(alpha-1). The argument of the log is 1 plus a sum
 // of non-negative terms, since sum_l C(alpha,l) q^l (1-q)^(alpha-l) = 1:
@@ -35,9 +35,12 @@ import (
 // autodp 0.2.3.1's default for Poisson sampling
 // (AmplificationBySampling(PoissonSampling=True) without
 // improved_bound_flag) evaluates a different sum: for l >= 3 its terms are
-// e^(l eps_M(l+1)) without the factor 3. Its older rdp_acct.general_upperbound
-// (whose docstring calls the bound Theorem 1 of the ICML paper; the theorem
-// number is not checked against the paper's text here) expands the same sum
+// e^(l eps_M(l+1)) without the factor 3. Theorem numbers: the paper's full
+// text was not reachable when this was written, and the authors' autodp
+// cites the general bound as "theorem 1 in 2019 ICML"
+// (rdp_acct.general_upperbound) and the tightness conditions as "Theorem 8
+// of" the PMLR version (transformer_zoo.AmplificationBySampling), so no
+// number is given here. Its older rdp_acct.general_upperbound expands the same sum
 // as 3 e^(-eps_M(alpha)) (1 - q + q e^eps_M(alpha))^alpha minus corrections
 // for l <= 50: equal to the sum above up to order 51, and above it the terms
 // l > 50 use e^((l-1) eps_M(alpha)) instead, a looser bound.
@@ -144,7 +147,7 @@ func bits64(n int) int {
 // zwSum returns sum_{l=2}^{a} C(a,l) q^l (1-q)^(a-l) k_l for 0 < q < 1 at
 // precision wq: the bound's k_l (three = true) or, with three = false,
 // e^((l-1) eps(l)) - 1 throughout (Zhu and Wang's exact formula under their
-// Condition 7). Every term is >= 0.
+// tightness condition). Every term is >= 0.
 func zwSum(q float64, a int, base []float64, three bool, wq uint) *big.Float {
 	Q := fl(q, wq)
 	omq := exactSum(intF(1, 64), fl(-q, 64))

@@ -70,7 +70,7 @@ func baseTest(comment string, flags []string, q float64, c baseCurve, withInf bo
 // and its invalid inputs.
 func (b *FileBuilder) poissonBoundGroups(e *verify.Engine) {
 	for _, c := range baseCurves() {
-		g := b.Group("poisson-bound/"+c.slug, schema.PoissonBound, "Zhu and Wang 2019's general bound (their Theorem 6 as reference.PoissonBound states it) for the base "+c.name+" at orders 2..32", SampledTolerance)
+		g := b.Group("poisson-bound/"+c.slug, schema.PoissonBound, "Zhu and Wang 2019's general bound (as reference.PoissonBound states it) for the base "+c.name+" at orders 2..32", SampledTolerance)
 		for _, q := range []float64{1e-6, 0.01, 0.5, 1} {
 			for _, a := range []float64{2, 3.5, 8, 32} {
 				t := baseTest(fmt.Sprintf("base %s: q=%g alpha=%g", c.name, q, a), sampledFlags(q, a), q, c, false, a)
