@@ -299,6 +299,9 @@ type lapNodes struct {
 	wLdL, wr     []float64
 	sumWl1, maxL float64
 	pow          [2]powState
+	// lwErr bounds lw's rounding beyond 4u |lw|: lw is a sum of terms
+	// larger than itself (up to c/2 each, cancelling at the left end).
+	lwErr float64
 }
 
 // appendNode adds a node's order-independent data. m, if > 0, is 1 + t
@@ -402,7 +405,7 @@ func (p *lapNodes) prepSum() {
 	for j, t := range p.t {
 		w, L := p.w[j], math.Abs(p.L[j])
 		p.wLdL[j] = w * L * p.dL[j]
-		p.wr[j] = w * (17*unit + 4*unit*math.Abs(p.lw[j]))
+		p.wr[j] = w * (17*unit + 4*unit*math.Abs(p.lw[j]) + p.lwErr)
 		if t != 0 {
 			p.sumWl1 += w * math.Abs(p.l1[j]) * (2*unit + p.dl1[j])
 		}
@@ -542,6 +545,7 @@ func newLapCtx(q, b float64) *lapCtx {
 	lc.tails.appendNode(-math.Ln2, q*math.Expm1(-c), 6*unit+math.Exp(-c)/math.Abs(math.Expm1(-c))*2*unit*c,
 		(1-q)+q*math.Exp(-c), 8*unit+2*unit*c)
 	lc.tails.appendNode(-math.Ln2-c, q*math.Expm1(c), 6*unit+math.Exp(c)/math.Abs(math.Expm1(c))*2*unit*c, 0, 0)
+	lc.tails.lwErr = 2 * unit * (c + 1) // -ln 2 - c rounded
 	lc.pre = math.Log(0.25) - c/2 + math.Log(2*lc.hw)
 	lc.logNP = math.Log(float64(np))
 	lc.tailLower = [2]xmath.HLower{xmath.NewHLower(lc.tails.t[0]), xmath.NewHLower(lc.tails.t[1])}
@@ -583,6 +587,9 @@ func (lc *lapCtx) piece(i, k int) *lapNodes {
 	}
 	uc := -lc.c + float64(2*i+1)*lc.hw
 	pre := math.Log(0.25*lc.hw) - lc.c/2
+	// lw = pre + log w_j - u/2: pre's, u's and the sums' roundings, with
+	// |log w_j| < 12 for every rule size used (w_j > 1e-5).
+	p.lwErr = 4 * unit * (math.Abs(pre) + math.Abs(uc)/2 + lc.hw/2 + 12)
 	for j := range r.x {
 		for _, s := range []float64{-1, 1} {
 			u := uc + s*lc.hw*r.x[j]
@@ -646,14 +653,14 @@ func (lc *lapCtx) moment(kind int, g float64, tbits int) (float64, bool) {
 				}
 				w := p.w[j]
 				S += w * h
-				E += w * (e + h*(16*unit+4*unit*math.Abs(p.lw[j])))
+				E += w * (e + h*(16*unit+4*unit*math.Abs(p.lw[j])+p.lwErr))
 				continue
 			}
 			lh, e, ok := hLog(kind, g, p.t[j], p.dt[j], p.L[j], p.l1[j], p.dL[j], p.dl1[j])
 			if !ok {
 				return false
 			}
-			acc.add(p.lw[j]+lh, e+16*unit+4*unit*math.Abs(p.lw[j]))
+			acc.add(p.lw[j]+lh, e+16*unit+4*unit*math.Abs(p.lw[j])+p.lwErr)
 		}
 		return true
 	}

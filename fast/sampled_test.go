@@ -589,3 +589,30 @@ func TestEmSampled(t *testing.T) {
 		t.Errorf("emSampled is %.2f ulps off somewhere in [-3, 3]; the error bounds assume 8", worst)
 	}
 }
+
+// TestGLRuleWeights: every Gauss-Legendre rule the sampled quadrature uses
+// integrates 1 to 2 (sum of weights) and x^(2n-2) to 2/(2n-1) (degree
+// 2n-1 exactness, at the largest even power), and every weight exceeds
+// e^-12, which lapNodes.lwErr assumes (|log w_j| < 12).
+func TestGLRuleWeights(t *testing.T) {
+	for _, n := range glSizes {
+		r := glRule(n)
+		var sum, mom float64
+		for j, w := range r.w {
+			if !(math.Log(w) > -12) {
+				t.Errorf("n=%d: weight %d is %g, below e^-12", n, j, w)
+			}
+			if math.Abs(r.lw[j]-math.Log(w)) > 0 {
+				t.Errorf("n=%d: lw[%d] = %v, log w = %v", n, j, r.lw[j], math.Log(w))
+			}
+			sum += 2 * w // nodes are +-x
+			mom += 2 * w * math.Pow(r.x[j], float64(2*n-2))
+		}
+		if math.Abs(sum-2) > 1e-13 {
+			t.Errorf("n=%d: weights sum to %.17g, want 2", n, sum)
+		}
+		if want := 2 / float64(2*n-1); math.Abs(mom-want) > 1e-13*want {
+			t.Errorf("n=%d: x^%d integrates to %.17g, want %.17g", n, 2*n-2, mom, want)
+		}
+	}
+}
