@@ -616,3 +616,37 @@ func TestGLRuleWeights(t *testing.T) {
 		}
 	}
 }
+
+// TestLog1pmx checks log1pmx's 6-ulp bound (which setNode's dl1 assumes)
+// over |t| < 1/2 and its branches (|s| <= 0.02, 0.1, 1/3), against the
+// series sum_{k>=2} (-1)^(k+1) t^k/k in math/big at 300 bits (the terms
+// fall below 2^-300 of the sum by k = 400 for |t| < 1/2).
+func TestLog1pmx(t *testing.T) {
+	worst := 0.0
+	for i := -249; i <= 249; i++ {
+		x := float64(i) / 500
+		if x == 0 {
+			continue
+		}
+		for _, y := range []float64{x, x * 0.07, x * 1e-3, x * 1e-7} {
+			yb := new(big.Float).SetPrec(300).SetFloat64(y)
+			term := new(big.Float).SetPrec(300).Mul(yb, yb)
+			sum := new(big.Float).SetPrec(300)
+			for k := 2; k < 400; k++ {
+				tk := new(big.Float).SetPrec(300).Quo(term, new(big.Float).SetInt64(int64(k)))
+				if k%2 == 0 {
+					sum.Sub(sum, tk)
+				} else {
+					sum.Add(sum, tk)
+				}
+				term.Mul(term, yb)
+			}
+			w, _ := sum.Float64()
+			worst = math.Max(worst, math.Abs(log1pmx(y)-w)/math.Abs(w)/unit)
+		}
+	}
+	t.Logf("worst %.2f ulps", worst)
+	if worst > 6 {
+		t.Errorf("log1pmx is %.2f ulps off somewhere in (-1/2, 1/2); setNode assumes 6", worst)
+	}
+}
