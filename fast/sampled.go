@@ -552,13 +552,12 @@ func newLapCtx(q, b float64) *lapCtx {
 	lc.tails.lwErr = 2 * unit * (c + 1) // -ln 2 - c rounded
 	lc.pre = math.Log(0.25) - c/2 + math.Log(2*lc.hw)
 	lc.logNP = math.Log(float64(np))
-	lc.tailLower = [2]xmath.HLower{xmath.NewHLower(lc.tails.t[0]), xmath.NewHLower(lc.tails.t[1])}
-	logm := func(x float64) float64 { return math.Log1p(q * math.Expm1(x)) }
+	lc.tailLower = [2]xmath.HLower{xmath.NewHLower(lc.tails.t[0], xmath.LogMix(q, -c)), xmath.NewHLower(lc.tails.t[1], xmath.LogMix(q, c))}
 	hw := lc.hw
 	for i := range np {
 		xa := -c + float64(2*i)*hw
 		xb := xa + 2*hw
-		pi := pieceInfo{xa: xa, lma: logm(xa), lmb: logm(xb), lqb: math.Log1p(q * (math.Exp(xb) + 1))}
+		pi := pieceInfo{xa: xa, lma: xmath.LogMix(q, xa), lmb: xmath.LogMix(q, xb), lqb: math.Log1p(q * (math.Exp(xb) + 1))}
 		for rho := 1.1; ; rho *= 1.1 {
 			bb := hw * (rho - 1/rho) / 2
 			if bb > 3 || rho > 1e6 { // 3 < pi: the singularities are at Im u = ±pi
@@ -566,7 +565,7 @@ func newLapCtx(q, b float64) *lapCtx {
 			}
 			D := hw * ((rho+1/rho)/2 - 1)
 			lo, hi := xa-D, xb+D
-			pi.rho = append(pi.rho, rhoPlan{true, logm(lo), logm(hi), math.Log(math.Cos(bb / 2)), lo,
+			pi.rho = append(pi.rho, rhoPlan{true, xmath.LogMix(q, lo), xmath.LogMix(q, hi), math.Log(math.Cos(bb / 2)), lo,
 				math.Log(q*(math.Exp(hi)+1) + 1e-300), math.Log(64 / 15 / (1 - 1/(rho*rho))), 2 * math.Log(rho)})
 		}
 		lc.info = append(lc.info, pi)
@@ -753,8 +752,18 @@ func logAddExpLower(a, b float64) float64 {
 // +Inf, -log(1 - q + q e^(-1/b)), which bounds it at every order.
 func (lc *lapCtx) backInf() float64 {
 	if lc.bInf == 0 {
-		bk := evNeg(evLog1p(evMul(evExact(lc.q), evExpm1(evExact(-1/lc.b)))))
-		lc.bInf = roundUp(bk.up(), (lc.c+2)*unit+4*unit) // as value's +Inf case
+		q, c := lc.q, lc.c
+		var m ev // log of 1 - q + q e^-c
+		if q*-math.Expm1(-c) < 0.5 {
+			m = evLog1p(evMul(evExact(q), evExpm1(evExact(-c))))
+		} else {
+			// 1 + q expm1(-c) cancels: (1-q) + q e^-c, both terms >= 0
+			// and 1-q exact (q >= 1/2). (Found by FuzzSampled: at q = 1 -
+			// 2^-53, b = 0.0261 the interval of q expm1(-c) reached -1,
+			// and the bound was +Inf at every order above 2.)
+			m = evLog(evAdd(evExact(1-q), evMul(evExact(q), evExp(evExact(-c)))))
+		}
+		lc.bInf = roundUp(evNeg(m).up(), (c+2)*unit+4*unit) // as infValue
 	}
 	return lc.bInf
 }

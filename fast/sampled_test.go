@@ -121,6 +121,35 @@ func TestSampledLaplaceKLHugeRatio(t *testing.T) {
 	}
 }
 
+// TestSampledLaplaceQNearOne: at q = 1 - 2^-53, b = 0.0261, the interval
+// of 1 + q expm1(-1/b) reached 0 in the backward direction's
+// order-infinity bound, which made it +Inf: the value at +Inf, and at
+// every order where the backward quadrature could not certify itself (found
+// by FuzzSampled at alpha = 1228.5; see also xmath.NewHLower for the
+// planning bound's log(1+t)). Each value must be finite, at least the
+// reference and within 1e-12 of it, and at most the unsampled Laplace's
+// value, both upper bounds, to within 1e-12 (b = 0.0261 is outside the
+// accuracy promise, but these hold here).
+func TestSampledLaplaceQNearOne(t *testing.T) {
+	for _, q := range []float64{1 - 0x1p-53, 1 - 1e-10} {
+		for _, a := range []float64{2, 10, 1228.4999999999998, math.Inf(1)} {
+			got, err := SampledLaplace(q, 0.0261, a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := refCtx.SampledLaplace(q, 0.0261, a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, _ := want.Float64()
+			l, _ := Laplace(0.0261, a)
+			if !(got >= w && got <= w*(1+1e-12) && got <= l*(1+1e-12)) {
+				t.Errorf("SampledLaplace(%v, 0.0261, %v) = %.17g; want in [%.17g, %.17g(1+1e-12)] and at most Laplace %.17g(1+1e-12)", q, a, got, w, w, l)
+			}
+		}
+	}
+}
+
 // TestSampledLaplaceCurveMatchesPointwise: a curve shares quadrature nodes
 // and takes powers e^(g L) as products from the previous order's; each
 // value must agree with the same order evaluated alone (exponentials

@@ -49,7 +49,6 @@ func planLaplaceMiddle(kind hKind, g, q, c float64, npieces int, wq uint, logSL 
 	case hKLB:
 		gb = -1
 	}
-	logm := func(x float64) float64 { return math.Log1p(q * math.Expm1(x)) } // log m(x), q < 1
 	pre := math.Log(0.25) - c/2 + math.Log(2*hw)
 	target := float64(wq)*math.Ln2 + math.Log(float64(npieces)) + 3 - logSL + pre
 	var out []lapPlan
@@ -57,7 +56,7 @@ func planLaplaceMiddle(kind hKind, g, q, c float64, npieces int, wq uint, logSL 
 		xa := -c + float64(2*i)*hw
 		xb := xa + 2*hw
 		// The piece's whole contribution bound: skip it if far below.
-		skip := -xa/2 + math.Max(math.Abs(gb)*math.Max(math.Abs(logm(xa)), math.Abs(logm(xb))), 0) +
+		skip := -xa/2 + math.Max(math.Abs(gb)*math.Max(math.Abs(xmath.LogMix(q, xa)), math.Abs(xmath.LogMix(q, xb))), 0) +
 			math.Log1p(math.Abs(gb)*q*(math.Exp(xb)+1)) + 2
 		if skip+pre < logSL-float64(wq)*math.Ln2-10 {
 			continue
@@ -70,7 +69,7 @@ func planLaplaceMiddle(kind hKind, g, q, c float64, npieces int, wq uint, logSL 
 			}
 			D := hw * ((rho+1/rho)/2 - 1)
 			lo, hi := xa-D, xb+D
-			lM := math.Max(gb*logm(lo), gb*logm(hi))
+			lM := math.Max(gb*xmath.LogMix(q, lo), gb*xmath.LogMix(q, hi))
 			if gb < 0 {
 				lM += gb * math.Log(math.Cos(b)) // (cos b)^g >= 1 for g < 0: log adds g log cos b > 0
 			}
@@ -111,8 +110,11 @@ func ruleSize(n int) uint {
 func laplaceMoment(kind hKind, g, q, b float64, wp uint) (*big.Float, error) {
 	c := 1 / b
 	npieces := max(1, int(math.Ceil(c)))
-	tl, tr := q*math.Expm1(-c), q*math.Expm1(c)
-	logSL := xmath.LogAddExp(-math.Ln2+xmath.HLowerLog(xmath.MomentKind(kind), g, tl), -math.Ln2-c+xmath.HLowerLog(xmath.MomentKind(kind), g, tr))
+	// The tails' t and log(1+t) = log m(-/+c), m formed directly (1 + t
+	// near 0 at q near 1 and large c; see xmath.NewHLower).
+	lowerL := xmath.NewHLower(q*math.Expm1(-c), xmath.LogMix(q, -c))
+	lowerR := xmath.NewHLower(q*math.Expm1(c), xmath.LogMix(q, c))
+	logSL := xmath.LogAddExp(-math.Ln2+lowerL.Log(xmath.MomentKind(kind), g), -math.Ln2-c+lowerR.Log(xmath.MomentKind(kind), g))
 	return sampledMoment(wp, func(wq uint) (*hAcc, error) {
 		plan, err := planLaplaceMiddle(kind, g, q, c, npieces, wq, logSL)
 		if err != nil {

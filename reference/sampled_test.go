@@ -234,6 +234,34 @@ func TestSampledLaplaceBelowBounds(t *testing.T) {
 	}
 }
 
+// TestSampledLaplaceQNearOne: at q = 1 - 2^-53 the sampled value is
+// bracketed by the unsampled Laplace L (convexity of x^alpha, applied to
+// both directions; the Laplace mechanism is symmetric) and, from
+// (1 - q + q r)^alpha >= (q r)^alpha in the forward direction, L +
+// alpha/(alpha-1) log q >= L - alpha/(alpha-1) 2^-52: an interval of
+// 1.3e-16 around 38.3 at b = 0.0261. The planning bound once took 1 + t
+// from a rounded t (2^-53 instead of 1.3e-16 on the left tail), so the sum
+// fell below its "proven" lower bound at every precision and the Ziv loop
+// ran to MaxWorkingPrec: minutes, then ErrPrecision (found through
+// FuzzSampled).
+func TestSampledLaplaceQNearOne(t *testing.T) {
+	t.Parallel()
+	ctx := reference.Context{Prec: 128}
+	q := 1 - 0x1p-53
+	for _, a := range []float64{10, 1228.4999999999998} {
+		s, err := ctx.SampledLaplace(q, 0.0261, a)
+		if err != nil {
+			t.Fatalf("alpha=%g: %v", a, err)
+		}
+		hi, _ := ctx.Laplace(0.0261, a)
+		lo := new(big.Float).SetPrec(128).SetFloat64(a / (a - 1) * 0x1p-52)
+		lo.Sub(hi, lo)
+		if s.Cmp(lo) < 0 || s.Cmp(hi) > 0 {
+			t.Errorf("alpha=%g: SampledLaplace = %s, want in [%s, %s]", a, s.Text('g', 25), lo.Text('g', 25), hi.Text('g', 25))
+		}
+	}
+}
+
 // Which direction is larger for the sampled Laplace mechanism, measured
 // (the doc comment of SampledLaplaceDirections reports it).
 func TestSampledLaplaceDirections(t *testing.T) {
