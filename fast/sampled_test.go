@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -370,6 +371,7 @@ func TestSampledDivergenceAccuracySweep(t *testing.T) {
 	if testing.Short() {
 		n = 80
 	}
+	var clamped atomic.Int32
 	for i := range n {
 		k := 2 + r.IntN(7)
 		P, Q := dist(k, i%5 == 0), dist(k, false)
@@ -405,8 +407,48 @@ func TestSampledDivergenceAccuracySweep(t *testing.T) {
 			return 0, 0, err
 		}
 		wf, _ := w.Float64()
+		if wf < 0 {
+			// The sums' defect outweighs the divergence (tiny q): fast
+			// returns 0 for the negative exact value of the given entries.
+			clamped.Add(1)
+			wf = 0
+		}
 		return got, wf, nil
 	})
+	t.Logf("%d of %d points with a negative exact value, where fast must return 0", clamped.Load(), len(pts))
+}
+
+// TestSampledDivergenceNeverNegative: entries are taken as given, and
+// float64 sums that miss 1 make the exact value of some inputs negative;
+// fast returns 0 there, as Divergence does. P = Q = [0.1, 0.2, 0.7] (sum 1 -
+// 2^-53 in exact arithmetic) is 0 at every order, as documented; the
+// reference's own value there was -2.8e-17 at order 2 until it took P = Q
+// as 0 as well. Randomized response at p = 0.5 - 2^-54, where 1 - p rounds
+// to 0.5, has an exact value of -2.8e-15 at q = 0.875, alpha = 1.02 (found
+// by FuzzSampled, which then required at least -1e-15).
+func TestSampledDivergenceNeverNegative(t *testing.T) {
+	same := []float64{0.1, 0.2, 0.7}
+	for _, q := range []float64{1e-10, 0.001, 0.3} {
+		for _, a := range []float64{1, 1.5, 2, 10.5, 1024, math.Inf(1)} {
+			got, err := SampledDivergence(q, same, same, a)
+			if err != nil || got != 0 {
+				t.Errorf("SampledDivergence(%g, P, P, %g) = %v, %v; want 0", q, a, got, err)
+			}
+			want, err := refCtx.SampledDivergence(q, same, same, a)
+			if err != nil || want.Sign() != 0 {
+				t.Errorf("reference SampledDivergence(%g, P, P, %g) = %v, %v; want 0", q, a, want, err)
+			}
+		}
+	}
+	p := 0.49999999999999994
+	P, Q := []float64{p, 1 - p}, []float64{1 - p, p}
+	for _, a := range []float64{1.001, 1.02, 2} {
+		got, err := SampledDivergence(0.875, P, Q, a)
+		want, _ := refCtx.SampledDivergence(0.875, P, Q, a)
+		if err != nil || got != 0 || want.Sign() >= 0 {
+			t.Errorf("RR(0.5 - 2^-54), alpha=%g: fast %v (%v), reference %v; want 0 for a negative exact value", a, got, err, want)
+		}
+	}
 }
 
 // TestPoissonBoundAccuracySweep: fast.PoissonBound against the reference at

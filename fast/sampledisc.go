@@ -17,7 +17,8 @@ import (
 // sum Q) (see sampled.go), with a carried error bound, rounded up: never
 // below the exact value. Where the bound cannot be certified (the defect
 // cancelling the sum) it returns max(Divergence(P, Q), Divergence(Q, P)),
-// the unsampled value, which is never below the sampled one.
+// the unsampled value, which is never below the sampled one. A result that
+// would be negative through the sums' defects is 0.
 //
 // Special cases are:
 //
@@ -101,8 +102,8 @@ func SampledDivergence(q float64, distP, distQ []float64, alpha float64) (float6
 	}
 	dQ := sumDefect(distQ)
 	dP := sumDefect(pIn)
-	if same && ((dQ.v == 0 && dQ.e == 0 && dP.v == 0 && dP.e == 0) || alpha == 1 || math.IsInf(alpha, 1)) {
-		return 0, nil // every ratio exactly 1 on Q's support (see the reference)
+	if same {
+		return 0, nil // every ratio exactly 1: the mixture is Q (see the reference)
 	}
 	if math.IsInf(alpha, 1) {
 		// log max (1+t) and -log min (1+t); an entry with t = 0 counts as 0.
@@ -193,7 +194,10 @@ func SampledDivergence(q float64, distP, distQ []float64, alpha float64) (float6
 		}
 		best = math.Max(best, roundUp(v, 16*unit))
 	}
-	return best, nil
+	// Sums that miss 1 in the last bits may make the given entries' exact
+	// value negative (reference.SampledDivergence returns it); as in
+	// Divergence, 0 stands for it: still not below it, and no negative RDP.
+	return max(best, 0), nil
 }
 
 // PoissonBound returns Zhu and Wang's general upper bound (ICML 2019)
