@@ -857,10 +857,15 @@ func (lc *lapCtx) value(alpha float64) float64 {
 		v, _ := Laplace(b, alpha)
 		return min(v, lc.infValue())
 	case !okb:
-		// The backward direction is at most its order-infinity value.
-		// (Found by FuzzSampled: at q = 7e-6, alpha = 141432 the Laplace
-		// fallback, 0.92, stood above the value at a higher order, 4e-6.)
-		return math.Max(f, lc.backInf())
+		// The backward direction is at most its order-infinity value and
+		// at most the unsampled Laplace's (joint convexity of
+		// e^((alpha-1) D)): the smaller. (Found by FuzzSampled: at q =
+		// 7e-6, alpha = 141432 the Laplace alone, 0.92, stood above the
+		// value at a higher order, 4e-6; at q = 1 - 2^-53, b = 0.1044,
+		// alpha = 4914 the order-infinity value alone stood above the
+		// Laplace's.)
+		v, _ := Laplace(b, alpha)
+		return math.Max(f, min(v, lc.backInf()))
 	}
 	return math.Max(f, bk)
 }

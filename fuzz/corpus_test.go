@@ -240,6 +240,7 @@ var seeds = map[string][]seed{
 		{"q1-1e-9-b0.04-a1.21", "regression: fast.SampledLaplace was 1.3e-9 above Laplace at q = 1-1e-9 (1 + t formed from t cancelled)", []any{0.999999999, 0.04, 1.2142857142857142, 0.75}},
 		{"q1-2p-53-b0.0261-backinf", "regression: 1 + q expm1(-1/b) reached 0 in the backward order-infinity bound at q = 1-2^-53: +Inf above the Laplace's 38.3 (found by FuzzSampled)", []any{0.9999999999999999, 0.0261, 1228.4999999999998, -18.0625}},
 		{"rr-p-half-minus-ulp-a1.02", "regression: RR vectors whose sums miss 1 by 2^-54 have an exact value of -2.8e-15 at alpha = 1.02, which fast returned; it now returns 0 (found by FuzzSampled)", []any{0.875, -46.0, 1.02, 0.49999999999999994}},
+		{"q1-2p-53-b0.1044-a4914-backfallback", "regression: the backward direction uncertified at alpha = 4914 fell back to its order-infinity value, above the Laplace's (found by FuzzSampled)", []any{0.9999999999999999, 0.1044, 4913.999999999999, -18.0625}},
 		{"invalid-q", invalid, []any{1.5, 1.0, 2.0, 0.75}},
 		{"invalid-b", invalid, []any{0.1, 0.0, 2.0, 0.75}},
 		{"invalid-alpha", invalid, []any{0.1, 1.0, 0.5, 2.0}},
