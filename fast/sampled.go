@@ -552,7 +552,7 @@ func newLapCtx(q, b float64) *lapCtx {
 	lc.tails.lwErr = 2 * unit * (c + 1) // -ln 2 - c rounded
 	lc.pre = math.Log(0.25) - c/2 + math.Log(2*lc.hw)
 	lc.logNP = math.Log(float64(np))
-	lc.tailLower = [2]xmath.HLower{xmath.NewHLower(lc.tails.t[0], xmath.LogMix(q, -c)), xmath.NewHLower(lc.tails.t[1], xmath.LogMix(q, c))}
+	lc.tailLower[0], lc.tailLower[1] = xmath.LaplaceTails(q, c)
 	hw := lc.hw
 	for i := range np {
 		xa := -c + float64(2*i)*hw
@@ -758,7 +758,8 @@ func (lc *lapCtx) backInf() float64 {
 			m = evLog1p(evMul(evExact(q), evExpm1(evExact(-c))))
 		} else {
 			// 1 + q expm1(-c) cancels: (1-q) + q e^-c, both terms >= 0
-			// and 1-q exact (q >= 1/2). (Found by FuzzSampled: at q = 1 -
+			// and 1-q exact (q >= 1/2); xmath.LogMix's split, with error
+			// bounds. (Found by FuzzSampled: at q = 1 -
 			// 2^-53, b = 0.0261 the interval of q expm1(-c) reached -1,
 			// and the bound was +Inf at every order above 2.)
 			m = evLog(evAdd(evExact(1-q), evMul(evExact(q), evExp(evExact(-c)))))

@@ -110,10 +110,7 @@ func ruleSize(n int) uint {
 func laplaceMoment(kind hKind, g, q, b float64, wp uint) (*big.Float, error) {
 	c := 1 / b
 	npieces := max(1, int(math.Ceil(c)))
-	// The tails' t and log(1+t) = log m(-/+c), m formed directly (1 + t
-	// near 0 at q near 1 and large c; see xmath.NewHLower).
-	lowerL := xmath.NewHLower(q*math.Expm1(-c), xmath.LogMix(q, -c))
-	lowerR := xmath.NewHLower(q*math.Expm1(c), xmath.LogMix(q, c))
+	lowerL, lowerR := xmath.LaplaceTails(q, c)
 	logSL := xmath.LogAddExp(-math.Ln2+lowerL.Log(xmath.MomentKind(kind), g), -math.Ln2-c+lowerR.Log(xmath.MomentKind(kind), g))
 	return sampledMoment(wp, func(wq uint) (*hAcc, error) {
 		plan, err := planLaplaceMiddle(kind, g, q, c, npieces, wq, logSL)

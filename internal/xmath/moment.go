@@ -34,6 +34,13 @@ func NewHLower(t, lt float64) HLower {
 	return HLower{t: t, lt2: 2*math.Log(math.Abs(t)) - math.Ln2, pos: max(lt, 0), lneg: min(lt, 0), lt: lt}
 }
 
+// LaplaceTails prepares the bound at the sampled Laplace mechanism's two
+// tails, t = q expm1(-c) (mass 1/2) and t = q expm1(c) (mass e^-c/2), c =
+// 1/b, with log(1+t) from LogMix: the planning's lower bound on the sum.
+func LaplaceTails(q, c float64) (left, right HLower) {
+	return NewHLower(q*math.Expm1(-c), LogMix(q, -c)), NewHLower(q*math.Expm1(c), LogMix(q, c))
+}
+
 // LogMix returns log(1 - q + q e^x), the log of a sampled density ratio
 // (q in [0, 1]), to within a few ulps: as log1p(q expm1(x)) where 1 - q +
 // q e^x >= 1/2, and below that (q > 1/2, x < 0) as log((1-q) + q e^x), a
