@@ -1,36 +1,40 @@
 package fast
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
 
 	"github.com/rdpcheck/rdpcheck/internal/xmath"
+	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
-// MaxSearchOrder is the largest finite order the continuous search
-// (BestEpsilon, BestDelta) evaluates: it covers every real order in
-// (1, MaxSearchOrder] and +Inf. Beyond it the conversion's
-// log(1/delta)/(alpha-1) term is below 0.003 for delta >= 1e-5, and the
-// order +Inf (pure DP) covers the limit.
-const MaxSearchOrder = 4096
+// MaxSearchOrder is the largest finite order the best-order search
+// (BestEpsilon, BestDelta) evaluates: rdp.MaxIntegerOrder, the largest
+// order SGM accepts. Noisy runs (sigma in the hundreds) have their best
+// order in the thousands or beyond, so the search goes as far as fast's
+// orders go.
+const MaxSearchOrder = rdp.MaxIntegerOrder
 
-// The refinement evaluates batches of 2 searchHalf + 1 orders: one call
-// of each event's RDP per batch, since a call's set-up (the sampled
-// Gaussian's per-(q, sigma) constants and quadrature nodes) costs more
-// than its orders.
+// SearchTolerance is the relative tolerance to which BestEpsilon and
+// BestDelta find the least value over their range (see BestEpsilon).
+const SearchTolerance = 1e-6
+
 const (
-	searchHalf = 4
-	// searchShrink is the ratio of the spacings of successive batches:
-	// each batch is centred on the vertex of the parabola through the
-	// previous batch's least value and its neighbours, whose error is
-	// below the previous spacing where eps(alpha) is smooth.
-	searchShrink = 8
-	// After two batches, the search stops once the spacing is below
-	// searchTol times the order (eps is flat at its minimum: it then moves
-	// by about 1e-9 relative), or after searchRounds batches.
-	searchTol    = 1e-4
-	searchRounds = 5
+	// searchPoints orders are evaluated per refinement batch: one call of
+	// each event's RDP per batch, since a call's set-up (the sampled
+	// Gaussian's per-(q, sigma) constants and quadrature nodes) costs
+	// more than its orders. Each batch shrinks the bracket to 2/9.
+	searchPoints = 8
+	// searchRounds bounds the batches; 40 shrink any bracket in (1, 2^20]
+	// below the spacing of float64.
+	searchRounds = 40
+	// Above searchIntegerOrder the search evaluates integer orders only:
+	// there fast's SGM at a fractional order is the next integer's bound
+	// scaled by (ceil(alpha)-1)/(alpha-1) (see SGM), never below that
+	// integer's eps while delta alpha <= 1.
+	searchIntegerOrder = 1024
 )
 
 // Compose adds count compositions of the event e at every order of the
@@ -160,28 +164,41 @@ func (a *Accountant) BestDelta(eps float64, conv Conversion) (delta, order float
 }
 
 // BestEpsilon converts the RDP of e to eps for delta, minimised over
-// every order in (1, MaxSearchOrder] and +Inf: first over grid (nil means
-// DefaultOrders()) and +Inf, then, between the grid neighbours of the
-// best finite order (1 below the least, MaxSearchOrder above the
-// largest), by a batched search: 9 equally spaced orders, then batches of
-// 9 orders 8 times closer each around the vertex of the parabola through
-// the best of the last batch and its neighbours, until the spacing is
-// below 1e-4 of the order (successive parabolic interpolation, as in
-// Brent 1973, Algorithms for Minimization without Derivatives, ch. 5,
-// with a batch of orders per step because one evaluation of the sampled
-// Gaussian at several orders costs about as much as at one). It returns
-// the least eps evaluated and its order.
+// every order in (1, MaxSearchOrder] and +Inf (above 1024, the integer
+// orders), and returns the least eps found and its order.
+//
+// Method: the orders of grid (nil means DefaultOrders()) and +Inf are
+// evaluated first; if the best of them is the grid's largest finite order,
+// the powers of two from 2048 are evaluated in turn while eps decreases.
+// The best order is then bracketed by its evaluated neighbours (1 below
+// the least) and the bracket shrunk by batches of 8 equally spaced orders
+// to the neighbours of the least value so far, until a certificate holds:
+// between consecutive evaluated orders a <= b, a non-decreasing RDP gives
+// eps(alpha) >= rdp(a) + min over [a, b] of the conversion's term
+// (log1p(-1/alpha) - log(delta alpha)/(alpha-1), decreasing while
+// alpha delta < 1 and increasing after; log(1/delta)/(alpha-1) for the
+// classic conversion), and the search stops once no such bound in the
+// bracket is below the least eps by more than SearchTolerance relative.
+//
+// The result is the minimum to that tolerance whenever eps(alpha) is
+// unimodal in alpha, which holds for every exact RDP curve: f(alpha) =
+// (alpha-1) D_alpha is convex (a log moment generating function; the
+// supremum over neighbours and sums over compositions keep it so), and
+// eps'(alpha) = (f'(alpha)(alpha-1) - f(alpha) - log(1/delta) [+ log
+// alpha, improved]) / (alpha-1)^2 has a non-decreasing numerator, so it
+// changes sign once. fast's curves are such curves rounded up by at most
+// their stated accuracy. For a bound that is not unimodal (a step
+// function, a minimum of two bounds), it is the least eps over the orders
+// evaluated, never above the grid's.
 //
 // The result is safe whatever the search does: the conversion gives a
 // valid (eps, delta) guarantee at every order (Mironov 2017, Prop 3;
 // Canonne, Kamath, Steinke 2020, Prop 12), and Epsilon's value at each
 // evaluated order is an upper bound on it, so the least over any set of
-// evaluated orders is one too. The search only decides how tight it is:
-// never above the grid's eps (the grid is evaluated first); where
-// eps(alpha) is smooth and unimodal between the neighbours, within about
-// 1e-8 relative of the minimum; elsewhere a local minimum.
+// evaluated orders is one too.
 //
-// e.RDP must give an upper bound on the RDP at any order > 1 or +Inf.
+// e.RDP must give an upper bound on the RDP at any order > 1 or +Inf; an
+// order where it reports ErrTooLarge counts as +Inf.
 //
 // Special cases are those of Epsilon, and:
 //
@@ -234,6 +251,10 @@ func gridRDP(fn string, e Event, grid []float64) ([]float64, []float64, error) {
 // value at that one order).
 type convertAt func(orders, rdp, out []float64) error
 
+// lowerOn bounds from below the converted value at every order in
+// [a, b] given the RDP at a, for an RDP non-decreasing in the order.
+type lowerOn func(a, b, rdpA float64) float64
+
 func bestEpsilonCurve(grid, rdp []float64, e Event, delta float64, conv Conversion) (float64, float64, error) {
 	if err := checkCurve("BestEpsilon", grid, rdp, conv); err != nil {
 		return 0, 0, err
@@ -251,7 +272,35 @@ func bestEpsilonCurve(grid, rdp []float64, e Event, delta float64, conv Conversi
 			out[i] = max(0, epsAt(conv, a, rdp[i], ld))
 		}
 		return nil
+	}, func(a, b, rdpA float64) float64 {
+		return max(0, rdpA+minEpsTerm(conv, a, b, ld))
 	})
+}
+
+// epsTerm is the conversion's term of eps at the order a: eps = rdp +
+// epsTerm (unrounded; for the search's certificate only).
+func epsTerm(conv Conversion, a, logDelta float64) float64 {
+	if conv == Classic {
+		return -logDelta / (a - 1)
+	}
+	return log1mInv(a) - (logDelta+math.Log(a))/(a-1)
+}
+
+// minEpsTerm is the least of epsTerm over [a, b]: the classic term
+// decreases; the improved one has derivative log(delta alpha)/(alpha-1)^2,
+// so it decreases up to 1/delta and increases after, where its value is
+// log1p(-delta). A margin of 1e-12 relative covers the roundings.
+func minEpsTerm(conv Conversion, a, b, logDelta float64) float64 {
+	var m float64
+	switch top := math.Exp(-logDelta); {
+	case conv == Classic || b <= top:
+		m = epsTerm(conv, b, logDelta)
+	case a >= top:
+		m = epsTerm(conv, a, logDelta)
+	default:
+		m = math.Log1p(-math.Exp(logDelta))
+	}
+	return m - 1e-12*math.Abs(m)
 }
 
 func bestDeltaCurve(grid, rdp []float64, e Event, eps float64, conv Conversion) (float64, float64, error) {
@@ -267,121 +316,161 @@ func bestDeltaCurve(grid, rdp []float64, e Event, eps float64, conv Conversion) 
 			out[i] = v
 		}
 		return nil
+	}, func(a, b, rdpA float64) float64 {
+		// log delta = (alpha-1)(rdp - eps) + h(alpha), with h = (alpha-1)
+		// log1p(-1/alpha) - log alpha (improved; 0 classic) decreasing:
+		// h'(alpha) = log1p(-1/alpha) < 0
+		d := rdpA - eps
+		l := min((a-1)*d, (b-1)*d)
+		if conv == Improved {
+			l += (b-1)*log1mInv(b) - math.Log(b)
+		}
+		return math.Exp(l - 1e-12*math.Abs(l))
 	})
 }
 
 // searchOrders minimises the converted value over the grid and +Inf, then
-// refines between the grid neighbours of the best finite order. Ties keep
-// the earlier order: the grid's first, then the search's.
-func searchOrders(grid, rdp []float64, e Event, conv convertAt) (best, order float64, err error) {
+// over (1, MaxSearchOrder] as BestEpsilon describes. Ties keep the
+// earlier order: the grid's first, then the search's.
+func searchOrders(grid, rdp []float64, e Event, conv convertAt, lower lowerOn) (best, order float64, err error) {
 	vals := make([]float64, len(grid))
 	if err := conv(grid, rdp, vals); err != nil {
 		return 0, 0, err
 	}
 	best, order = math.Inf(1), grid[0]
-	type pt struct{ a, v float64 }
-	var finite []pt
+	type pt struct{ a, r, v float64 } // order, RDP, converted value
+	var pts []pt
 	for i, a := range grid {
 		if vals[i] < best {
 			best, order = vals[i], a
 		}
 		if !math.IsInf(a, 1) && a <= MaxSearchOrder {
-			finite = append(finite, pt{a, vals[i]})
+			pts = append(pts, pt{a, rdp[i], vals[i]})
 		}
 	}
-	// eval evaluates a batch of orders, keeping the least value
-	r := make([]float64, 2*searchHalf+2)
-	v := make([]float64, 2*searchHalf+2)
+	r := make([]float64, searchPoints+1)
+	v := make([]float64, searchPoints+1)
+	// eval evaluates a batch of orders, keeping the least value; an order
+	// where e reports ErrTooLarge counts as +Inf (a valid bound)
 	eval := func(orders []float64) error {
-		if err := e.RDP(orders, r[:len(orders)]); err != nil {
+		r, v = r[:len(orders)], v[:len(orders)]
+		if err := e.RDP(orders, r); errors.Is(err, ErrTooLarge) {
+			for i := range orders {
+				if err := e.RDP(orders[i:i+1], r[i:i+1]); errors.Is(err, ErrTooLarge) {
+					r[i] = math.Inf(1)
+				} else if err != nil {
+					return err
+				}
+			}
+		} else if err != nil {
 			return err
 		}
-		if err := conv(orders, r[:len(orders)], v[:len(orders)]); err != nil {
+		if err := conv(orders, r, v); err != nil {
 			return err
 		}
 		for i, a := range orders {
 			if v[i] < best {
 				best, order = v[i], a
 			}
+			if !math.IsInf(a, 1) {
+				pts = append(pts, pt{a, r[i], v[i]})
+			}
 		}
 		return nil
 	}
-	withInf := !slices.Contains(grid, math.Inf(1)) // +Inf joins the first batch
-	slices.SortFunc(finite, func(x, y pt) int {
-		switch {
-		case x.a < y.a:
-			return -1
-		case x.a > y.a:
-			return 1
-		}
-		return 0
-	})
-	ib := -1
-	for i, p := range finite {
-		if ib < 0 || p.v < finite[ib].v {
-			ib = i
+	if !slices.Contains(grid, math.Inf(1)) {
+		if err := eval([]float64{math.Inf(1)}); err != nil {
+			return 0, 0, err
 		}
 	}
-	if ib < 0 || math.IsInf(finite[ib].v, 1) {
-		if withInf {
-			if err := eval([]float64{math.Inf(1)}); err != nil {
-				return 0, 0, err
+	sortPts := func() {
+		slices.SortFunc(pts, func(x, y pt) int {
+			switch {
+			case x.a < y.a:
+				return -1
+			case x.a > y.a:
+				return 1
+			}
+			return 0
+		})
+		pts = slices.CompactFunc(pts, func(x, y pt) bool { return x.a == y.a })
+	}
+	argmin := func() int {
+		ib := -1
+		for i, p := range pts {
+			if ib < 0 || p.v < pts[ib].v {
+				ib = i
 			}
 		}
-		return best, order, nil // nothing finite to refine
+		return ib
 	}
-	lo, hi := 1.0, float64(MaxSearchOrder)
-	if ib > 0 {
-		lo = finite[ib-1].a
+	sortPts()
+	if len(pts) == 0 || math.IsInf(pts[argmin()].v, 1) || best == 0 {
+		return best, order, nil // nothing finite to refine, or nothing to gain
 	}
-	if ib+1 < len(finite) {
-		hi = finite[ib+1].a
+	// beyond the grid: powers of two while the value decreases
+	if ib := argmin(); ib == len(pts)-1 {
+		prev := pts[ib].v
+		for a := 2 * float64(searchIntegerOrder); a <= MaxSearchOrder; a *= 2 {
+			if a <= pts[ib].a {
+				continue
+			}
+			if err := eval([]float64{a}); err != nil {
+				return 0, 0, err
+			}
+			if v[0] >= prev {
+				break
+			}
+			prev = v[0]
+		}
+		sortPts()
 	}
-	centre, step := (lo+hi)/2, (hi-lo)/(2*searchHalf+2)
-	batch := make([]float64, 0, 2*searchHalf+2)
-	for round := 0; round < searchRounds && (round < 2 || step >= searchTol*centre); round++ {
+	batch := make([]float64, 0, searchPoints+1)
+	for round := 0; round < searchRounds; round++ {
+		ib := argmin()
+		// the bracket: the evaluated neighbours of the least value (1
+		// below the least order, where eps and delta grow without bound)
+		lo, hi := 1.0, pts[ib].a
+		if ib > 0 {
+			lo = pts[ib-1].a
+		}
+		if ib+1 < len(pts) {
+			hi = pts[ib+1].a
+		}
+		// the certificate: no order in the bracket can do better by more
+		// than the tolerance (the interval from 1 has RDP >= 0 at its left)
+		worst := math.Inf(1)
+		for i := max(ib-1, 0); i < min(ib+1, len(pts)-1); i++ {
+			a, b := pts[i].a, pts[i+1].a
+			if a >= searchIntegerOrder && b-a <= 1 {
+				continue // no integer order between
+			}
+			worst = min(worst, lower(a, b, pts[i].r))
+		}
+		if ib == 0 {
+			worst = min(worst, lower(1, pts[0].a, 0))
+		}
+		if best-worst <= SearchTolerance*best {
+			break
+		}
 		batch = batch[:0]
-		for j := -searchHalf; j <= searchHalf; j++ {
-			if a := centre + float64(j)*step; a > lo && a < hi {
+		step := (hi - lo) / (searchPoints + 1)
+		for j := 1; j <= searchPoints; j++ {
+			a := lo + float64(j)*step
+			if a > searchIntegerOrder {
+				a = math.Ceil(a)
+			}
+			if a > lo && a < hi && (len(batch) == 0 || a > batch[len(batch)-1]) {
 				batch = append(batch, a)
 			}
 		}
-		if len(batch) < 3 {
-			break // the spacing is below the orders' resolution
-		}
-		n := len(batch)
-		if withInf {
-			batch, withInf = append(batch, math.Inf(1)), false
+		if len(batch) == 0 {
+			break // the bracket is below the orders' resolution
 		}
 		if err := eval(batch); err != nil {
 			return 0, 0, err
 		}
-		batch = batch[:n]
-		// the parabola through the least value of the batch and its
-		// neighbours (within the batch); its vertex is the next centre
-		k := 0
-		for i := range batch {
-			if v[i] < v[k] {
-				k = i
-			}
-		}
-		k = min(max(k, 1), len(batch)-2)
-		x0, x1, x2 := batch[k-1], batch[k], batch[k+1]
-		f0, f1, f2 := v[k-1], v[k], v[k+1]
-		num := (x1-x0)*(x1-x0)*(f1-f2) - (x1-x2)*(x1-x2)*(f1-f0)
-		den := (x1-x0)*(f1-f2) - (x1-x2)*(f1-f0)
-		centre = x1
-		if den != 0 && !math.IsInf(f0+f1+f2, 0) {
-			if c := x1 - 0.5*num/den; c > x0 && c < x2 {
-				centre = c
-			}
-		}
-		step /= searchShrink
-	}
-	if withInf {
-		if err := eval([]float64{math.Inf(1)}); err != nil {
-			return 0, 0, err
-		}
+		sortPts()
 	}
 	return best, order, nil
 }

@@ -103,7 +103,7 @@ func TestBestSearchRange(t *testing.T) {
 			t.Fatal(err)
 		}
 		extra := len(seen) - len(defaultOrders)
-		if max := 1 + searchRounds*(2*searchHalf+1); extra > max {
+		if max := 1 + 10 + searchRounds*searchPoints; extra > max {
 			t.Errorf("sigma=%g: %d evaluations beyond the grid, at most %d allowed", sigma, extra, max)
 		}
 		for _, a := range seen {
