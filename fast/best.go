@@ -393,7 +393,9 @@ func searchOrders(grid, rdp []float64, e Event, conv convertAt, lower lowerOn) (
 			}
 			return 0
 		})
-		pts = slices.CompactFunc(pts, func(x, y pt) bool { return x.a == y.a })
+		// orders within 1e-12 relative are one: a bracket end that is a
+		// rounding of the best order would hide the side beyond it
+		pts = slices.CompactFunc(pts, func(x, y pt) bool { return math.Abs(y.a-x.a) <= 1e-12*math.Max(x.a, y.a) })
 	}
 	argmin := func() int {
 		ib := -1
@@ -460,7 +462,7 @@ func searchOrders(grid, rdp []float64, e Event, conv convertAt, lower lowerOn) (
 			if a > searchIntegerOrder {
 				a = math.Ceil(a)
 			}
-			if a > lo && a < hi && (len(batch) == 0 || a > batch[len(batch)-1]) {
+			if a > lo*(1+1e-12) && a < hi*(1-1e-12) && (len(batch) == 0 || a > batch[len(batch)-1]) {
 				batch = append(batch, a)
 			}
 		}

@@ -43,20 +43,8 @@ func checkTarget(fn string, eps, delta float64, conv Conversion) error {
 //	    eps <= 0, NaN or +Inf, delta outside (0,1), bad orders, tol outside [1e-12, 1)
 func CalibrateSigma(q float64, steps int, eps, delta float64, conv Conversion, orders []float64, tol float64) (sigma, achieved float64, err error) {
 	const fn = "CalibrateSigma"
-	if math.IsNaN(q) || q < 0 || q > 1 {
-		return 0, 0, inputErr(fn, "q", q, "must be in [0, 1]")
-	}
-	if steps <= 0 {
-		return 0, 0, inputErr(fn, "steps", float64(steps), "must be > 0")
-	}
-	if err := checkTarget(fn, eps, delta, conv); err != nil {
+	if err := checkCalibrate(fn, q, steps, eps, delta, conv, &tol); err != nil {
 		return 0, 0, err
-	}
-	if tol == 0 {
-		tol = 1e-6
-	}
-	if math.IsNaN(tol) || tol < 1e-12 || tol >= 1 {
-		return 0, 0, inputErr(fn, "tol", tol, "must be in [1e-12, 1)")
 	}
 	if orders == nil {
 		orders = defaultOrders
@@ -65,13 +53,62 @@ func CalibrateSigma(q float64, steps int, eps, delta float64, conv Conversion, o
 		return 0, 0, fmt.Errorf("fast.%s: q = 0 needs no noise: %w", fn, ErrNotConverged)
 	}
 	rdp := make([]float64, len(orders))
-	epsOf := func(s float64) (float64, error) {
+	return bisectSigma(fn, eps, tol, func(s float64) (float64, error) {
 		if err := SGMCurve(q, s, steps, orders, rdp); err != nil {
 			return 0, err
 		}
 		e, _, err := Epsilon(orders, rdp, delta, conv)
 		return e, err
+	})
+}
+
+// CalibrateSigmaBest is CalibrateSigma with each sigma's eps minimised
+// over every order by the search of BestEpsilon (Accountant.BestEpsilon),
+// so that the sigma it returns, read back by BestEpsilon, meets the
+// target. Its inputs, special cases and errors are CalibrateSigma's.
+func CalibrateSigmaBest(q float64, steps int, eps, delta float64, conv Conversion, tol float64) (sigma, achieved float64, err error) {
+	const fn = "CalibrateSigmaBest"
+	if err := checkCalibrate(fn, q, steps, eps, delta, conv, &tol); err != nil {
+		return 0, 0, err
 	}
+	if q == 0 {
+		return 0, 0, fmt.Errorf("fast.%s: q = 0 needs no noise: %w", fn, ErrNotConverged)
+	}
+	return bisectSigma(fn, eps, tol, func(s float64) (float64, error) {
+		var a Accountant
+		if err := a.Compose(SGMEvent(q, s), steps); err != nil {
+			return 0, err
+		}
+		e, _, err := a.BestEpsilon(delta, conv)
+		return e, err
+	})
+}
+
+// checkCalibrate checks CalibrateSigma's inputs and sets tol's default.
+func checkCalibrate(fn string, q float64, steps int, eps, delta float64, conv Conversion, tol *float64) error {
+	if math.IsNaN(q) || q < 0 || q > 1 {
+		return inputErr(fn, "q", q, "must be in [0, 1]")
+	}
+	if steps <= 0 {
+		return inputErr(fn, "steps", float64(steps), "must be > 0")
+	}
+	if err := checkTarget(fn, eps, delta, conv); err != nil {
+		return err
+	}
+	if *tol == 0 {
+		*tol = 1e-6
+	}
+	if math.IsNaN(*tol) || *tol < 1e-12 || *tol >= 1 {
+		return inputErr(fn, "tol", *tol, "must be in [1e-12, 1)")
+	}
+	return nil
+}
+
+// bisectSigma bisects in log sigma over [calMinSigma, calMaxSigma] for the
+// least sigma whose epsOf is at most eps (epsOf is non-increasing in
+// sigma); the sigma returned is one at which epsOf was evaluated and met
+// the target.
+func bisectSigma(fn string, eps, tol float64, epsOf func(float64) (float64, error)) (sigma, achieved float64, err error) {
 	lo, hi := calMinSigma, calMaxSigma
 	eLo, err := epsOf(lo)
 	if err != nil {
@@ -138,14 +175,47 @@ func MaxSteps(q, sigma, eps, delta float64, conv Conversion, orders []float64) (
 		return 0, 0, err
 	}
 	tmp := make([]float64, len(orders))
-	epsOf := func(t int) float64 {
+	return searchSteps(fn, eps, func(t int) (float64, error) {
 		for i, v := range one {
 			tmp[i] = scaleUp(v, float64(t))
 		}
-		e, _, _ := Epsilon(orders, tmp, delta, conv)
-		return e
+		e, _, err := Epsilon(orders, tmp, delta, conv)
+		return e, err
+	})
+}
+
+// MaxStepsBest is MaxSteps with each count's eps minimised over every
+// order by the search of BestEpsilon, so that the count it returns, read
+// back by BestEpsilon, meets the target. Its inputs, special cases and
+// errors are MaxSteps's.
+func MaxStepsBest(q, sigma, eps, delta float64, conv Conversion) (steps int, achieved float64, err error) {
+	const fn = "MaxStepsBest"
+	if err := checkQSigma(fn, q, sigma); err != nil {
+		return 0, 0, err
 	}
-	e1 := epsOf(1)
+	if err := checkTarget(fn, eps, delta, conv); err != nil {
+		return 0, 0, err
+	}
+	if q == 0 {
+		return 0, 0, fmt.Errorf("fast.%s: q = 0 has no privacy cost: %w", fn, ErrNotConverged)
+	}
+	return searchSteps(fn, eps, func(t int) (float64, error) {
+		var a Accountant
+		if err := a.Compose(SGMEvent(q, sigma), t); err != nil {
+			return 0, err
+		}
+		e, _, err := a.BestEpsilon(delta, conv)
+		return e, err
+	})
+}
+
+// searchSteps finds the largest count t with epsOf(t) <= eps (epsOf is
+// non-decreasing in t) by doubling, then bisection.
+func searchSteps(fn string, eps float64, epsOf func(int) (float64, error)) (steps int, achieved float64, err error) {
+	e1, err := epsOf(1)
+	if err != nil {
+		return 0, 0, err
+	}
 	if e1 > eps {
 		return 0, e1, fmt.Errorf("fast.%s: one step gives eps = %v: %w", fn, e1, ErrNotConverged)
 	}
@@ -155,7 +225,10 @@ func MaxSteps(q, sigma, eps, delta float64, conv Conversion, orders []float64) (
 		if hi > maxCalSteps {
 			return 0, 0, fmt.Errorf("fast.%s: more than 2^40 steps: %w", fn, ErrNotConverged)
 		}
-		e := epsOf(hi)
+		e, err := epsOf(hi)
+		if err != nil {
+			return 0, 0, err
+		}
 		if e > eps {
 			break
 		}
@@ -164,7 +237,11 @@ func MaxSteps(q, sigma, eps, delta float64, conv Conversion, orders []float64) (
 	}
 	for hi-lo > 1 {
 		mid := lo + (hi-lo)/2
-		if e := epsOf(mid); e <= eps {
+		e, err := epsOf(mid)
+		if err != nil {
+			return 0, 0, err
+		}
+		if e <= eps {
 			lo, eLo = mid, e
 		} else {
 			hi = mid

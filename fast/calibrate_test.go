@@ -1,0 +1,76 @@
+package fast
+
+import (
+	"testing"
+)
+
+// readBack is eps of steps SGM steps at the best order, as `rdpcheck
+// epsilon` computes it.
+func readBack(t *testing.T, q, sigma float64, steps int, delta float64) float64 {
+	t.Helper()
+	var a Accountant
+	if err := a.Compose(SGMEvent(q, sigma), steps); err != nil {
+		t.Fatal(err)
+	}
+	e, _, err := a.BestEpsilon(delta, Improved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// TestCalibrateSigmaBestReadBack: the sigma CalibrateSigmaBest returns
+// meets the target when read back by BestEpsilon, and sigma/(1+tol) does
+// not. The rows include the targets that the grid-only calibration got
+// wrong (caught: "sigma found on the grid, eps read back at the best
+// order", "target reachable only at orders above 1024 called unreachable").
+func TestCalibrateSigmaBestReadBack(t *testing.T) {
+	for _, c := range []struct {
+		caught     string
+		q          float64
+		steps      int
+		eps, delta float64
+	}{
+		{"MNIST tutorial", 256.0 / 60000, 14063, 3, 1e-5},
+		{"sigma found on the grid, eps read back at the best order", 0.001, 10000, 0.0053, 1e-5},
+		{"target reachable only at orders above 1024 called unreachable", 0.01, 10000, 0.003, 1e-5},
+		{"one step", 0.5, 1, 0.5, 1e-6},
+	} {
+		const tol = 1e-6
+		sigma, achieved, err := CalibrateSigmaBest(c.q, c.steps, c.eps, c.delta, Improved, tol)
+		if err != nil {
+			t.Errorf("%s: %v", c.caught, err)
+			continue
+		}
+		if e := readBack(t, c.q, sigma, c.steps, c.delta); e > c.eps || e != achieved {
+			t.Errorf("%s: sigma %v reads back as eps %v (reported %v), target %v", c.caught, sigma, e, achieved, c.eps)
+		}
+		if e := readBack(t, c.q, sigma/(1+2*tol), c.steps, c.delta); e <= c.eps {
+			t.Errorf("%s: sigma %v is not the least: %v meets the target too (eps %v)", c.caught, sigma, sigma/(1+2*tol), e)
+		}
+	}
+}
+
+// TestMaxStepsBestReadBack: the count MaxStepsBest returns meets the
+// target read back by BestEpsilon, and one more step does not.
+func TestMaxStepsBestReadBack(t *testing.T) {
+	for _, c := range []struct {
+		q, sigma, eps, delta float64
+	}{
+		{0.01, 1.1, 3, 1e-5},
+		{0.01, 300, 0.01, 1e-5}, // best order in the thousands
+		{256.0 / 60000, 1.5, 1, 1e-6},
+	} {
+		n, achieved, err := MaxStepsBest(c.q, c.sigma, c.eps, c.delta, Improved)
+		if err != nil {
+			t.Errorf("%+v: %v", c, err)
+			continue
+		}
+		if e := readBack(t, c.q, c.sigma, n, c.delta); e > c.eps || e != achieved {
+			t.Errorf("%+v: %d steps read back as eps %v (reported %v)", c, n, e, achieved)
+		}
+		if e := readBack(t, c.q, c.sigma, n+1, c.delta); e <= c.eps {
+			t.Errorf("%+v: %d steps is not the most: one more gives eps %v", c, n, e)
+		}
+	}
+}
