@@ -248,7 +248,7 @@ func TestScoreCSVAndErrors(t *testing.T) {
 		{"unknown.jsonl", `{"tcId": 999999, "value": 1}`, "does not have"},
 		{"dup.jsonl", "{\"tcId\": 1, \"value\": 1}\n{\"tcId\": 1, \"value\": 2}\n", "answered twice"},
 		{"novalue.jsonl", `{"tcId": 1}`, `need "value" or "error"`},
-		{"bad.csv", "1,0.5\nx,1\n", "not an integer"},
+		{"bad.csv", "1,0.5\nx,1\n", "line 2: tcId x: want an integer"},
 	} {
 		p := filepath.Join(dir, c.name)
 		os.WriteFile(p, []byte(c.content), 0o644)
