@@ -110,7 +110,7 @@ func TestScorePerfectAnswers(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%s: exit %d\n%s%s", name, code, out, errOut)
 		}
-		if !strings.Contains(out, fmt.Sprintf("%d of %d tests answered, 0 of %d groups fail", f.NumberOfTests, f.NumberOfTests, len(f.TestGroups))) {
+		if !strings.Contains(out, fmt.Sprintf("%d of %d tests answered; of %d groups, %d pass, 0 fail, 0 unanswered", f.NumberOfTests, f.NumberOfTests, len(f.TestGroups), len(f.TestGroups))) {
 			t.Errorf("%s: summary line:\n%s", name, out)
 		}
 	}
@@ -179,7 +179,7 @@ func TestScoreWrongAnswers(t *testing.T) {
 		"gaussian":            {Answered: all("gaussian"), Max: "1.0e-06", Tolerance: tol["gaussian"], Below: 1, Status: "FAIL", Worst: fmt.Sprint(hi.TcID)},
 		"laplace":             {Answered: all("laplace"), Max: "inf", Tolerance: tol["laplace"], Below: 1, Negative: 1, NaN: 1, Inf: 1, Status: "FAIL", Worst: fmt.Sprint(nanT.TcID)},
 		"randomized-response": {Answered: all("randomized-response"), Tolerance: tol["randomized-response"], RejectedValid: 1, Status: "FAIL", Worst: fmt.Sprint(rej.TcID)},
-		"gaussian-divergence": {Answered: fmt.Sprintf("0/%d", len(byGroup["gaussian-divergence"])), Max: "-", Tolerance: tol["gaussian-divergence"], Status: "-"},
+		"gaussian-divergence": {Answered: fmt.Sprintf("0/%d", len(byGroup["gaussian-divergence"])), Max: "-", Tolerance: tol["gaussian-divergence"], Status: "unanswered"},
 	}
 	got := map[string]scoreRow{}
 	for name := range want {
@@ -193,10 +193,15 @@ func TestScoreWrongAnswers(t *testing.T) {
 		t.Errorf("the failing groups' worst cases are not listed:\n%s", out)
 	}
 
-	// -complete fails the unanswered group; -group grades one group;
-	// -tolerance 1e-5 lets the 1e-6 error pass.
-	if code, out, _ := runScoreCLI(t, "-vectors", "closed_forms.json", "-complete", "-group", "gaussian-divergence", path); code != 1 || row(t, out, "gaussian-divergence").Status != "FAIL" {
+	// -complete fails the unanswered group; -group grades some groups
+	// (answers to none of them fail); -tolerance 1e-5 lets the 1e-6 error
+	// pass.
+	if code, out, _ := runScoreCLI(t, "-vectors", "closed_forms.json", "-complete", "-group", "gaussian", path); code != 1 || row(t, out, "gaussian-divergence").Status != "FAIL" {
 		t.Errorf("-complete: exit %d\n%s", code, out)
+	}
+	if code, out, errOut := runScoreCLI(t, "-vectors", "closed_forms.json", "-group", "gaussian-divergence", path); code != 1 || out != "" ||
+		!strings.Contains(errOut, fmt.Sprintf(`answers none of the %d tests of the groups of closed_forms.json whose name contains "gaussian-divergence"`, len(byGroup["gaussian-divergence"]))) {
+		t.Errorf("-group of an unanswered group: exit %d\n%s%s", code, out, errOut)
 	}
 	// ("gaussian" also selects gaussian-divergence, which is unanswered.)
 	if code, out, _ := runScoreCLI(t, "-vectors", "closed_forms.json", "-group", "gaussian", "-tolerance", "1e-5", path); code != 0 || row(t, out, "gaussian").Status != "ok" {
@@ -354,7 +359,7 @@ func TestScoreAll(t *testing.T) {
 	var summary []string
 	for _, l := range strings.Split(out[strings.Index(out, "summary of"):], "\n")[2:] {
 		if f := strings.Fields(l); len(f) > 0 {
-			summary = append(summary, f[0]+" "+f[len(f)-1])
+			summary = append(summary, f[0]+" "+f[5]) // groups failing
 		}
 	}
 	// Each file's groups, from the vector files: none fails.
@@ -410,7 +415,7 @@ func TestScoreReport(t *testing.T) {
 		t.Fatalf("-report: exit %d\n%s%s", code, out, errOut)
 	}
 	rep, _ := os.ReadFile(filepath.Join(dir, "REPORT.md"))
-	for _, want := range []string{"# Conformance report:", "| [closed_forms.json](#closed_formsjson) | 299/299 | 0 | 0 | 0/4 |", "| gaussian | "} {
+	for _, want := range []string{"# Conformance report:", "| [closed_forms.json](#closed_formsjson) | 299/299 | 0 | 0 | 4/4 | 0/4 | 0/4 | 0/4 |", "| gaussian | "} {
 		if !strings.Contains(string(rep), want) {
 			t.Errorf("REPORT.md lacks %q:\n%s", want, rep)
 		}
