@@ -488,7 +488,7 @@ func buildReport(dir, format string, opt score.Options) (string, error) {
 	}
 	names, paths := answerFiles(dir)
 	if len(names) == 0 {
-		return "", fmt.Errorf("%s holds no answers to any vector file", dir)
+		return "", fmt.Errorf("%s holds no answers to any vector file (want NAME.jsonl or NAME.csv for NAME.json in: %s)", dir, strings.Join(vectors.Names(), ", "))
 	}
 	peer := filepath.Base(filepath.Clean(dir))
 	var body strings.Builder

@@ -446,3 +446,60 @@ func TestPeerReportsUpToDate(t *testing.T) {
 		}
 	}
 }
+
+// TestScoreExitStatus pins the exit status of each bad input of
+// testdata/script/score.txtar (which pins the messages): 2 for a usage
+// error, after one line and a pointer to -h; 1 for bad answers or files.
+func TestScoreExitStatus(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	answers := file("answers.jsonl", "{\"tcId\": 1, \"value\": 3.7707260727711086e-06}\n")
+	empty := file("empty.jsonl", "")
+	emptyDir := filepath.Dir(file("empty/sgm_rdp.jsonl", ""))
+	unsupported := file("unsupported.jsonl", `{"tcId": 1, "unsupported": true}`)
+	typo := file("typo.jsonl", `{"tcId": 1, "valeu": 0.5}`)
+	for _, c := range []struct {
+		caught string
+		args   []string
+		code   int
+	}{
+		{"answers nothing: '0 of 1 groups fail', exit 0", []string{"-vectors", "tfprivacy/sgm_rdp.json", empty}, 1},
+		{"answers nothing of the groups chosen", []string{"-vectors", "sgm_rdp.json", "-group", "tiny-q", answers}, 1},
+		{"answers unsupported only", []string{"-vectors", "sgm_rdp.json", unsupported}, 1},
+		{"-all of an empty answers file", []string{"-all", emptyDir}, 1},
+		{"-tolerance -1 ignored", []string{"-vectors", "sgm_rdp.json", "-tolerance", "-1", answers}, 2},
+		{"-tolerance 0 ignored", []string{"-tolerance", "0"}, 2},
+		{"-tolerance NaN ignored", []string{"-tolerance", "NaN"}, 2},
+		{"-tolerance Inf ignored", []string{"-tolerance", "Inf"}, 2},
+		{"-digests of a missing directory: 'stat .'", []string{"-digests", "/nonexistent"}, 1},
+		{"-all of a missing directory", []string{"-all", "/nonexistent"}, 1},
+		{"-report of a missing directory", []string{"-report", "/nonexistent"}, 1},
+		{"an unknown flag printed the whole usage", []string{"-bogus"}, 2},
+		{"-worst 30 capped silently", []string{"-worst", "30", "-vectors", "sgm_rdp.json", answers}, 2},
+		{"-worst -1 panicked", []string{"-worst", "-1", "-vectors", "sgm_rdp.json", answers}, 2},
+		{"-format xml found late", []string{"-format", "xml", "-vectors", "sgm_rdp.json", answers}, 2},
+		{"-digests ignored -vectors", []string{"-digests", "embedded", "-vectors", "sgm_rdp.json"}, 2},
+		{"-report ignored -worst", []string{"-report", dir, "-worst", "2"}, 2},
+		{"no answers file", []string{"-vectors", "sgm_rdp.json"}, 2},
+		{"an unknown key of an answer", []string{"-vectors", "sgm_rdp.json", typo}, 1},
+		{"a missing answers file", []string{"-vectors", "sgm_rdp.json", filepath.Join(dir, "nosuch.jsonl")}, 1},
+		{"the README's example", []string{"-vectors", "sgm_rdp.json", answers}, 0},
+	} {
+		code, out, errOut := runScoreCLI(t, c.args...)
+		if code != c.code {
+			t.Errorf("caught: %s: score %v: exit %d, want %d\n%s%s", c.caught, c.args, code, c.code, out, errOut)
+		}
+		if lines := strings.Count(errOut, "\n"); c.code == 2 && (lines != 2 || !strings.HasSuffix(errOut, "run 'rdpcheck score -h' for usage\n")) {
+			t.Errorf("score %v: a usage error is one line and a pointer to -h, got:\n%s", c.args, errOut)
+		}
+	}
+}

@@ -157,7 +157,7 @@ func (c Counts) Groups() string {
 		}
 		return many
 	}
-	s := fmt.Sprintf("of %d groups, %d %s, %d %s", n, c.Passing, verb(c.Passing, "passes", "pass"), c.Failing, verb(c.Failing, "fails", "fail"))
+	s := fmt.Sprintf("of %d %s, %d %s, %d %s", n, verb(n, "group", "groups"), c.Passing, verb(c.Passing, "passes", "pass"), c.Failing, verb(c.Failing, "fails", "fail"))
 	s += fmt.Sprintf(", %d unanswered", c.Unanswered)
 	if c.UnsupportedGroups > 0 {
 		s += fmt.Sprintf(", %d unsupported", c.UnsupportedGroups)
