@@ -41,7 +41,8 @@
 //	WORBound            q, base, baseInf, alpha          (baseInf: RDP at +inf, "inf" if unknown)
 //
 // A number is a JSON number or a string as the vector files write inputs: a
-// decimal, a hex float, "inf", "-inf" or "nan"; steps is an integer; distP,
+// decimal, a hex float, "inf", "-inf" or "nan"; steps is an integer (a whole
+// JSON number: 10000 or 1e4, not 2.5); distP,
 // distQ, orders, rdp and base are lists of numbers; conversion is "classic" or
 // "improved" (the default); relation is "replace-one" or "replace-special";
 // c is an integer; trees is a list of integers, restarts "one-tree" or
@@ -49,7 +50,10 @@
 // with 50 significant digits, or "inf") and "fast" (a JSON number, or
 // "inf"); Epsilon, Delta and DPSGDEpsilon add the orders that attain them,
 // "order" and "order_fast". A fast error is "fast_error"; a rejected input
-// (or a malformed line) is "error", and the line has no values.
+// (or a malformed line) is "error", and the line has no values. A line is
+// malformed when it is not one JSON object, gives a key twice, lacks an input
+// or has a key its kind does not take (the error names the key and lists the
+// kind's keys).
 //
 // Two older forms keep working: {"q", "sigma", "alpha"} (kind "rdp", the
 // same as SGM) and {"kind": "epsilon", "q", "sigma", "steps", "delta",
@@ -61,12 +65,11 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"math/big"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/rdpcheck/rdpcheck/fast"
@@ -75,6 +78,7 @@ import (
 	"github.com/rdpcheck/rdpcheck/reference"
 	"github.com/rdpcheck/rdpcheck/vectors/gen"
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
+	"github.com/rdpcheck/rdpcheck/vectors/score"
 )
 
 // Args are a line's inputs, by the names of the vector files.
@@ -329,22 +333,26 @@ func exactList(x []float64) []*big.Float {
 	return out
 }
 
-// Parse reads one input line: its kind and its arguments. Every input the
-// kind needs must be present (conversion defaults to improved), and no other
-// field may be.
+// Parse reads one input line: its kind and its arguments. Parsing is
+// strict: the line is one JSON object with each key once, every input the
+// kind needs is present (conversion defaults to improved), no other key is,
+// and integers are whole numbers (1e4 is one). An error names the key and
+// what is accepted. Values outside a function's domain are left to the
+// function, whose refusal is the answer (and, with -format vectors, an
+// invalid test).
 func Parse(line []byte) (*Kind, *Args, error) {
-	var fields map[string]json.RawMessage
-	dec := json.NewDecoder(bytes.NewReader(line))
-	if err := dec.Decode(&fields); err != nil || fields == nil {
-		if err == nil {
-			err = errors.New("not an object")
-		}
+	list, err := score.DecodeObject(line)
+	if err != nil {
 		return nil, nil, fmt.Errorf("bad input line: %v", err)
+	}
+	fields := map[string]json.RawMessage{}
+	for _, f := range list {
+		fields[f.Key] = f.Value
 	}
 	var name string
 	if raw, ok := fields["kind"]; ok {
-		if err := json.Unmarshal(raw, &name); err != nil {
-			return nil, nil, fmt.Errorf("bad input line: kind %s: want a string", raw)
+		if err := json.Unmarshal(raw, &name); err != nil || string(raw) == "null" {
+			return nil, nil, fmt.Errorf("bad input line: kind %s: want a string, one of %s", raw, strings.Join(KindNames(), ", "))
 		}
 		delete(fields, "kind")
 	}
@@ -352,15 +360,29 @@ func Parse(line []byte) (*Kind, *Args, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	inputs := k.Inputs
+	inputs, display := k.Inputs, k.Name
 	if name == legacyEpsilon {
-		inputs = []string{"q", "sigma", "steps", "delta", "orders"}
+		inputs, display = []string{"q", "sigma", "steps", "delta", "orders"}, legacyEpsilon
+	}
+	// Unknown keys first: a misspelt input is also a missing one, and the
+	// misspelling is what the user needs to see.
+	var extra []string
+	for _, f := range list {
+		if f.Key != "kind" && !slices.Contains(inputs, f.Key) {
+			extra = append(extra, fmt.Sprintf("%q", f.Key))
+		}
+	}
+	if len(extra) > 0 {
+		key := "key"
+		if len(extra) > 1 {
+			key = "keys"
+		}
+		return nil, nil, fmt.Errorf("bad input line: %s takes no %s %s (its keys: %s)", display, key, strings.Join(extra, ", "), keyList(inputs))
 	}
 	a := &Args{Conversion: reference.Improved}
 	var missing []string
 	for _, in := range inputs {
 		raw, ok := fields[in]
-		delete(fields, in)
 		if !ok {
 			if in != "conversion" {
 				missing = append(missing, fmt.Sprintf("%q", in))
@@ -372,17 +394,28 @@ func Parse(line []byte) (*Kind, *Args, error) {
 		}
 	}
 	if len(missing) > 0 {
-		return nil, nil, fmt.Errorf("%s needs %s", k.Name, strings.Join(missing, ", "))
-	}
-	if len(fields) > 0 {
-		extra := make([]string, 0, len(fields))
-		for f := range fields {
-			extra = append(extra, fmt.Sprintf("%q", f))
-		}
-		sort.Strings(extra)
-		return nil, nil, fmt.Errorf("bad input line: %s takes no field %s", k.Name, strings.Join(extra, ", "))
+		return nil, nil, fmt.Errorf("%s needs %s (its keys: %s)", display, strings.Join(missing, ", "), keyList(inputs))
 	}
 	return k, a, nil
+}
+
+// keyList is the keys a line of a kind with these inputs takes, as an error
+// lists them.
+func keyList(inputs []string) string {
+	out := []string{"kind"}
+	for _, in := range inputs {
+		if in == "conversion" {
+			in += ` (optional: "classic" or "improved", the default)`
+		}
+		out = append(out, in)
+	}
+	return strings.Join(out, ", ")
+}
+
+// integer reads an integer input: a whole JSON number (1e4 is one).
+func integer(raw json.RawMessage) (int, error) {
+	n, err := score.ExactInt(raw, math.MaxInt)
+	return int(n), err
 }
 
 // scalars are a's scalar inputs by name, as in the vector files.
@@ -405,40 +438,42 @@ func (a *Args) set(name string, raw json.RawMessage) error {
 		*scalars[name], err = parseNumber(raw)
 	case lists[name] != nil:
 		var items []json.RawMessage
-		if err = json.Unmarshal(raw, &items); err != nil {
+		if err = json.Unmarshal(raw, &items); err != nil || items == nil {
 			err = fmt.Errorf("want a list of numbers")
 			break
 		}
 		list := make([]float64, len(items))
 		for i, it := range items {
 			if list[i], err = parseNumber(it); err != nil {
+				err = fmt.Errorf("item %d: %v", i+1, err)
 				break
 			}
 		}
 		*lists[name] = list
 	case name == "steps":
-		if err = json.Unmarshal(raw, &a.Steps); err != nil {
-			err = fmt.Errorf("want an integer")
-		}
+		a.Steps, err = integer(raw)
 	case name == "c":
-		if err = json.Unmarshal(raw, &a.C); err != nil {
-			err = fmt.Errorf("want an integer")
-		}
+		a.C, err = integer(raw)
 	case name == "maxParticipation":
-		if err = json.Unmarshal(raw, &a.MaxParticipation); err != nil {
-			err = fmt.Errorf("want an integer")
-		}
+		a.MaxParticipation, err = integer(raw)
 	case name == "minSeparation":
-		if err = json.Unmarshal(raw, &a.MinSeparation); err != nil {
-			err = fmt.Errorf("want an integer")
-		}
+		a.MinSeparation, err = integer(raw)
 	case name == "trees":
-		if err = json.Unmarshal(raw, &a.Trees); err != nil {
+		var items []json.RawMessage
+		if err = json.Unmarshal(raw, &items); err != nil || items == nil {
 			err = fmt.Errorf("want a list of integers")
+			break
+		}
+		a.Trees = make([]int, len(items))
+		for i, it := range items {
+			if a.Trees[i], err = integer(it); err != nil {
+				err = fmt.Errorf("item %d: %v", i+1, err)
+				break
+			}
 		}
 	case name == "restarts":
-		if err = json.Unmarshal(raw, &a.Restarts); err != nil {
-			err = fmt.Errorf("want a string")
+		if err = json.Unmarshal(raw, &a.Restarts); err != nil || !gen.ParseTreeRestarts(a.Restarts).Valid() {
+			err = fmt.Errorf("want %q or %q", rdp.TreeOneTree.String(), rdp.TreeEveryTree.String())
 		}
 	case name == "relation":
 		if err = json.Unmarshal(raw, &a.Relation); err != nil {
@@ -446,7 +481,7 @@ func (a *Args) set(name string, raw json.RawMessage) error {
 		}
 	case name == "conversion":
 		var s string
-		json.Unmarshal(raw, &s)
+		_ = json.Unmarshal(raw, &s) // not a string: "" below, refused
 		switch s {
 		case "classic":
 			a.Conversion = reference.Classic

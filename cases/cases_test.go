@@ -15,6 +15,7 @@ import (
 	"github.com/rdpcheck/rdpcheck/reference"
 	"github.com/rdpcheck/rdpcheck/vectors"
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
+	"github.com/rdpcheck/rdpcheck/vectors/score"
 	"github.com/rdpcheck/rdpcheck/vectors/verify"
 )
 
@@ -68,27 +69,94 @@ func TestOlderForms(t *testing.T) {
 	}
 }
 
+// badLines are input lines -cases refuses, each with the words its error
+// must hold: the key or line and what is accepted. Each is also a
+// FuzzParseLine seed.
+var badLines = []struct{ caught, line, want string }{
+	{"a value out of SGM's domain (the reference's refusal)", `{"q": 1.5, "sigma": 1, "alpha": 2}`, `q`},
+	{"a word for a number", `{"q": 0.01, "sigma": 1, "alpha": "many"}`, `alpha "many"`},
+	{"a missing input", `{"q": 0.01, "sigma": 1}`, `SGM needs "alpha" (its keys: kind, q, sigma, alpha)`},
+	{"an unknown kind", `{"kind": "delta", "q": 0.01, "sigma": 1}`, `unknown kind "delta" (known: SGM, SGMCurve,`},
+	{"an extra key", `{"q": 0.01, "sigma": 1, "alpha": 2, "extra": 1}`, `SGM takes no key "extra" (its keys: kind, q, sigma, alpha)`},
+	{"an unknown conversion", `{"kind": "Epsilon", "orders": [2], "rdp": [0.1], "delta": 1e-5, "conversion": "best"}`, `conversion "best"`},
+	{"not an object", `[1, 2]`, `bad input line: not a JSON object`},
+	{"a misspelt key was reported as missing ones", `{"kind": "SGMCurve", "q": 0.01, "sigmma": 1}`,
+		`bad input line: SGMCurve takes no key "sigmma" (its keys: kind, q, sigma, steps, alpha)`},
+	{"a duplicate key: the last won", `{"kind": "SGMCurve", "q": 0.01, "sigma": 1, "sigma": 10, "steps": 100, "alpha": 2}`,
+		`bad input line: key "sigma" given twice (each key once)`},
+	{"a duplicate kind", `{"kind": "SGM", "kind": "Gaussian", "sigma": 1, "alpha": 2}`, `key "kind" given twice`},
+	{"fractional steps", `{"kind": "SGMCurve", "q": 0.01, "sigma": 1, "steps": 2.5, "alpha": 2}`, `steps 2.5: want an integer (a whole number such as 100 or 1e4)`},
+	{"steps beyond an integer", `{"kind": "SGMCurve", "q": 0.01, "sigma": 1, "steps": 1e30, "alpha": 2}`, `steps 1e30: too large (at most`},
+	{"a fractional tree size", `{"kind": "TreeAggregation", "sigma": 1, "trees": [1, 2.5], "restarts": "one-tree", "alpha": 2}`, `trees [1, 2.5]: item 2: want an integer`},
+	{"an unknown restarts was the reference's 'restarts = -1'", `{"kind": "TreeAggregation", "sigma": 1, "trees": [4], "restarts": "bogus", "alpha": 2}`, `restarts "bogus": want "one-tree" or "every-tree"`},
+	{"a null list was an empty one", `{"kind": "Epsilon", "orders": null, "rdp": [0.1], "delta": 1e-5}`, `orders null: want a list of numbers`},
+	{"a bad item of a list", `{"kind": "Epsilon", "orders": [2, "x"], "rdp": [0.1, 0.2], "delta": 1e-5}`, `orders [2, "x"]: item 2: want a number or "inf"`},
+	{"a null kind was SGM", `{"kind": null, "q": 0.01, "sigma": 1, "alpha": 2}`, `kind null: want a string, one of SGM,`},
+	{"the older epsilon form takes no conversion", `{"kind": "epsilon", "q": 0.01, "sigma": 1, "steps": 10, "delta": 1e-5, "orders": [2], "conversion": "classic"}`,
+		`epsilon takes no key "conversion" (its keys: kind, q, sigma, steps, delta, orders)`},
+	{"text after the object was ignored", `{"q": 0.01, "sigma": 1, "alpha": 2} {"q": 0.5}`, `bad input line: not one JSON object: text after the closing brace`},
+	{"a line cut short", `{"q": 0.01, "sigma": 1`, `bad input line: not a complete JSON object`},
+	{"two misspelt keys", `{"kind": "Gaussian", "sigmas": 1, "alfa": 2}`, `Gaussian takes no keys "sigmas", "alfa" (its keys: kind, sigma, alpha)`},
+	{"an optional key is listed as such", `{"kind": "Delta", "orders": [2], "rdp": [0.1], "epsilon": 1}`, `its keys: kind, orders, rdp, eps, conversion (optional: "classic" or "improved", the default)`},
+}
+
 // TestBadLines: each malformed line gets an error naming what is wrong, and
 // a line that is not an object is wrapped.
 func TestBadLines(t *testing.T) {
-	in := `{"q": 1.5, "sigma": 1, "alpha": 2}
-{"q": 0.01, "sigma": 1, "alpha": "many"}
-{"q": 0.01, "sigma": 1}
-{"kind": "delta", "q": 0.01, "sigma": 1}
-{"q": 0.01, "sigma": 1, "alpha": 2, "extra": 1}
-{"kind": "Epsilon", "orders": [2], "rdp": [0.1], "delta": 1e-5, "conversion": "best"}
-[1, 2]
-`
-	got := runLines(t, in)
-	wantErr := []string{`q`, `alpha "many"`, `SGM needs "alpha"`, `unknown kind "delta" (known: SGM, SGMCurve,`, `takes no field "extra"`, `conversion "best"`, `bad input line`}
-	for i, w := range wantErr {
-		if e, _ := got[i]["error"].(string); !strings.Contains(e, w) {
-			t.Errorf("line %d: error %q, want it to mention %q", i+1, e, w)
+	var in strings.Builder
+	for _, c := range badLines {
+		in.WriteString(c.line + "\n")
+	}
+	got := runLines(t, in.String())
+	for i, c := range badLines {
+		if e, _ := got[i]["error"].(string); !strings.Contains(e, c.want) {
+			t.Errorf("caught: %s: line %d: error %q, want it to mention %q", c.caught, i+1, e, c.want)
 		}
 	}
 	if got[6]["input"] != "[1, 2]" {
 		t.Errorf("a non-object line is not wrapped: %v", got[6])
 	}
+}
+
+// TestExactIntegers: integers in exponent form are accepted when exact
+// (steps 1e4 is steps 10000).
+func TestExactIntegers(t *testing.T) {
+	_, a, err := Parse([]byte(`{"kind": "TreeMultiParticipation", "sigma": 1, "steps": 1e4, "maxParticipation": 2.0, "minSeparation": 1.5e1, "alpha": 2}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := [3]int{a.Steps, a.MaxParticipation, a.MinSeparation}, [3]int{10000, 2, 15}; got != want {
+		t.Errorf("integers %v, want %v", got, want)
+	}
+	_, a, err = Parse([]byte(`{"kind": "TreeAggregation", "sigma": 1, "trees": [1e2, 3], "restarts": "every-tree", "alpha": 2}`))
+	if err != nil || !slices.Equal(a.Trees, []int{100, 3}) {
+		t.Errorf("trees: %v, %v", a, err)
+	}
+}
+
+// FuzzParseLine: Parse never panics, and a line it accepts has each key
+// once, each one the kind's.
+func FuzzParseLine(f *testing.F) {
+	for _, c := range badLines {
+		f.Add([]byte(c.line))
+	}
+	f.Add([]byte(`{"kind": "SGMCurve", "q": 0.01, "sigma": 1, "steps": 1e4, "alpha": 2}`))
+	f.Add([]byte(`{"kind": "TreeAggregation", "sigma": 1, "trees": [1e2, 3], "restarts": "every-tree", "alpha": 2}`))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		k, _, err := Parse(line)
+		if err != nil {
+			return
+		}
+		fields, err := score.DecodeObject(line)
+		if err != nil {
+			t.Fatalf("accepted %q, which is not one object with each key once: %v", line, err)
+		}
+		for _, fl := range fields {
+			if fl.Key != "kind" && !slices.Contains(k.Inputs, fl.Key) {
+				t.Errorf("accepted %q with key %q, not an input of %s", line, fl.Key, k.Name)
+			}
+		}
+	})
 }
 
 // TestUnknownKindListsKinds: the error names the kind and every known one.

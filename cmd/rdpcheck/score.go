@@ -5,11 +5,15 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -27,8 +31,12 @@ is an outcome of its own and fails it. Where a conversion test flags a valid
 shortcut below the formula's value, an answer between the two counts as
 "tighter valid", not below the truth. A group fails when an answer's
 relative error exceeds the group's tolerance, a valid input is rejected, an
-invalid one accepted, or a test hangs; the exit status is 1 if any group
-fails (unanswered tests do not fail a group unless -complete is given).
+invalid one accepted, or a test hangs. A group with no answer is
+"unanswered", and one whose answers all say unsupported is "unsupported":
+neither passes. The exit status is 1 if any group fails or no graded test has
+an answer other than unsupported (answers that answer nothing pass nothing);
+an answers file with no answer to the graded tests is an error. Unanswered
+tests do not fail a group unless -complete is given.
 
 Answers (one file per FILE argument, "-" for standard input; each scored on
 its own), either JSON lines
@@ -64,10 +72,43 @@ func init() {
 func runScore(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("score", scoreDoc, stderr)
 	vecName := fs.String("vectors", "", "the vector `file` the answers are for: a name from vectors/ (e.g. sgm_rdp.json, tfprivacy/sgm_rdp.json) or a path")
-	format := fs.String("format", "auto", "answers' `format`: jsonl, csv, or auto (by extension, else by the first line)")
-	tol := fs.Float64("tolerance", 0, "grade every group at this relative `tolerance` instead of its own")
-	worstN := fs.Int("worst", 3, "how many worst tcIds to list per group (at most 20)")
-	group := fs.String("group", "", "grade only the groups whose name contains this `text`")
+	format := "auto"
+	fs.Func("format", "answers' `format`: jsonl, csv, or auto (by extension, else by the first line) (default auto)", func(v string) error {
+		if v != "jsonl" && v != "csv" && v != "auto" {
+			return errors.New("want jsonl, csv or auto")
+		}
+		format = v
+		return nil
+	})
+	var tol float64
+	fs.Func("tolerance", "grade every group at this relative `tolerance`, in (0, 1), instead of its own", func(v string) error {
+		t, err := strconv.ParseFloat(v, 64)
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			return errors.New("want a number in (0, 1), e.g. 1e-9")
+		}
+		if !(t > 0 && t < 1) {
+			return errors.New("want a relative tolerance in (0, 1), e.g. 1e-9 (leave -tolerance out for each group's own)")
+		}
+		tol = t
+		return nil
+	})
+	worstN := 3
+	fs.Func("worst", fmt.Sprintf("how many worst tcIds to list per group, 0 to %d (default 3)", score.MaxWorst), func(v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > score.MaxWorst {
+			return fmt.Errorf("want an integer from 0 to %d", score.MaxWorst)
+		}
+		worstN = n
+		return nil
+	})
+	var group string
+	fs.Func("group", "grade only the groups whose name contains this `text`", func(v string) error {
+		if v == "" {
+			return errors.New("want some text of a group's name")
+		}
+		group = v
+		return nil
+	})
 	complete := fs.Bool("complete", false, "fail a group that has unanswered tests")
 	all := fs.String("all", "", "grade every vector file for which `DIR` holds answers: DIR/NAME.jsonl or DIR/NAME.csv for vector file NAME.json (e.g. DIR/sgm_rdp.jsonl, DIR/tfprivacy/sgm_rdp.jsonl)")
 	report := fs.String("report", "", "write `DIR`/REPORT.md, the conformance report of the answers in DIR (as -all finds them), refusing answers whose tcIds no longer mean the tests of DIR/digests.txt (or DIR/../digests.txt)")
@@ -75,26 +116,53 @@ func runScore(args []string, stdout, stderr io.Writer) int {
 	// The files come after the flags; split them off so that parse sees
 	// flags only.
 	flagArgs, files := splitFiles(args)
-	if st := parse(fs, flagArgs); st >= 0 {
+	if st := parseScoreFlags(fs, flagArgs, stderr); st >= 0 {
 		return st
 	}
-	opt := score.Options{Tolerance: *tol, Group: *group, Complete: *complete}
-	switch {
-	case *digests != "":
-		return writeDigests(*digests, stdout, stderr)
-	case *report != "":
-		return writeReport(*report, *format, opt, stdout, stderr)
-	}
-	if *all != "" {
-		if *vecName != "" || len(files) > 0 {
-			fmt.Fprintln(stderr, "rdpcheck score: -all DIR takes no -vectors and no answers FILE (see -h)")
-			return 2
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	for _, name := range []string{"vectors", "all", "report", "digests"} {
+		if set[name] && fs.Lookup(name).Value.String() == "" {
+			return scoreUsageError(stderr, fmt.Sprintf("-%s needs a value", name))
 		}
-		return scoreAll(*all, *format, opt, *worstN, stdout, stderr)
+	}
+	// Each mode takes its own flags; one given to another mode would be
+	// silently ignored, so it is refused.
+	modeFlags := func(mode string, allowed ...string) string {
+		var extra []string
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name != mode && !slices.Contains(allowed, f.Name) {
+				extra = append(extra, "-"+f.Name)
+			}
+		})
+		if len(files) > 0 {
+			extra = append(extra, "answers files")
+		}
+		if len(extra) == 0 {
+			return ""
+		}
+		return fmt.Sprintf("-%s takes no %s", mode, strings.Join(extra, ", "))
+	}
+	opt := score.Options{Tolerance: tol, Group: group, Complete: *complete}
+	switch {
+	case set["digests"]:
+		if msg := modeFlags("digests"); msg != "" {
+			return scoreUsageError(stderr, msg+" (it prints the digests of the vector files in VECDIR)")
+		}
+		return writeDigests(*digests, stdout, stderr)
+	case set["report"]:
+		if msg := modeFlags("report", "format", "tolerance", "group", "complete"); msg != "" {
+			return scoreUsageError(stderr, msg+" (it grades the answers in DIR)")
+		}
+		return writeReport(*report, format, opt, stdout, stderr)
+	case set["all"]:
+		if msg := modeFlags("all", "format", "tolerance", "group", "complete", "worst"); msg != "" {
+			return scoreUsageError(stderr, msg+" (it grades the answers in DIR)")
+		}
+		return scoreAll(*all, format, opt, worstN, stdout, stderr)
 	}
 	if *vecName == "" || len(files) == 0 {
-		fmt.Fprintln(stderr, "rdpcheck score: need -vectors FILE and at least one answers FILE, or -all DIR (see -h)")
-		return 2
+		return scoreUsageError(stderr, "need -vectors FILE and at least one answers FILE, or -all DIR, -report DIR or -digests VECDIR")
 	}
 	vf, err := loadVectors(*vecName)
 	if err != nil {
@@ -105,15 +173,11 @@ func runScore(args []string, stdout, stderr io.Writer) int {
 		if i > 0 {
 			fmt.Fprintln(stdout)
 		}
-		ans, err := readAnswers(path, *format, stdin)
+		rep, err := scoreFile(vf, *vecName, path, format, opt, nil)
 		if err != nil {
-			return fail(stderr, "score", fmt.Errorf("%s: %w", path, err))
+			return fail(stderr, "score", err)
 		}
-		rep, err := score.Score(vf, ans, opt)
-		if err != nil {
-			return fail(stderr, "score", fmt.Errorf("%s: %w", path, err))
-		}
-		rep.Print(stdout, path, *vecName, *worstN)
+		rep.Print(stdout, path, *vecName, worstN)
 		if rep.Failed() {
 			status = 1
 		}
@@ -121,70 +185,151 @@ func runScore(args []string, stdout, stderr io.Writer) int {
 	return status
 }
 
+// scoreFile reads the answers at path and grades them against the vector
+// file vf (named name), after checking their digests if stored is not nil.
+// Answers that answer none of the graded tests are an error: they pass
+// nothing.
+func scoreFile(vf *schema.File, name, path, format string, opt score.Options, stored score.Digests) (*score.Report, error) {
+	ans, err := readAnswers(path, format, stdin)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(ans) == 0 {
+		return nil, fmt.Errorf("%s holds no answers (want JSON lines {\"tcId\": N, \"value\": V} or CSV lines tcId,value; see -h)", path)
+	}
+	if stored != nil {
+		if err := score.CheckDigests(name, vf, ans, stored); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	rep, err := score.Score(vf, ans, opt)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if rep.Count().Answered == 0 {
+		tests := 0
+		for _, g := range rep.Groups {
+			tests += g.Tests
+		}
+		if opt.Group != "" {
+			return nil, answersNone(fmt.Sprintf("%s answers none of the %d tests of the groups of %s whose name contains %q (its answers are to other groups)", path, tests, name, opt.Group))
+		}
+		return nil, answersNone(fmt.Sprintf("%s answers none of the %d tests of %s", path, tests, name))
+	}
+	return rep, nil
+}
+
+// answersNone is the error of answers that answer none of the tests
+// graded: a failure, never a pass.
+type answersNone string
+
+func (e answersNone) Error() string { return string(e) }
+
+// parseScoreFlags parses score's flags. A flag error is one line, then one
+// pointing to -h (exit 2); -h prints the usage (exit 0); -1 means go on.
+// (score's own: the shared parse prints the whole usage after an error.)
+func parseScoreFlags(fs *flag.FlagSet, args []string, stderr io.Writer) int {
+	usage := fs.Usage
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	err := fs.Parse(args)
+	fs.SetOutput(stderr)
+	fs.Usage = usage
+	switch {
+	case err == nil:
+		return -1
+	case errors.Is(err, flag.ErrHelp):
+		fs.Usage()
+		return 0
+	}
+	return scoreUsageError(stderr, flagMessage(err))
+}
+
+// scoreUsageError prints a usage error in one line, then where the usage
+// is, and returns exit status 2.
+func scoreUsageError(stderr io.Writer, msg string) int {
+	fmt.Fprintf(stderr, "rdpcheck score: %s\nrun 'rdpcheck score -h' for usage\n", msg)
+	return 2
+}
+
+var (
+	flagUndefined = regexp.MustCompile(`^flag provided but not defined: -+(.*)$`)
+	flagBadValue  = regexp.MustCompile(`^invalid (?:boolean )?value "(.*)" for (?:flag )?-(\S+): (.*)$`)
+	flagNoValue   = regexp.MustCompile(`^flag needs an argument: -+(.*)$`)
+)
+
+// flagMessage words an error of package flag for the user: the flag, the
+// value given and what is accepted.
+func flagMessage(err error) string {
+	s := err.Error()
+	if m := flagUndefined.FindStringSubmatch(s); m != nil {
+		return fmt.Sprintf("unknown flag -%s", m[1])
+	}
+	if m := flagBadValue.FindStringSubmatch(s); m != nil {
+		why := m[3]
+		if why == "parse error" {
+			why = "want true or false"
+		}
+		return fmt.Sprintf("-%s %s: %s", m[2], m[1], why)
+	}
+	if m := flagNoValue.FindStringSubmatch(s); m != nil {
+		return fmt.Sprintf("-%s needs a value", m[1])
+	}
+	return s
+}
+
 // scoreAll grades each embedded vector file for which dir holds answers,
-// then sums up: one line per file.
+// then sums up: one line per file. A file whose answers answer none of its
+// graded tests is said so on standard error and fails.
 func scoreAll(dir, format string, opt score.Options, worstN int, stdout, stderr io.Writer) int {
 	type line struct {
-		name, path             string
-		answered, tests        int
-		failed, groups, unsupp int
-		hang                   int
+		name string
+		score.Counts
+		tests int
 	}
 	var done []line
 	status := 0
+	if err := isDir("-all", dir); err != nil {
+		return fail(stderr, "score", err)
+	}
 	// With DIR/digests.txt (or one beside DIR), answers made for other
 	// tests are refused.
 	stored, err := readDigests(dir)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fail(stderr, "score", err)
 	}
-	for _, name := range vectors.Names() {
-		base := strings.TrimSuffix(name, ".json")
-		var path string
-		for _, ext := range []string{".jsonl", ".csv"} {
-			if p := filepath.Join(dir, base+ext); fileExists(p) {
-				path = p
-				break
-			}
-		}
-		if path == "" {
-			continue
-		}
+	names, paths := answerFiles(dir)
+	for i, name := range names {
+		path := paths[i]
 		vf, err := vectors.Load(name)
 		if err != nil {
 			return fail(stderr, "score", err)
 		}
-		ans, err := readAnswers(path, format, stdin)
-		if err != nil {
-			return fail(stderr, "score", fmt.Errorf("%s: %w", path, err))
-		}
-		if stored != nil {
-			if err := score.CheckDigests(name, vf, ans, stored); err != nil {
-				return fail(stderr, "score", fmt.Errorf("%s: %w", path, err))
-			}
-		}
-		o := opt
-		if o.Group != "" && !hasGroup(vf, o.Group) {
+		if opt.Group != "" && !hasGroup(vf, opt.Group) {
 			continue // -group selects groups of some files only
 		}
-		rep, err := score.Score(vf, ans, o)
-		if err != nil {
-			return fail(stderr, "score", fmt.Errorf("%s: %w", path, err))
+		tests := 0
+		for _, g := range vf.TestGroups {
+			if opt.Group == "" || strings.Contains(g.Name, opt.Group) {
+				tests += len(g.Tests)
+			}
+		}
+		rep, err := scoreFile(vf, name, path, format, opt, stored)
+		switch {
+		case errors.As(err, new(answersNone)):
+			// Graded as nothing passed: said, summed up, and failed.
+			fmt.Fprintf(stderr, "rdpcheck score: %v\n", err)
+			done = append(done, line{name: name, tests: tests, Counts: score.Counts{Unanswered: groupsOf(vf, opt.Group)}})
+			status = 1
+			continue
+		case err != nil:
+			return fail(stderr, "score", err)
 		}
 		if len(done) > 0 {
 			fmt.Fprintln(stdout)
 		}
 		rep.Print(stdout, path, name, worstN)
-		l := line{name: name, path: path, tests: rep.Tests, groups: len(rep.Groups)}
-		for _, g := range rep.Groups {
-			l.answered += g.Answered
-			l.unsupp += g.Unsupported
-			l.hang += g.Hang
-			if g.Failed() {
-				l.failed++
-			}
-		}
-		done = append(done, l)
+		done = append(done, line{name: name, tests: tests, Counts: rep.Count()})
 		if rep.Failed() {
 			status = 1
 		}
@@ -195,12 +340,56 @@ func scoreAll(dir, format string, opt score.Options, worstN int, stdout, stderr 
 	}
 	fmt.Fprintf(stdout, "\nsummary of %s:\n", dir)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "vector file\tanswered\tunsupported\thang\tgroups failing\t")
+	fmt.Fprintln(tw, "vector file\tanswered\tunsupported\thang\tgroups passing\tgroups failing\tgroups unanswered\tgroups unsupported\t")
 	for _, l := range done {
-		fmt.Fprintf(tw, "%s\t%d/%d\t%d\t%d\t%d/%d\t\n", l.name, l.answered, l.tests, l.unsupp, l.hang, l.failed, l.groups)
+		n := l.Passing + l.Failing + l.Unanswered + l.UnsupportedGroups
+		fmt.Fprintf(tw, "%s\t%d/%d\t%d\t%d\t%d/%d\t%d/%d\t%d/%d\t%d/%d\t\n", l.name, l.Answered, l.tests, l.Unsupported, l.Hang,
+			l.Passing, n, l.Failing, n, l.Unanswered, n, l.UnsupportedGroups, n)
 	}
 	tw.Flush()
 	return status
+}
+
+// groupsOf counts the groups of f whose name contains text ("" all).
+func groupsOf(f *schema.File, text string) int {
+	n := 0
+	for _, g := range f.TestGroups {
+		if strings.Contains(g.Name, text) {
+			n++
+		}
+	}
+	return n
+}
+
+// isDir says, in the words of the flag that named it, why dir is not a
+// directory.
+func isDir(flagName, dir string) error {
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s %s: no such directory", flagName, dir)
+	case err != nil:
+		return fmt.Errorf("%s %s: %v", flagName, dir, userError(err))
+	case !st.IsDir():
+		return fmt.Errorf("%s %s: not a directory", flagName, dir)
+	}
+	return nil
+}
+
+// userError is an error of the file system without the system call's
+// name ("open x: permission denied" is "permission denied").
+func userError(err error) error {
+	var pe *fs.PathError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return errors.New("no such file")
+	case errors.As(err, &pe):
+		if pe.Err.Error() == "is a directory" {
+			return errors.New("is a directory, not a file")
+		}
+		return pe.Err
+	}
+	return err
 }
 
 // answerFiles finds, for each embedded vector file, its answers in dir:
@@ -229,25 +418,37 @@ func writeDigests(dir string, stdout, stderr io.Writer) int {
 	fsys, source := os.DirFS(dir), dir
 	if dir == "embedded" {
 		fsys, source = vectors.FS, "the vector files of this rdpcheck"
+	} else if err := isDir("-digests", dir); err != nil {
+		return fail(stderr, "score", err)
+	}
+	// Errors name the file as the user knows it: under dir.
+	where := func(p string) string {
+		if dir == "embedded" {
+			return p
+		}
+		return filepath.Join(dir, filepath.FromSlash(p))
 	}
 	d := score.Digests{}
 	err := fs.WalkDir(fsys, ".", func(p string, e fs.DirEntry, err error) error {
-		if err != nil || e.IsDir() || !strings.HasSuffix(p, ".json") || strings.HasPrefix(p, "schema/") {
-			return err
+		if err != nil {
+			return fmt.Errorf("%s: %v", where(p), userError(err))
+		}
+		if e.IsDir() || !strings.HasSuffix(p, ".json") || strings.HasPrefix(p, "schema/") {
+			return nil
 		}
 		data, err := fs.ReadFile(fsys, p)
 		if err != nil {
-			return err
+			return fmt.Errorf("%s: %v", where(p), userError(err))
 		}
 		f, err := schema.Parse(data)
 		if err != nil {
-			return fmt.Errorf("%s: %w", p, err)
+			return fmt.Errorf("%s: %w", where(p), err)
 		}
 		d.Add(p, f)
 		return nil
 	})
 	if err == nil && len(d) == 0 {
-		err = fmt.Errorf("no vector files under %s", dir)
+		err = fmt.Errorf("-digests %s: no vector files (NAME.json) under it", dir)
 	}
 	if err != nil {
 		return fail(stderr, "score", err)
@@ -275,45 +476,41 @@ func writeReport(dir, format string, opt score.Options, stdout, stderr io.Writer
 // buildReport is the conformance report of the answers in dir: every
 // answered vector file graded, after checking the answers' digests.
 func buildReport(dir, format string, opt score.Options) (string, error) {
+	if err := isDir("-report", dir); err != nil {
+		return "", err
+	}
 	stored, err := readDigests(dir)
-	if err != nil {
-		return "", fmt.Errorf("-report needs the digests of the tests the answers were made for: %w", err)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", fmt.Errorf("-report needs the digests of the tests the answers were made for, in %s or %s (write them with rdpcheck score -digests embedded when making the answers)", filepath.Join(dir, "digests.txt"), filepath.Join(filepath.Dir(filepath.Clean(dir)), "digests.txt"))
+	case err != nil:
+		return "", fmt.Errorf("-report: %w", err)
 	}
 	names, paths := answerFiles(dir)
 	if len(names) == 0 {
-		return "", fmt.Errorf("%s holds no answers to any vector file", dir)
+		return "", fmt.Errorf("%s holds no answers to any vector file (want NAME.jsonl or NAME.csv for NAME.json in: %s)", dir, strings.Join(vectors.Names(), ", "))
 	}
 	peer := filepath.Base(filepath.Clean(dir))
 	var body strings.Builder
 	var sum strings.Builder
-	fmt.Fprintln(&sum, "| vector file | answered | unsupported | hang | groups failing |")
-	fmt.Fprintln(&sum, "|---|---:|---:|---:|---:|")
+	fmt.Fprintln(&sum, "| vector file | answered | unsupported | hang | groups passing | groups failing | groups unanswered | groups unsupported |")
+	fmt.Fprintln(&sum, "|---|---:|---:|---:|---:|---:|---:|---:|")
 	for i, name := range names {
 		vf, err := vectors.Load(name)
 		if err != nil {
 			return "", err
 		}
-		ans, err := readAnswers(paths[i], format, stdin)
+		if opt.Group != "" && !hasGroup(vf, opt.Group) {
+			continue // -group selects groups of some files only
+		}
+		rep, err := scoreFile(vf, name, paths[i], format, opt, stored)
 		if err != nil {
-			return "", fmt.Errorf("%s: %w", paths[i], err)
+			return "", err
 		}
-		if err := score.CheckDigests(name, vf, ans, stored); err != nil {
-			return "", fmt.Errorf("%s: %w", paths[i], err)
-		}
-		rep, err := score.Score(vf, ans, opt)
-		if err != nil {
-			return "", fmt.Errorf("%s: %w", paths[i], err)
-		}
-		var answered, unsupp, hang, failed int
-		for _, g := range rep.Groups {
-			answered += g.Answered
-			unsupp += g.Unsupported
-			hang += g.Hang
-			if g.Failed() {
-				failed++
-			}
-		}
-		fmt.Fprintf(&sum, "| [%s](#%s) | %d/%d | %d | %d | %d/%d |\n", name, anchor(name), answered, rep.Tests, unsupp, hang, failed, len(rep.Groups))
+		c := rep.Count()
+		n := len(rep.Groups)
+		fmt.Fprintf(&sum, "| [%s](#%s) | %d/%d | %d | %d | %d/%d | %d/%d | %d/%d | %d/%d |\n", name, anchor(name), c.Answered, rep.Tests, c.Unsupported, c.Hang,
+			c.Passing, n, c.Failing, n, c.Unanswered, n, c.UnsupportedGroups, n)
 		rep.Markdown(&body, name, 5)
 	}
 	var b strings.Builder
@@ -321,7 +518,7 @@ func buildReport(dir, format string, opt score.Options) (string, error) {
 	fmt.Fprintf(&b, "Generated by `rdpcheck score -report` on this directory; do not edit. ")
 	fmt.Fprintf(&b, "Each answers file (`NAME.jsonl`) is graded against today's `vectors/NAME.json` by the judge of `rdpcheck score` (package vectors/score), ")
 	fmt.Fprintf(&b, "after checking that every answered tcId is still the test it was made for (`digests.txt`). ")
-	fmt.Fprintf(&b, "Relative errors are against the exact value; \"tighter valid\" answers lie between a valid shortcut's bound and the formula's value; unsupported answers (not implemented) never fail a group.\n\n")
+	fmt.Fprintf(&b, "Relative errors are against the exact value; \"tighter valid\" answers lie between a valid shortcut's bound and the formula's value; unsupported answers (not implemented) never fail a group, and a group with no answer (unanswered) or with unsupported answers only (unsupported) does not pass.\n\n")
 	b.WriteString(sum.String())
 	b.WriteString("\n")
 	b.WriteString(body.String())
@@ -334,14 +531,23 @@ func buildReport(dir, format string, opt score.Options) (string, error) {
 // readDigests reads DIR/digests.txt, or the one shared by the answers
 // directories beside DIR.
 func readDigests(dir string) (score.Digests, error) {
-	data, err := os.ReadFile(filepath.Join(dir, "digests.txt"))
+	path := filepath.Join(dir, "digests.txt")
+	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		data, err = os.ReadFile(filepath.Join(dir, "..", "digests.txt"))
+		path = filepath.Join(filepath.Dir(filepath.Clean(dir)), "digests.txt")
+		data, err = os.ReadFile(path)
 	}
-	if err != nil {
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
-	return score.ParseDigests(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, userError(err))
+	}
+	d, err := score.ParseDigests(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return d, nil
 }
 
 // anchor is the GitHub heading anchor of a file name.
@@ -398,7 +604,7 @@ func loadVectors(name string) (*schema.File, error) {
 			return nil, fmt.Errorf("no vector file %q (embedded files: %s)", name, strings.Join(vectors.Names(), ", "))
 		}
 	} else if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("-vectors %s: %v", name, userError(err))
 	}
 	if errs := schema.Lint(data); len(errs) > 0 {
 		return nil, fmt.Errorf("%s is not a valid vector file: %v", name, errs[0])
@@ -415,7 +621,7 @@ func readAnswers(path, format string, stdin io.Reader) (map[int]score.Answer, er
 		data, err = os.ReadFile(path)
 	}
 	if err != nil {
-		return nil, err
+		return nil, userError(err)
 	}
 	return score.Parse(data, path, format)
 }

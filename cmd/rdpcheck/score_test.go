@@ -110,7 +110,7 @@ func TestScorePerfectAnswers(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%s: exit %d\n%s%s", name, code, out, errOut)
 		}
-		if !strings.Contains(out, fmt.Sprintf("%d of %d tests answered, 0 of %d groups fail", f.NumberOfTests, f.NumberOfTests, len(f.TestGroups))) {
+		if !strings.Contains(out, fmt.Sprintf("%d of %d tests answered; of %d groups, %d pass, 0 fail, 0 unanswered", f.NumberOfTests, f.NumberOfTests, len(f.TestGroups), len(f.TestGroups))) {
 			t.Errorf("%s: summary line:\n%s", name, out)
 		}
 	}
@@ -179,7 +179,7 @@ func TestScoreWrongAnswers(t *testing.T) {
 		"gaussian":            {Answered: all("gaussian"), Max: "1.0e-06", Tolerance: tol["gaussian"], Below: 1, Status: "FAIL", Worst: fmt.Sprint(hi.TcID)},
 		"laplace":             {Answered: all("laplace"), Max: "inf", Tolerance: tol["laplace"], Below: 1, Negative: 1, NaN: 1, Inf: 1, Status: "FAIL", Worst: fmt.Sprint(nanT.TcID)},
 		"randomized-response": {Answered: all("randomized-response"), Tolerance: tol["randomized-response"], RejectedValid: 1, Status: "FAIL", Worst: fmt.Sprint(rej.TcID)},
-		"gaussian-divergence": {Answered: fmt.Sprintf("0/%d", len(byGroup["gaussian-divergence"])), Max: "-", Tolerance: tol["gaussian-divergence"], Status: "-"},
+		"gaussian-divergence": {Answered: fmt.Sprintf("0/%d", len(byGroup["gaussian-divergence"])), Max: "-", Tolerance: tol["gaussian-divergence"], Status: "unanswered"},
 	}
 	got := map[string]scoreRow{}
 	for name := range want {
@@ -193,10 +193,15 @@ func TestScoreWrongAnswers(t *testing.T) {
 		t.Errorf("the failing groups' worst cases are not listed:\n%s", out)
 	}
 
-	// -complete fails the unanswered group; -group grades one group;
-	// -tolerance 1e-5 lets the 1e-6 error pass.
-	if code, out, _ := runScoreCLI(t, "-vectors", "closed_forms.json", "-complete", "-group", "gaussian-divergence", path); code != 1 || row(t, out, "gaussian-divergence").Status != "FAIL" {
+	// -complete fails the unanswered group; -group grades some groups
+	// (answers to none of them fail); -tolerance 1e-5 lets the 1e-6 error
+	// pass.
+	if code, out, _ := runScoreCLI(t, "-vectors", "closed_forms.json", "-complete", "-group", "gaussian", path); code != 1 || row(t, out, "gaussian-divergence").Status != "FAIL" {
 		t.Errorf("-complete: exit %d\n%s", code, out)
+	}
+	if code, out, errOut := runScoreCLI(t, "-vectors", "closed_forms.json", "-group", "gaussian-divergence", path); code != 1 || out != "" ||
+		!strings.Contains(errOut, fmt.Sprintf(`answers none of the %d tests of the groups of closed_forms.json whose name contains "gaussian-divergence"`, len(byGroup["gaussian-divergence"]))) {
+		t.Errorf("-group of an unanswered group: exit %d\n%s%s", code, out, errOut)
 	}
 	// ("gaussian" also selects gaussian-divergence, which is unanswered.)
 	if code, out, _ := runScoreCLI(t, "-vectors", "closed_forms.json", "-group", "gaussian", "-tolerance", "1e-5", path); code != 0 || row(t, out, "gaussian").Status != "ok" {
@@ -248,7 +253,7 @@ func TestScoreCSVAndErrors(t *testing.T) {
 		{"unknown.jsonl", `{"tcId": 999999, "value": 1}`, "does not have"},
 		{"dup.jsonl", "{\"tcId\": 1, \"value\": 1}\n{\"tcId\": 1, \"value\": 2}\n", "answered twice"},
 		{"novalue.jsonl", `{"tcId": 1}`, `need "value" or "error"`},
-		{"bad.csv", "1,0.5\nx,1\n", "not an integer"},
+		{"bad.csv", "1,0.5\nx,1\n", "line 2: tcId x: want an integer"},
 	} {
 		p := filepath.Join(dir, c.name)
 		os.WriteFile(p, []byte(c.content), 0o644)
@@ -354,7 +359,7 @@ func TestScoreAll(t *testing.T) {
 	var summary []string
 	for _, l := range strings.Split(out[strings.Index(out, "summary of"):], "\n")[2:] {
 		if f := strings.Fields(l); len(f) > 0 {
-			summary = append(summary, f[0]+" "+f[len(f)-1])
+			summary = append(summary, f[0]+" "+f[5]) // groups failing
 		}
 	}
 	// Each file's groups, from the vector files: none fails.
@@ -410,7 +415,7 @@ func TestScoreReport(t *testing.T) {
 		t.Fatalf("-report: exit %d\n%s%s", code, out, errOut)
 	}
 	rep, _ := os.ReadFile(filepath.Join(dir, "REPORT.md"))
-	for _, want := range []string{"# Conformance report:", "| [closed_forms.json](#closed_formsjson) | 299/299 | 0 | 0 | 0/4 |", "| gaussian | "} {
+	for _, want := range []string{"# Conformance report:", "| [closed_forms.json](#closed_formsjson) | 299/299 | 0 | 0 | 4/4 | 0/4 | 0/4 | 0/4 |", "| gaussian | "} {
 		if !strings.Contains(string(rep), want) {
 			t.Errorf("REPORT.md lacks %q:\n%s", want, rep)
 		}
@@ -438,6 +443,63 @@ func TestPeerReportsUpToDate(t *testing.T) {
 		}
 		if got != string(want) {
 			t.Errorf("%s/REPORT.md is stale: run go run ./cmd/rdpcheck score -report peers/accountants/answers/%s", peer, peer)
+		}
+	}
+}
+
+// TestScoreExitStatus pins the exit status of each bad input of
+// testdata/script/score.txtar (which pins the messages): 2 for a usage
+// error, after one line and a pointer to -h; 1 for bad answers or files.
+func TestScoreExitStatus(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	answers := file("answers.jsonl", "{\"tcId\": 1, \"value\": 3.7707260727711086e-06}\n")
+	empty := file("empty.jsonl", "")
+	emptyDir := filepath.Dir(file("empty/sgm_rdp.jsonl", ""))
+	unsupported := file("unsupported.jsonl", `{"tcId": 1, "unsupported": true}`)
+	typo := file("typo.jsonl", `{"tcId": 1, "valeu": 0.5}`)
+	for _, c := range []struct {
+		caught string
+		args   []string
+		code   int
+	}{
+		{"answers nothing: '0 of 1 groups fail', exit 0", []string{"-vectors", "tfprivacy/sgm_rdp.json", empty}, 1},
+		{"answers nothing of the groups chosen", []string{"-vectors", "sgm_rdp.json", "-group", "tiny-q", answers}, 1},
+		{"answers unsupported only", []string{"-vectors", "sgm_rdp.json", unsupported}, 1},
+		{"-all of an empty answers file", []string{"-all", emptyDir}, 1},
+		{"-tolerance -1 ignored", []string{"-vectors", "sgm_rdp.json", "-tolerance", "-1", answers}, 2},
+		{"-tolerance 0 ignored", []string{"-tolerance", "0"}, 2},
+		{"-tolerance NaN ignored", []string{"-tolerance", "NaN"}, 2},
+		{"-tolerance Inf ignored", []string{"-tolerance", "Inf"}, 2},
+		{"-digests of a missing directory: 'stat .'", []string{"-digests", "/nonexistent"}, 1},
+		{"-all of a missing directory", []string{"-all", "/nonexistent"}, 1},
+		{"-report of a missing directory", []string{"-report", "/nonexistent"}, 1},
+		{"an unknown flag printed the whole usage", []string{"-bogus"}, 2},
+		{"-worst 30 capped silently", []string{"-worst", "30", "-vectors", "sgm_rdp.json", answers}, 2},
+		{"-worst -1 panicked", []string{"-worst", "-1", "-vectors", "sgm_rdp.json", answers}, 2},
+		{"-format xml found late", []string{"-format", "xml", "-vectors", "sgm_rdp.json", answers}, 2},
+		{"-digests ignored -vectors", []string{"-digests", "embedded", "-vectors", "sgm_rdp.json"}, 2},
+		{"-report ignored -worst", []string{"-report", dir, "-worst", "2"}, 2},
+		{"no answers file", []string{"-vectors", "sgm_rdp.json"}, 2},
+		{"an unknown key of an answer", []string{"-vectors", "sgm_rdp.json", typo}, 1},
+		{"a missing answers file", []string{"-vectors", "sgm_rdp.json", filepath.Join(dir, "nosuch.jsonl")}, 1},
+		{"the README's example", []string{"-vectors", "sgm_rdp.json", answers}, 0},
+	} {
+		code, out, errOut := runScoreCLI(t, c.args...)
+		if code != c.code {
+			t.Errorf("caught: %s: score %v: exit %d, want %d\n%s%s", c.caught, c.args, code, c.code, out, errOut)
+		}
+		if lines := strings.Count(errOut, "\n"); c.code == 2 && (lines != 2 || !strings.HasSuffix(errOut, "run 'rdpcheck score -h' for usage\n")) {
+			t.Errorf("score %v: a usage error is one line and a pointer to -h, got:\n%s", c.args, errOut)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -19,5 +20,12 @@ func TestMain(m *testing.M) {
 // testdata/script is one subcommand's documented uses and bad inputs, with
 // the exact output and exit status a user sees.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{Dir: "testdata/script"})
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{Dir: "testdata/script", Setup: func(env *testscript.Env) error {
+		env.Setenv("REPO", root) // the repository, for its vectors and peers' answers
+		return nil
+	}})
 }

@@ -10,8 +10,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-
-	"github.com/rdpcheck/rdpcheck/vectors/schema"
 )
 
 // An Answer is what an implementation answered to one test. Exactly one of
@@ -35,7 +33,10 @@ var pythonNonFinite = regexp.MustCompile(`(:\s*)(-?Infinity|NaN)(\s*[,}])`)
 
 // Parse reads an answers file: JSON lines or CSV (format "jsonl", "csv",
 // or "auto": by name's extension, else by the first character), keyed by
-// tcId. A tcId answered twice is an error.
+// tcId. Parsing is strict: a tcId answered twice, a key that is not an
+// answer's or given twice, a line with no outcome or with two, an empty
+// value, an order that is not above 1, a header anywhere but the first line:
+// each is an error naming the line and what is accepted.
 func Parse(data []byte, name, format string) (map[int]Answer, error) {
 	if format == "auto" {
 		format = "csv"
@@ -47,10 +48,13 @@ func Parse(data []byte, name, format string) (map[int]Answer, error) {
 			format = "jsonl"
 		}
 	}
+	if format != "jsonl" && format != "csv" {
+		return nil, fmt.Errorf("unknown format %q (want jsonl, csv or auto)", format)
+	}
 	out := map[int]Answer{}
 	add := func(n int, id int, a Answer) error {
-		if _, dup := out[id]; dup {
-			return fmt.Errorf("line %d: tcId %d answered twice", n, id)
+		if b, dup := out[id]; dup {
+			return fmt.Errorf("line %d: tcId %d answered twice (first on line %d)", n, id, b.Line)
 		}
 		a.Line = n
 		out[id] = a
@@ -58,60 +62,99 @@ func Parse(data []byte, name, format string) (map[int]Answer, error) {
 	}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 1<<20), 1<<26)
-	n := 0
+	n, content := 0, 0
 	for sc.Scan() {
 		n++
 		line := strings.TrimSpace(sc.Text())
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		switch format {
-		case "jsonl":
-			id, a, err := parseJSONAnswer(line)
-			if err != nil {
-				return nil, fmt.Errorf("line %d: %v", n, err)
+		content++
+		var id int
+		var a Answer
+		var err error
+		if format == "jsonl" {
+			id, a, err = parseJSONAnswer(line)
+		} else {
+			if content == 1 && isHeader(line) {
+				continue
 			}
-			if err := add(n, id, a); err != nil {
-				return nil, err
-			}
-		case "csv":
-			fields := strings.Split(line, ",")
-			id, err := strconv.Atoi(strings.TrimSpace(fields[0]))
-			if err != nil {
-				if n == 1 || len(out) == 0 {
-					continue // a header line
-				}
-				return nil, fmt.Errorf("line %d: tcId %q is not an integer", n, fields[0])
-			}
-			if len(fields) < 2 || len(fields) > 3 {
-				return nil, fmt.Errorf("line %d: want tcId,value[,order]", n)
-			}
-			a, err := parseValue(strings.TrimSpace(fields[1]))
-			if err != nil {
-				return nil, fmt.Errorf("line %d: %v", n, err)
-			}
-			a.Order = math.NaN()
-			if len(fields) == 3 && strings.TrimSpace(fields[2]) != "" {
-				if a.Order, err = schema.ParseFloat(strings.TrimSpace(fields[2])); err != nil {
-					return nil, fmt.Errorf("line %d: order: %v", n, err)
-				}
-			}
-			if err := add(n, id, a); err != nil {
-				return nil, err
-			}
-		default:
-			return nil, fmt.Errorf("unknown format %q (want jsonl, csv or auto)", format)
+			id, a, err = parseCSVAnswer(line)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %v", n, err)
+		}
+		if err := add(n, id, a); err != nil {
+			return nil, err
 		}
 	}
-	return out, sc.Err()
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("line %d: %v", n+1, err)
+	}
+	return out, nil
 }
+
+// csvForm is what a CSV line holds.
+const csvForm = "tcId,value[,order]"
+
+// isHeader reports whether a CSV line is the header tcId,value[,order]
+// (in any case, spaces around the commas allowed).
+func isHeader(line string) bool {
+	var f []string
+	for _, s := range strings.Split(line, ",") {
+		f = append(f, strings.ToLower(strings.TrimSpace(s)))
+	}
+	return (len(f) == 2 || len(f) == 3) && f[0] == "tcid" && f[1] == "value" && (len(f) == 2 || f[2] == "order")
+}
+
+func parseCSVAnswer(line string) (int, Answer, error) {
+	fields := strings.Split(line, ",")
+	for i := range fields {
+		fields[i] = strings.TrimSpace(fields[i])
+	}
+	id, err := parseTcID(json.RawMessage(fields[0]))
+	if err != nil {
+		return 0, Answer{}, fmt.Errorf("%v (a CSV line is %s; a header, if any, is the first line)", err, csvForm)
+	}
+	if len(fields) < 2 || len(fields) > 3 {
+		return 0, Answer{}, fmt.Errorf("%d fields: want %s", len(fields), csvForm)
+	}
+	a, err := parseValue(fields[1])
+	if err != nil {
+		return 0, Answer{}, err
+	}
+	a.Order = math.NaN()
+	if len(fields) == 3 && fields[2] != "" {
+		if a.Order, err = parseOrder(a, fields[2]); err != nil {
+			return 0, Answer{}, err
+		}
+	}
+	return id, a, nil
+}
+
+// parseTcID reads a tcId: a positive integer (1e4 is one).
+func parseTcID(raw json.RawMessage) (int, error) {
+	id, err := ExactInt(raw, math.MaxInt32)
+	if err != nil {
+		return 0, fmt.Errorf("tcId %s: %v", raw, err)
+	}
+	if id < 1 {
+		return 0, fmt.Errorf("tcId %s: want a positive integer (tcIds start at 1)", raw)
+	}
+	return int(id), nil
+}
+
+// valueForms says what a value may be.
+const valueForms = `a number (decimal or hex), "inf", "-inf", "nan", a word starting with "error" (a rejected input), "unsupported" or "hang"`
 
 // parseValue reads a value field: a number (decimal, hex, inf, nan in any
 // common spelling), an error word, "unsupported" or "hang".
 func parseValue(s string) (Answer, error) {
 	low := strings.ToLower(s)
 	switch {
-	case s == "" || strings.HasPrefix(low, "error"):
+	case s == "":
+		return Answer{}, fmt.Errorf("empty value: want %s", valueForms)
+	case strings.HasPrefix(low, "error"):
 		return Answer{Rejected: true}, nil
 	case low == "unsupported":
 		return Answer{Unsupported: true}, nil
@@ -128,69 +171,117 @@ func parseValue(s string) (Answer, error) {
 	}
 	x, err := strconv.ParseFloat(s, 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
-		return Answer{}, fmt.Errorf("value %q is not a number", s)
+		return Answer{}, fmt.Errorf("value %q: want %s", s, valueForms)
 	}
-	return Answer{Value: x}, nil
+	return Answer{Value: x}, nil // beyond float64's range: +-inf, as printed
 }
 
-// isTrue reports whether a JSON field is present and true.
-func isTrue(raw map[string]json.RawMessage, name string) bool {
-	var b bool
-	v, ok := raw[name]
-	return ok && json.Unmarshal(v, &b) == nil && b
+// parseOrder reads the order an answer chose: a number above 1, or inf. It
+// goes with a value only.
+func parseOrder(a Answer, s string) (float64, error) {
+	if a.Rejected || a.Unsupported || a.Hang {
+		return 0, fmt.Errorf("order %s: an order goes with a value only", s)
+	}
+	o, err := parseValue(s)
+	if err != nil || o.Rejected || o.Unsupported || o.Hang || !(o.Value > 1) {
+		return 0, fmt.Errorf("order %s: want a number above 1 or \"inf\" (leave the order out if none was chosen)", s)
+	}
+	return o.Value, nil
 }
+
+// answerKeys are the keys of a JSON answer.
+const answerKeys = `tcId, value, error, order, unsupported, hang`
 
 func parseJSONAnswer(line string) (int, Answer, error) {
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(line), &raw); err != nil {
+	fields, err := DecodeObject([]byte(line))
+	if err != nil {
 		// Python's json.dumps writes NaN and Infinity bare.
 		fixed := pythonNonFinite.ReplaceAllString(line, `$1"$2"$3`)
-		if err2 := json.Unmarshal([]byte(fixed), &raw); err2 != nil {
+		var err2 error
+		if fixed == line {
+			return 0, Answer{}, err
+		}
+		if fields, err2 = DecodeObject([]byte(fixed)); err2 != nil {
 			return 0, Answer{}, err
 		}
 	}
-	var id int
-	if err := json.Unmarshal(raw["tcId"], &id); err != nil {
-		return 0, Answer{}, fmt.Errorf(`"tcId" must be an integer`)
+	raw := map[string]json.RawMessage{}
+	for _, f := range fields {
+		switch f.Key {
+		case "tcId", "value", "error", "order", "unsupported", "hang":
+		default:
+			return 0, Answer{}, fmt.Errorf("unknown key %q (an answer's keys: %s)", f.Key, answerKeys)
+		}
+		if string(f.Value) != "null" {
+			raw[f.Key] = f.Value
+		}
+	}
+	rawID, ok := raw["tcId"]
+	if !ok {
+		return 0, Answer{}, errors.New(`no "tcId" (want {"tcId": N, "value": V}, or "error", "unsupported": true, "hang": true in place of "value")`)
+	}
+	id, err := parseTcID(rawID)
+	if err != nil {
+		return 0, Answer{}, err
 	}
 	a := Answer{Order: math.NaN()}
-	v, hasV := raw["value"]
-	_, hasE := raw["error"]
-	switch {
-	case isTrue(raw, "unsupported"):
-		a.Unsupported = true
-	case isTrue(raw, "hang"):
-		a.Hang = true
-	case hasE && (!hasV || string(v) == "null"):
-		// Python's NotImplementedError is the runner's "not offered".
+	var outcomes []string
+	for _, k := range []string{"unsupported", "hang"} {
+		v, ok := raw[k]
+		if !ok {
+			continue
+		}
+		var b bool
+		if err := json.Unmarshal(v, &b); err != nil {
+			return 0, a, fmt.Errorf("%q: %s: want true or false", k, v)
+		}
+		if b {
+			outcomes = append(outcomes, fmt.Sprintf("%q", k))
+		}
+		a.Unsupported = a.Unsupported || k == "unsupported" && b
+		a.Hang = a.Hang || k == "hang" && b
+	}
+	if v, ok := raw["error"]; ok {
 		var msg string
-		json.Unmarshal(raw["error"], &msg)
+		if err := json.Unmarshal(v, &msg); err != nil {
+			return 0, a, fmt.Errorf(`"error": %s: want a string (the implementation's message)`, v)
+		}
+		outcomes = append(outcomes, `"error"`)
+		// Python's NotImplementedError is the runner's "not offered".
 		a.Rejected = !strings.HasPrefix(msg, "NotImplementedError")
-		a.Unsupported = !a.Rejected
-	case hasV && string(v) != "null":
+		a.Unsupported = a.Unsupported || !a.Rejected
+	}
+	if v, ok := raw["value"]; ok {
+		outcomes = append(outcomes, `"value"`)
+		var b Answer
 		var s string
 		if json.Unmarshal(v, &s) == nil {
-			b, err := parseValue(s)
-			if err != nil {
+			if b, err = parseValue(s); err != nil {
 				return 0, a, err
 			}
-			a.Value, a.Rejected, a.Unsupported, a.Hang = b.Value, b.Rejected, b.Unsupported, b.Hang
-		} else if err := json.Unmarshal(v, &a.Value); err != nil {
-			return 0, a, fmt.Errorf("value %s: %v", v, err)
-		}
-	default:
-		return 0, a, fmt.Errorf(`need "value" or "error" (or "unsupported": true, "hang": true)`)
-	}
-	if o, ok := raw["order"]; ok && string(o) != "null" {
-		var s string
-		if json.Unmarshal(o, &s) == nil {
-			b, err := parseValue(s)
-			if err != nil {
-				return 0, a, fmt.Errorf("order: %v", err)
+		} else if v[0] == '-' || v[0] >= '0' && v[0] <= '9' {
+			if b, err = parseValue(string(v)); err != nil {
+				return 0, a, err
 			}
-			a.Order = b.Value
-		} else if err := json.Unmarshal(o, &a.Order); err != nil {
-			return 0, a, fmt.Errorf("order %s: %v", o, err)
+		} else {
+			return 0, a, fmt.Errorf(`"value": %s: want %s`, v, valueForms)
+		}
+		a.Value, a.Rejected, a.Unsupported, a.Hang = b.Value, b.Rejected, b.Unsupported, b.Hang
+	}
+	switch len(outcomes) {
+	case 0:
+		return 0, a, fmt.Errorf(`tcId %d: no outcome: need "value" or "error" (or "unsupported": true, "hang": true)`, id)
+	case 1:
+	default:
+		return 0, a, fmt.Errorf("tcId %d: %s: give one outcome only (a value, an error, unsupported or hang)", id, strings.Join(outcomes, " and "))
+	}
+	if o, ok := raw["order"]; ok {
+		var s string
+		if json.Unmarshal(o, &s) != nil {
+			s = string(o)
+		}
+		if a.Order, err = parseOrder(a, s); err != nil {
+			return 0, a, err
 		}
 	}
 	return id, a, nil

@@ -1,13 +1,15 @@
 package score_test
 
 import (
+	"math"
 	"testing"
 
 	"github.com/rdpcheck/rdpcheck/vectors/score"
 )
 
 // Parse never panics, whatever an answers file holds; what it accepts has
-// exactly one outcome per answer.
+// exactly one outcome per answer, a positive tcId and an order above 1 (or
+// none).
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{
 		"{\"tcId\": 1, \"value\": 0.5}\n{\"tcId\": 2, \"error\": \"x\"}\n",
@@ -19,6 +21,11 @@ func FuzzParse(f *testing.F) {
 	} {
 		f.Add([]byte(s), "a.jsonl")
 		f.Add([]byte(s), "a.csv")
+	}
+	// Every input the strict parser refuses (answers_test.go), kept as
+	// seeds so the fuzzer starts at each refusal's edge.
+	for _, c := range strictRefusals {
+		f.Add([]byte(c.data), c.name)
 	}
 	f.Fuzz(func(t *testing.T, data []byte, name string) {
 		ans, err := score.Parse(data, name, "auto")
@@ -34,6 +41,9 @@ func FuzzParse(f *testing.F) {
 			}
 			if n > 1 {
 				t.Errorf("tcId %d: %+v has %d outcomes", id, a, n)
+			}
+			if id < 1 || !(math.IsNaN(a.Order) || a.Order > 1) {
+				t.Errorf("tcId %d: %+v: a tcId below 1 or an order not above 1 accepted", id, a)
 			}
 		}
 	})

@@ -11,14 +11,8 @@ import (
 // Markdown section: the group-by-group table, then the worst tests of each
 // failing group (at most worstN) with their inputs.
 func (r *Report) Markdown(w io.Writer, name string, worstN int) {
-	answered, failed := 0, 0
-	for _, g := range r.Groups {
-		answered += g.Answered
-		if g.Failed() {
-			failed++
-		}
-	}
-	fmt.Fprintf(w, "## %s\n\n%d of %d tests answered; %d of %d groups fail.\n\n", name, answered, r.Tests, failed, len(r.Groups))
+	c := r.Count()
+	fmt.Fprintf(w, "## %s\n\n%d of %d tests answered; %s.\n\n", name, c.Answered, r.Tests, c.Groups())
 	fmt.Fprintln(w, "| group | answered | max rel | RMS rel | tolerance | below truth | negative | NaN | inf | rejected valid | accepted invalid | tighter valid | unsupported | hang | status |")
 	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 	for _, g := range r.Groups {

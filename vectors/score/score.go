@@ -35,7 +35,8 @@ import (
 
 // Options change how a file is graded.
 type Options struct {
-	// Tolerance, if positive, replaces every group's own tolerance.
+	// Tolerance, if not 0, replaces every group's own tolerance; it must
+	// lie in (0, 1).
 	Tolerance float64
 	// Group, if set, grades only the groups whose name contains it.
 	Group string
@@ -107,19 +108,70 @@ type Report struct {
 	Tests  int // the file's number of tests
 }
 
-// Failed reports whether any group fails.
+// Failed reports whether the answers fail: a group fails, or no test of
+// the graded groups has an answer other than unsupported (answers that
+// answer nothing pass nothing).
 func (r *Report) Failed() bool {
+	c := r.Count()
+	return c.Failing > 0 || c.Answered == c.Unsupported
+}
+
+// Counts sum up a report: the tests answered (Unsupported and Hang of
+// them), and the groups by status. Every group is exactly one of Passing,
+// Failing, Unanswered and UnsupportedGroups.
+type Counts struct {
+	Answered, Unsupported, Hang                     int
+	Passing, Failing, Unanswered, UnsupportedGroups int
+}
+
+// Count sums up the report. A group with no answer is unanswered, and one
+// whose answers all say unsupported is unsupported: neither is passing
+// (with Options.Complete the first fails).
+func (r *Report) Count() Counts {
+	var c Counts
 	for _, g := range r.Groups {
-		if g.Failed() {
-			return true
+		c.Answered += g.Answered
+		c.Unsupported += g.Unsupported
+		c.Hang += g.Hang
+		switch g.Status() {
+		case StatusFail:
+			c.Failing++
+		case StatusUnanswered:
+			c.Unanswered++
+		case StatusUnsupported:
+			c.UnsupportedGroups++
+		default:
+			c.Passing++
 		}
 	}
-	return false
+	return c
+}
+
+// Groups says how the groups fare, as the reports write it: "of 3 groups,
+// 1 passes, 1 fails, 1 unanswered" (and ", 1 unsupported" if any).
+func (c Counts) Groups() string {
+	n := c.Passing + c.Failing + c.Unanswered + c.UnsupportedGroups
+	verb := func(k int, one, many string) string {
+		if k == 1 {
+			return one
+		}
+		return many
+	}
+	s := fmt.Sprintf("of %d %s, %d %s, %d %s", n, verb(n, "group", "groups"), c.Passing, verb(c.Passing, "passes", "pass"), c.Failing, verb(c.Failing, "fails", "fail"))
+	s += fmt.Sprintf(", %d unanswered", c.Unanswered)
+	if c.UnsupportedGroups > 0 {
+		s += fmt.Sprintf(", %d unsupported", c.UnsupportedGroups)
+	}
+	return s
 }
 
 // Score grades the answers (by tcId) to the vector file f. An answer to a
-// tcId f does not have is an error: the answers are for another file.
+// tcId f does not have is an error: the answers are for another file. So
+// is a tolerance that is not 0 (each group's own) or in (0, 1).
 func Score(f *schema.File, ans map[int]Answer, opt Options) (*Report, error) {
+	if t := opt.Tolerance; t != 0 && !(t > 0 && t < 1) {
+		return nil, fmt.Errorf("tolerance %v: want a relative tolerance in (0, 1), or 0 for each group's own", t)
+	}
 	r := &Report{Tests: f.NumberOfTests}
 	known := map[int]bool{}
 	for _, g := range f.TestGroups {
@@ -329,18 +381,14 @@ func fmtRel(x float64) string { return schema.Format(x, 'e', 1) }
 // unsupported, hang and tighter-valid columns appear only when some group
 // has such answers.
 func (r *Report) Print(w io.Writer, path, vec string, worstN int) {
-	answered, groupsFailed := 0, 0
 	var unsupported, hang, tighter bool
 	for _, g := range r.Groups {
-		answered += g.Answered
-		if g.Failed() {
-			groupsFailed++
-		}
 		unsupported = unsupported || g.Unsupported > 0
 		hang = hang || g.Hang > 0
 		tighter = tighter || g.TighterValid > 0
 	}
-	fmt.Fprintf(w, "score %s against %s: %d of %d tests answered, %d of %d groups fail\n\n", path, vec, answered, r.Tests, groupsFailed, len(r.Groups))
+	c := r.Count()
+	fmt.Fprintf(w, "score %s against %s: %d of %d tests answered; %s\n\n", path, vec, c.Answered, r.Tests, c.Groups())
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	head := "group\tanswered\tmax rel\tRMS rel\ttolerance\tbelow truth\tnegative\tNaN\tinf\trejected valid\taccepted invalid\t"
 	if tighter {
@@ -408,15 +456,27 @@ func (r *Report) Print(w io.Writer, path, vec string, worstN int) {
 	}
 }
 
-// Status is "FAIL", "ok", or "-" for a group with no answers.
+// A group's status, as the reports write it.
+const (
+	StatusFail        = "FAIL"
+	StatusOK          = "ok"
+	StatusUnanswered  = "unanswered"  // no test of the group answered: not a pass
+	StatusUnsupported = "unsupported" // every answer says not implemented: not a pass
+)
+
+// Status is StatusFail, StatusOK, StatusUnanswered for a group with no
+// answers (which Options.Complete fails), or StatusUnsupported for one whose
+// answers all say unsupported.
 func (g *Group) Status() string {
 	switch {
 	case g.Failed():
-		return "FAIL"
+		return StatusFail
 	case g.Answered == 0:
-		return "-"
+		return StatusUnanswered
+	case g.Answered == g.Unsupported:
+		return StatusUnsupported
 	}
-	return "ok"
+	return StatusOK
 }
 
 // Verdict says what was wrong with a worst answer.

@@ -210,3 +210,59 @@ func TestCheckDigests(t *testing.T) {
 		t.Errorf("round trip (-want +got):\n%s", diff)
 	}
 }
+
+// TestFailsClosed: answers that answer nothing fail, and a group without
+// answers is unanswered, never passing (caught: "0 of 1 groups fail", exit
+// 0, for an empty answers file).
+func TestFailsClosed(t *testing.T) {
+	f, err := vectors.Load("closed_forms.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := score.Score(f, map[int]score.Answer{}, score.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(f.TestGroups)
+	if diff := cmp.Diff(score.Counts{Unanswered: n}, r.Count()); diff != "" || !r.Failed() {
+		t.Errorf("no answers: Failed() = %v, counts (-want +got):\n%s", r.Failed(), diff)
+	}
+	var out strings.Builder
+	r.Print(&out, "a.jsonl", "closed_forms.json", 3)
+	if want := fmt.Sprintf("0 of %d tests answered; of %d groups, 0 pass, 0 fail, %d unanswered", f.NumberOfTests, n, n); !strings.Contains(out.String(), want) {
+		t.Errorf("report lacks %q:\n%s", want, out.String())
+	}
+	// One exact answer in the first group: it passes, the others stay
+	// unanswered and the file does not fail; with Complete all fail.
+	tc := f.TestGroups[0].Tests[0]
+	v, _ := schema.ParseFloat(tc.ExpectedFloat64)
+	one := map[int]score.Answer{tc.TcID: {Value: v, Order: math.NaN()}}
+	if tc.Result == schema.Invalid {
+		one[tc.TcID] = score.Answer{Rejected: true, Order: math.NaN()}
+	}
+	r, _ = score.Score(f, one, score.Options{})
+	if diff := cmp.Diff(score.Counts{Answered: 1, Passing: 1, Unanswered: n - 1}, r.Count()); diff != "" || r.Failed() {
+		t.Errorf("one answer: Failed() = %v, counts (-want +got):\n%s", r.Failed(), diff)
+	}
+	if s := r.Groups[1].Status(); s != score.StatusUnanswered {
+		t.Errorf("an unanswered group's status is %q", s)
+	}
+	r, _ = score.Score(f, one, score.Options{Complete: true})
+	if diff := cmp.Diff(score.Counts{Answered: 1, Failing: n}, r.Count()); diff != "" || !r.Failed() {
+		t.Errorf("one answer, Complete: counts (-want +got):\n%s", diff)
+	}
+}
+
+// TestToleranceRange: a tolerance outside (0, 1) is refused, not ignored
+// (caught: -tolerance -1 graded at each group's own).
+func TestToleranceRange(t *testing.T) {
+	f, _ := vectors.Load("closed_forms.json")
+	for _, tol := range []float64{-1, 1, 2, math.NaN(), math.Inf(1), math.Inf(-1)} {
+		if _, err := score.Score(f, nil, score.Options{Tolerance: tol}); err == nil || !strings.Contains(err.Error(), "want a relative tolerance in (0, 1)") {
+			t.Errorf("tolerance %v: %v", tol, err)
+		}
+	}
+	if _, err := score.Score(f, nil, score.Options{Tolerance: 1e-9}); err != nil {
+		t.Errorf("tolerance 1e-9: %v", err)
+	}
+}
