@@ -115,14 +115,14 @@ func bisectSigma(fn string, eps, tol float64, epsOf func(float64) (float64, erro
 		return 0, 0, err
 	}
 	if eLo <= eps {
-		return 0, 0, fmt.Errorf("fast.%s: target met already at sigma = %v: %w", fn, lo, ErrNotConverged)
+		return 0, 0, fmt.Errorf("fast.%s: eps = %v is met already at sigma = %v (eps %v), the least sigma searched: %w", fn, eps, lo, eLo, ErrNotConverged)
 	}
 	eHi, err := epsOf(hi)
 	if err != nil {
 		return 0, 0, err
 	}
 	if eHi > eps {
-		return 0, 0, fmt.Errorf("fast.%s: target not met at sigma = %v (eps %v): %w", fn, hi, eHi, ErrNotConverged)
+		return 0, 0, fmt.Errorf("fast.%s: no sigma up to %v meets eps = %v (sigma = %v gives eps %v): %w", fn, hi, eps, hi, eHi, ErrNotConverged)
 	}
 	// invariant: eps(lo) > target >= eps(hi)
 	for hi/lo-1 > tol {
@@ -217,7 +217,7 @@ func searchSteps(fn string, eps float64, epsOf func(int) (float64, error)) (step
 		return 0, 0, err
 	}
 	if e1 > eps {
-		return 0, e1, fmt.Errorf("fast.%s: one step gives eps = %v: %w", fn, e1, ErrNotConverged)
+		return 0, e1, fmt.Errorf("fast.%s: one step gives eps = %v, above the target %v: %w", fn, e1, eps, ErrNotConverged)
 	}
 	lo, eLo := 1, e1 // meets the target
 	hi := 2

@@ -38,77 +38,12 @@ func init() {
 	register(command{name: "account", summary: "epsilon (or delta) of a dp_accounting DpEvent tree, at the best order", run: runAccount})
 }
 
-// bestOrdersFlag parses "best" (the default: the grid, then a search over
-// (1, 4096] and +Inf), "grid" (dp_accounting's 156 orders; "default" is
-// the same) or a comma-separated list of orders.
-type bestOrdersFlag struct {
-	list ordersFlag
-	mode string // "best", "grid" or "list"
-}
-
-func (b *bestOrdersFlag) String() string {
-	if b.mode == "list" {
-		return b.list.String()
-	}
-	if b.mode == "" {
-		return "best"
-	}
-	return b.mode
-}
-
-func (b *bestOrdersFlag) Set(v string) error {
-	switch v {
-	case "best", "grid":
-		b.mode = v
-		return nil
-	case "default":
-		b.mode = "grid"
-		return nil
-	}
-	if err := b.list.Set(v); err != nil {
-		return err
-	}
-	b.mode = "list"
-	return nil
-}
-
-// best reports whether the search is on.
-func (b *bestOrdersFlag) best() bool { return b.mode == "" || b.mode == "best" }
-
-// orders returns the fixed orders (nil when the search is on).
-func (b *bestOrdersFlag) orders() []float64 {
-	if b.best() {
-		return nil
-	}
-	return b.list.get() // the grid when no list was given
-}
-
-// describe says which orders were used.
-func (b *bestOrdersFlag) describe() string {
-	switch {
-	case b.best():
-		return "best order in (1, 4096] and +Inf"
-	case b.mode == "grid":
-		return "dp_accounting's 156 orders"
-	}
-	return fmt.Sprintf("%d orders", len(b.list.orders))
-}
-
-// registerBest registers -delta, -orders (best|grid|LIST), -conv and -json.
-func registerBest(fs *flag.FlagSet, d *dpFlags, o *bestOrdersFlag) {
-	fs.Float64Var(&d.delta, "delta", 0, "target delta in (0, 1)")
-	fs.Var(o, "orders", "RDP orders: best (default: dp_accounting's 156, then a search over (1, 4096] and +Inf), grid (dp_accounting's 156 only), or a comma-separated list (e.g. 1.5,2,4,8,inf)")
-	d.conv = convFlag{fast.Improved}
-	fs.Var(&d.conv, "conv", "RDP to DP conversion: improved (Canonne-Kamath-Steinke 2020) or classic (Mironov 2017)")
-	fs.BoolVar(&d.json, "json", false, "print JSON")
-}
-
 func runAccount(args []string, stdout, stderr io.Writer) int {
 	doc := fmt.Sprintf(accountDoc, strings.Join(dpevent.ClassNames(), ", "), strings.Join(dpevent.NotYetSupported(), ", "))
 	fs := newFlagSet("account", doc, stderr)
 	var d dpFlags
-	var o bestOrdersFlag
-	registerBest(fs, &d, &o)
+	d.register(fs)
+	o := &d.orders
 	eps := fs.Float64("eps", math.NaN(), "target epsilon (>= 0): print delta instead of epsilon")
 	relName := fs.String("relation", "", "neighboring relation, overriding the file's: ADD_OR_REMOVE_ONE, REPLACE_ONE or REPLACE_SPECIAL (default: the file's, else ADD_OR_REMOVE_ONE)")
 	withRef := fs.Bool("reference", false, "also compute the value at the order found with the arbitrary-precision reference (progress on stderr)")
@@ -132,7 +67,7 @@ func runAccount(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	wantDelta := !math.IsNaN(*eps)
-	if wantDelta == (d.delta != 0) {
+	if wantDelta == d.delta.set {
 		return fail(stderr, "account", errors.New("give one of -delta (for epsilon) or -eps (for delta)"))
 	}
 	var rel *dpevent.Relation
@@ -154,7 +89,7 @@ func runAccount(args []string, stdout, stderr io.Writer) int {
 		}
 		res, err = p.Delta(*eps, o.orders(), d.conv.conv)
 	} else {
-		res, err = p.Epsilon(d.delta, o.orders(), d.conv.conv)
+		res, err = p.Epsilon(d.delta.v, o.orders(), d.conv.conv)
 	}
 	if err != nil {
 		return fail(stderr, "account", err)

@@ -1,6 +1,8 @@
 package main
 
-// Flags and output shared by the accountant commands.
+// Flags and output shared by the accountant commands. Every flag value is
+// checked when it is parsed: a value out of range is refused with the
+// flag's name, the value given and what is accepted, never defaulted.
 
 import (
 	"encoding/json"
@@ -9,18 +11,118 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/rdpcheck/rdpcheck/fast"
+	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
-// ordersFlag parses "default" or a comma-separated list ("1.5,2,4,inf").
+// maxSteps is the largest count of steps (or events) the commands take:
+// fast's calibrations stop there too.
+const maxSteps = 1 << 40
+
+// parseNumber reads a number (decimal or exponent form, inf); NaN is
+// refused.
+func parseNumber(v string) (float64, error) {
+	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || math.IsNaN(f) {
+		return 0, errors.New("want a number")
+	}
+	return f, nil
+}
+
+// parseCount reads a whole number, in decimal or exponent form when exact
+// (1e4 is 10000), at most max.
+func parseCount(v string, max float64) (float64, error) {
+	f, err := parseNumber(v)
+	if err != nil || f != math.Trunc(f) || math.IsInf(f, 0) {
+		return 0, errors.New("want a whole number (such as 100 or 1e4)")
+	}
+	if f > max {
+		return 0, fmt.Errorf("too large: at most %.0f (2^%.0f)", max, math.Log2(max))
+	}
+	if f < 0 {
+		return 0, errors.New("want a whole number >= 0")
+	}
+	return f, nil
+}
+
+// numFlag is a number flag with its domain, checked when parsed.
+type numFlag struct {
+	v   float64
+	set bool
+	// in reports whether a value is accepted; domain says so in words
+	// (e.g. "a number in (0, 1)").
+	in     func(float64) bool
+	domain string
+	count  bool // a whole number up to maxSteps
+}
+
+func (f *numFlag) String() string {
+	if f == nil || !f.set {
+		return ""
+	}
+	return strconv.FormatFloat(f.v, 'g', -1, 64)
+}
+
+func (f *numFlag) Set(s string) error {
+	var v float64
+	var err error
+	if f.count {
+		v, err = parseCount(s, maxSteps)
+	} else {
+		v, err = parseNumber(s)
+	}
+	if err == nil && !f.in(v) {
+		err = errors.New("want " + f.domain)
+	}
+	if err != nil {
+		return err
+	}
+	f.v, f.set = v, true
+	return nil
+}
+
+func between(lo, hi float64, open bool) func(float64) bool {
+	if open {
+		return func(x float64) bool { return x > lo && x < hi }
+	}
+	return func(x float64) bool { return x >= lo && x <= hi }
+}
+
+func positive(x float64) bool { return x > 0 && !math.IsInf(x, 1) }
+
+// The flags' domains, one place each.
+func deltaFlag() *numFlag {
+	return &numFlag{in: between(0, 1, true), domain: "a number in (0, 1), e.g. 1e-5"}
+}
+func epsFlag() *numFlag { return &numFlag{in: positive, domain: "a finite number > 0"} }
+func sigmaFlag() *numFlag {
+	return &numFlag{in: positive, domain: "a noise multiplier: a finite number > 0"}
+}
+func qFlag() *numFlag {
+	return &numFlag{in: between(0, 1, false), domain: "a sampling rate in [0, 1]"}
+}
+func stepsFlag() *numFlag {
+	return &numFlag{in: func(x float64) bool { return x >= 1 }, domain: "a whole number >= 1", count: true}
+}
+
+// need reports a flag that must be given.
+func need(name string, f *numFlag, what string) error {
+	if !f.set {
+		return fmt.Errorf("missing -%s (%s)", name, what)
+	}
+	return nil
+}
+
+// ordersFlag parses a comma-separated list of orders ("1.5,2,4,inf").
 type ordersFlag struct{ orders []float64 }
 
 func (o *ordersFlag) String() string {
-	if o.orders == nil {
-		return "default"
+	if o == nil || o.orders == nil {
+		return ""
 	}
 	s := make([]string, len(o.orders))
 	for i, a := range o.orders {
@@ -30,24 +132,17 @@ func (o *ordersFlag) String() string {
 }
 
 func (o *ordersFlag) Set(v string) error {
-	if v == "default" {
-		o.orders = nil
-		return nil
-	}
 	var out []float64
 	for _, f := range strings.Split(v, ",") {
 		f = strings.TrimSpace(f)
 		a, err := strconv.ParseFloat(f, 64)
-		if err != nil {
+		if err != nil || math.IsNaN(a) {
 			return fmt.Errorf("order %q is not a number (use e.g. 1.5,2,8,inf)", f)
 		}
-		if !(a > 1) {
-			return fmt.Errorf("order %v must be > 1", a)
+		if !(a > 1) || (a > rdp.MaxIntegerOrder && !math.IsInf(a, 1)) {
+			return fmt.Errorf("order %v: want an order above 1 and at most %d, or inf", a, rdp.MaxIntegerOrder)
 		}
 		out = append(out, a)
-	}
-	if len(out) == 0 {
-		return errors.New("empty list of orders")
 	}
 	o.orders = out
 	return nil
@@ -61,10 +156,76 @@ func (o *ordersFlag) get() []float64 {
 	return o.orders
 }
 
+// bestOrdersFlag parses "best" (the default: the search of
+// fast.BestEpsilon over (1, 2^20] and +Inf), "grid" (dp_accounting's 156
+// orders) or a comma-separated list of orders.
+type bestOrdersFlag struct {
+	list ordersFlag
+	mode string // "best", "grid" or "list"
+}
+
+func (b *bestOrdersFlag) String() string {
+	if b == nil || b.mode == "" {
+		return "best"
+	}
+	if b.mode == "list" {
+		return b.list.String()
+	}
+	return b.mode
+}
+
+func (b *bestOrdersFlag) Set(v string) error {
+	switch v {
+	case "best", "grid":
+		b.mode = v
+		return nil
+	}
+	if err := b.list.Set(v); err != nil {
+		return fmt.Errorf("%v; or best, or grid", err)
+	}
+	b.mode = "list"
+	return nil
+}
+
+// best reports whether the search is on.
+func (b *bestOrdersFlag) best() bool { return b.mode == "" || b.mode == "best" }
+
+// orders returns the fixed orders (nil when the search is on).
+func (b *bestOrdersFlag) orders() []float64 {
+	if b.best() {
+		return nil
+	}
+	return b.list.get() // the grid when no list was given
+}
+
+// bestRange says what the search covers, as the commands print it.
+var bestRange = fmt.Sprintf("best order in (1, %d] and +Inf", rdp.MaxIntegerOrder)
+
+// describe says which orders were used.
+func (b *bestOrdersFlag) describe() string {
+	switch {
+	case b.best():
+		return bestRange
+	case b.mode == "grid":
+		return "dp_accounting's 156 orders"
+	}
+	if len(b.list.orders) == 1 {
+		return "1 order"
+	}
+	return fmt.Sprintf("%d orders", len(b.list.orders))
+}
+
+const ordersUsage = "RDP orders: best (the default: the least eps over every order in (1, 2^20] and +Inf, to 1e-6 relative), grid (dp_accounting's 156 orders only, as its RdpAccountant), or a comma-separated list (e.g. 1.5,2,4,8,inf)"
+
 // convFlag parses the conversion's name.
 type convFlag struct{ conv fast.Conversion }
 
-func (c *convFlag) String() string { return c.conv.String() }
+func (c *convFlag) String() string {
+	if c == nil {
+		return ""
+	}
+	return c.conv.String()
+}
 
 func (c *convFlag) Set(v string) error {
 	switch v {
@@ -73,7 +234,7 @@ func (c *convFlag) Set(v string) error {
 	case "classic":
 		c.conv = fast.Classic
 	default:
-		return fmt.Errorf("unknown conversion %q (want improved or classic)", v)
+		return errors.New("want improved or classic")
 	}
 	return nil
 }
@@ -81,15 +242,16 @@ func (c *convFlag) Set(v string) error {
 // dpFlags are the flags of the commands that convert an RDP curve to
 // (eps, delta): the target delta, the orders, the conversion and -json.
 type dpFlags struct {
-	delta  float64
-	orders ordersFlag
+	delta  *numFlag
+	orders bestOrdersFlag
 	conv   convFlag
 	json   bool
 }
 
 func (d *dpFlags) register(fs *flag.FlagSet) {
-	fs.Float64Var(&d.delta, "delta", 0, "target delta in (0, 1)")
-	fs.Var(&d.orders, "orders", "RDP orders: comma-separated (e.g. 1.5,2,4,8,inf) or default (dp_accounting's 156)")
+	d.delta = deltaFlag()
+	fs.Var(d.delta, "delta", "target delta in (0, 1)")
+	fs.Var(&d.orders, "orders", ordersUsage)
 	d.conv = convFlag{fast.Improved}
 	fs.Var(&d.conv, "conv", "RDP to DP conversion: improved (Canonne-Kamath-Steinke 2020) or classic (Mironov 2017)")
 	fs.BoolVar(&d.json, "json", false, "print JSON")
@@ -99,60 +261,62 @@ func (d *dpFlags) register(fs *flag.FlagSet) {
 // (-q, -steps) or as TF Privacy's compute_dp_sgd_privacy takes them
 // (-n, -batch, -epochs: q = batch/n, steps = ceil(epochs n / batch)).
 type sgmFlags struct {
-	q, n, batch, epochs float64
-	steps               int
-	qSet                bool // -q was given (a NaN -q is then an error of its own)
+	q, n, batch, epochs, steps *numFlag
 }
 
 func (s *sgmFlags) register(fs *flag.FlagSet, withSteps bool) {
-	s.q = math.NaN()
-	fs.Func("q", "Poisson sampling rate in [0, 1] (or give -n and -batch)", func(v string) error {
-		q, err := strconv.ParseFloat(v, 64)
-		if err != nil {
-			return errors.New("want a number")
-		}
-		s.q, s.qSet = q, true
-		return nil
-	})
-	fs.Float64Var(&s.n, "n", 0, "dataset size, with -batch: q = batch/n")
-	fs.Float64Var(&s.batch, "batch", 0, "expected batch size, with -n")
+	s.q = qFlag()
+	s.n = &numFlag{in: positive, domain: "a dataset size > 0"}
+	s.batch = &numFlag{in: positive, domain: "an expected batch size > 0"}
+	s.steps = stepsFlag()
+	s.epochs = &numFlag{in: positive, domain: "a finite number of epochs > 0"}
+	fs.Var(s.q, "q", "Poisson sampling rate in [0, 1] (or give -n and -batch)")
+	fs.Var(s.n, "n", "dataset size, with -batch: q = batch/n")
+	fs.Var(s.batch, "batch", "expected batch size, with -n")
 	if withSteps {
-		fs.IntVar(&s.steps, "steps", 0, "number of steps (or give -epochs with -n and -batch)")
-		fs.Float64Var(&s.epochs, "epochs", 0, "epochs, with -n and -batch: steps = ceil(epochs*n/batch)")
+		fs.Var(s.steps, "steps", "number of steps, a whole number (1e4 is one) up to 2^40 (or give -epochs with -n and -batch)")
+		fs.Var(s.epochs, "epochs", "epochs, with -n and -batch: steps = ceil(epochs*n/batch)")
 	}
 }
 
 // resolve fills q (and steps) from whichever form was given.
 func (s *sgmFlags) resolve(withSteps bool) error {
-	if s.n != 0 || s.batch != 0 {
-		if s.qSet {
+	if s.n.set || s.batch.set {
+		if s.q.set {
 			return errors.New("give either -q or -n with -batch, not both")
 		}
-		if !(s.n > 0) || !(s.batch > 0) || s.batch > s.n {
-			return fmt.Errorf("-n %v and -batch %v: need 0 < batch <= n", s.n, s.batch)
+		if !s.n.set || !s.batch.set {
+			return errors.New("give -n and -batch together")
 		}
-		s.q = s.batch / s.n
-		if withSteps && s.epochs != 0 {
-			if s.steps != 0 {
+		if s.batch.v > s.n.v {
+			return fmt.Errorf("-batch %v is above -n %v: the batch is drawn from the dataset", s.batch.v, s.n.v)
+		}
+		s.q.v, s.q.set = s.batch.v/s.n.v, true
+		if withSteps && s.epochs.set {
+			if s.steps.set {
 				return errors.New("give either -steps or -epochs, not both")
 			}
-			if !(s.epochs > 0) {
-				return fmt.Errorf("-epochs %v must be > 0", s.epochs)
+			t := math.Ceil(s.epochs.v * s.n.v / s.batch.v)
+			if t > maxSteps {
+				return fmt.Errorf("-epochs %v with -n %v and -batch %v makes %.4g steps: at most 2^40", s.epochs.v, s.n.v, s.batch.v, t)
 			}
-			s.steps = int(math.Ceil(s.epochs * s.n / s.batch))
+			s.steps.v, s.steps.set = t, true
 		}
 	}
-	switch {
-	case s.qSet && math.IsNaN(s.q):
-		return errors.New("-q is NaN: the sampling rate must be a number in [0, 1]")
-	case math.IsNaN(s.q):
-		return errors.New("missing -q (or -n and -batch)")
+	if withSteps && s.epochs.set && !s.n.set {
+		return errors.New("-epochs needs -n and -batch")
 	}
-	if withSteps && s.steps <= 0 {
-		return errors.New("missing -steps (a positive count, or -epochs with -n and -batch)")
+	if !s.q.set {
+		return errors.New("missing -q (the sampling rate), or -n and -batch")
+	}
+	if withSteps && !s.steps.set {
+		return errors.New("missing -steps (a whole number >= 1), or -epochs with -n and -batch")
 	}
 	return nil
 }
+
+// stepCount is -steps as an int.
+func (s *sgmFlags) stepCount() int { return int(s.steps.v) }
 
 // newFlagSet makes a flag set whose -h prints the command's description.
 func newFlagSet(name, description string, stderr io.Writer) *flag.FlagSet {
@@ -165,25 +329,89 @@ func newFlagSet(name, description string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// parse parses args; it returns the exit status to use, or -1 to go on.
+// parse parses args, which are flags only; it returns the exit status to
+// use, or -1 to go on.
 func parse(fs *flag.FlagSet, args []string) int {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if st := parseFlags(fs, args); st >= 0 {
+		return st
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(fs.Output(), "rdpcheck %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
-		return 2
+		return usageError(fs.Output(), fs.Name(), fmt.Sprintf("unexpected argument %q (flags start with -)", fs.Arg(0)))
 	}
 	return -1
 }
 
-// fail reports an error a person can act on and returns the exit status.
+// parseFlags parses the flags of args; it returns the exit status to use,
+// or -1 to go on. A flag error is one line and a pointer to -h, not the
+// whole usage.
+func parseFlags(fs *flag.FlagSet, args []string) int {
+	stderr := fs.Output()
+	usage := fs.Usage
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	err := fs.Parse(args)
+	fs.SetOutput(stderr)
+	fs.Usage = usage
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fs.Usage()
+		return 0
+	case err != nil:
+		return usageError(stderr, fs.Name(), flagMessage(err))
+	}
+	return -1
+}
+
+// usageError prints a usage error in one line, then where the usage is,
+// and returns exit status 2.
+func usageError(stderr io.Writer, cmd, msg string) int {
+	fmt.Fprintf(stderr, "rdpcheck %s: %s\nrun 'rdpcheck %s -h' for usage\n", cmd, msg, cmd)
+	return 2
+}
+
+var (
+	flagUndefined = regexp.MustCompile(`^flag provided but not defined: -+(.*)$`)
+	flagBadValue  = regexp.MustCompile(`^invalid (?:boolean )?value "(.*)" for (?:flag )?-(\S+): (.*)$`)
+	flagNoValue   = regexp.MustCompile(`^flag needs an argument: -+(.*)$`)
+)
+
+// flagMessage words an error of package flag for the user: the flag, the
+// value given and what is accepted.
+func flagMessage(err error) string {
+	s := err.Error()
+	if m := flagUndefined.FindStringSubmatch(s); m != nil {
+		return fmt.Sprintf("unknown flag -%s", m[1])
+	}
+	if m := flagBadValue.FindStringSubmatch(s); m != nil {
+		why := m[3]
+		if why == "parse error" {
+			why = "want true or false"
+		}
+		return fmt.Sprintf("-%s %s: %s", m[2], m[1], why)
+	}
+	if m := flagNoValue.FindStringSubmatch(s); m != nil {
+		return fmt.Sprintf("-%s needs a value", m[1])
+	}
+	return s
+}
+
+// fail reports an error a person can act on and returns exit status 1.
 func fail(stderr io.Writer, cmd string, err error) int {
-	fmt.Fprintf(stderr, "rdpcheck %s: %v\n", cmd, err)
+	fmt.Fprintf(stderr, "rdpcheck %s: %s\n", cmd, userMessage(err))
 	return 1
+}
+
+// goName is the "fast.SGMCurve: " a library error starts with.
+var goName = regexp.MustCompile(`\b(fast|reference|cases|dpevent|rdp|oracles)\.[A-Za-z]+: `)
+
+// userMessage words a library error without Go package or function
+// names: an InputError as "arg = value: what it must be".
+func userMessage(err error) string {
+	var ie *rdp.InputError
+	if errors.As(err, &ie) {
+		return fmt.Sprintf("%s = %v: %s", ie.Arg, ie.Value, ie.Msg)
+	}
+	return goName.ReplaceAllString(err.Error(), "")
 }
 
 func writeJSON(w io.Writer, v any) error {

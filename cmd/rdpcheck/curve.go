@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strconv"
+	"sort"
 	"strings"
 	"text/tabwriter"
 
@@ -57,10 +57,23 @@ func init() {
 	register(command{name: "curve", summary: "RDP curves of one or several mechanisms, as a table or a plot", run: runCurve})
 }
 
-// mechanism is one curve to draw.
+// mechanism is one curve to draw: count compositions of an event.
 type mechanism struct {
 	label string
-	curve func(orders, out []float64) error
+	event fast.Event
+	count int
+}
+
+// curve writes the mechanism's composed curve at orders, rounded up as
+// the Accountant composes.
+func (m mechanism) curve(orders, out []float64) error {
+	acc := fast.Accountant{Orders: orders}
+	if err := acc.Compose(m.event, m.count); err != nil {
+		return err
+	}
+	_, c := acc.Curve()
+	copy(out, c)
+	return nil
 }
 
 type mechFlag struct{ mechs []mechanism }
@@ -76,277 +89,245 @@ func (m *mechFlag) Set(v string) error {
 	return nil
 }
 
-// parseMechanism reads "kind:key=value,...".
-func parseMechanism(spec string) (mechanism, error) {
-	kind, rest, _ := strings.Cut(spec, ":")
-	params := map[string]float64{}
-	if rest != "" {
-		for _, kv := range strings.Split(rest, ",") {
-			k, v, ok := strings.Cut(kv, "=")
-			if !ok {
-				return mechanism{}, fmt.Errorf("mechanism %q: %q is not key=value", spec, kv)
+// mechKey is a key a -mech form takes.
+type mechKey struct {
+	name     string
+	required bool
+	integer  bool    // an exact integer (1e4 is one)
+	def      float64 // the value when an optional key is left out
+}
+
+func req(name string) mechKey  { return mechKey{name: name, required: true} }
+func reqInt(name string) mechKey { return mechKey{name: name, required: true, integer: true} }
+func opt(name string, def float64) mechKey {
+	return mechKey{name: name, def: def}
+}
+func optInt(name string, def float64) mechKey {
+	return mechKey{name: name, integer: true, def: def}
+}
+
+// countKey is the composition count most forms take.
+var countKey = optInt("count", 1)
+
+// mechKind is one -mech form: its keys and how it makes its event from
+// their values (p[k] for each key k; count and, for sgm and wor, steps
+// are the composition count and never reach build).
+type mechKind struct {
+	keys  []mechKey
+	build func(p map[string]float64) (label string, e fast.Event, err error)
+}
+
+// mechKinds are the -mech forms by name; curveDoc lists them for users.
+var mechKinds = map[string]mechKind{
+	"sgm": {[]mechKey{req("q"), req("sigma"), reqInt("steps")}, func(p map[string]float64) (string, fast.Event, error) {
+		return fmt.Sprintf("SGM q=%g sigma=%g steps=%g", p["q"], p["sigma"], p["steps"]), fast.SGMEvent(p["q"], p["sigma"]), nil
+	}},
+	"gaussian": {[]mechKey{req("sigma"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
+		return fmt.Sprintf("Gaussian sigma=%g", p["sigma"]), fast.GaussianEvent(p["sigma"]), nil
+	}},
+	"laplace": {[]mechKey{req("b"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
+		return fmt.Sprintf("Laplace b=%g", p["b"]), fast.LaplaceEvent(p["b"]), nil
+	}},
+	"rr": {[]mechKey{req("p"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
+		pr := p["p"]
+		return fmt.Sprintf("randomized response p=%g", pr), fast.OrderFunc(func(a float64) (float64, error) { return fast.RandomizedResponse(pr, a) }), nil
+	}},
+	"zcdp": {[]mechKey{req("rho"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
+		return fmt.Sprintf("%g-zCDP", p["rho"]), fast.ZCDPEvent(p["rho"], 0), nil
+	}},
+	"puredp": {[]mechKey{req("eps"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
+		return fmt.Sprintf("%g-DP", p["eps"]), fast.PureDPEvent(p["eps"]), nil
+	}},
+	"sampled-laplace": {[]mechKey{req("q"), req("b"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
+		return fmt.Sprintf("sampled Laplace q=%g b=%g", p["q"], p["b"]), fast.SampledLaplaceEvent(p["q"], p["b"]), nil
+	}},
+	"sampled-rr": {[]mechKey{req("q"), req("p"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
+		q, pr := p["q"], p["p"]
+		return fmt.Sprintf("sampled randomized response q=%g p=%g", q, pr), fast.OrderFunc(func(a float64) (float64, error) {
+			return fast.SampledDivergence(q, []float64{pr, 1 - pr}, []float64{1 - pr, pr}, a)
+		}), nil
+	}},
+	"wor": {[]mechKey{req("q"), req("sigma"), reqInt("steps")}, func(p map[string]float64) (string, fast.Event, error) {
+		q, s := p["q"], p["sigma"]
+		return fmt.Sprintf("WOR Gaussian q=%g sigma=%g steps=%g", q, s, p["steps"]), fast.CurveFunc(func(orders, out []float64) error {
+			// the Accountant's WOR composition: the bound's minimum over
+			// higher orders and the unsampled Gaussian
+			acc := fast.Accountant{Orders: orders}
+			if err := acc.ComposeWORGaussian(q, s, 1); err != nil {
+				return err
 			}
-			f, err := strconv.ParseFloat(v, 64)
-			if err != nil {
-				return mechanism{}, fmt.Errorf("mechanism %q: %s=%q is not a number", spec, k, v)
-			}
-			params[k] = f
-		}
-	}
-	need := func(keys ...string) error {
-		for _, k := range keys {
-			if _, ok := params[k]; !ok {
-				return fmt.Errorf("mechanism %q: missing %s=", spec, k)
-			}
-		}
-		return nil
-	}
-	count := 1
-	if c, ok := params["count"]; ok {
-		if c != math.Trunc(c) || c < 1 {
-			return mechanism{}, fmt.Errorf("mechanism %q: count must be a positive integer", spec)
-		}
-		count = int(c)
-	}
-	scaled := func(f func(alpha float64) (float64, error)) func(orders, out []float64) error {
-		return func(orders, out []float64) error {
-			for i, a := range orders {
-				v, err := f(a)
-				if err != nil {
-					return err
-				}
-				out[i] = v * float64(count)
-			}
+			_, c := acc.Curve()
+			copy(out, c)
 			return nil
+		}), nil
+	}},
+	"krr":         krrKind(fast.ReplaceOne),
+	"krr-special": krrKind(fast.ReplaceSpecial),
+	"em": {[]mechKey{req("eps"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
+		return fmt.Sprintf("exponential mechanism eps=%g", p["eps"]), fast.ExponentialMechanismEvent(p["eps"]), nil
+	}},
+	"zcdpxi": {[]mechKey{req("rho"), req("xi"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
+		return fmt.Sprintf("(%g, %g)-zCDP", p["xi"], p["rho"]), fast.ZCDPEvent(p["rho"], p["xi"]), nil
+	}},
+	"em-tight": {[]mechKey{req("eps"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
+		e := p["eps"]
+		return fmt.Sprintf("exponential mechanism eps=%g (tight zCDP line, pure DP)", e), fast.OrderFunc(func(a float64) (float64, error) {
+			rho, err := fast.BoundedRangeZCDP(e)
+			if err != nil {
+				return 0, err
+			}
+			pd, err := fast.PureDP(e, a)
+			if err != nil {
+				return 0, err
+			}
+			line := math.Inf(1)
+			if !math.IsInf(a, 1) {
+				line = math.Nextafter(rho*a, math.Inf(1)) // rounded up
+			}
+			return math.Min(line, pd), nil
+		}), nil
+	}},
+	"dgauss": {[]mechKey{req("sigma"), optInt("sensitivity", 1), countKey}, func(p map[string]float64) (string, fast.Event, error) {
+		return fmt.Sprintf("discrete Gaussian sigma=%g sensitivity=%g", p["sigma"], p["sensitivity"]), fast.DiscreteGaussianEvent(p["sigma"], p["sensitivity"]), nil
+	}},
+	"tree":       treeKind(fast.TreeOneTree),
+	"tree-every": treeKind(fast.TreeEveryTree),
+	"tree-multi": {[]mechKey{req("sigma"), reqInt("steps"), reqInt("participation"), reqInt("separation"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
+		s, n, m, g := p["sigma"], int(p["steps"]), int(p["participation"]), int(p["separation"])
+		return fmt.Sprintf("tree sigma=%g steps=%d participation=%d separation=%d", s, n, m, g), fast.OrderFunc(func(a float64) (float64, error) {
+			return fast.TreeMultiParticipation(s, n, m, g, a)
+		}), nil
+	}},
+	"repeat": {[]mechKey{opt("sigma", math.NaN()), opt("eps", math.NaN()), req("mean"), req("shape"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
+		s, e := p["sigma"], p["eps"]
+		var base fast.Event
+		var name string
+		switch {
+		case math.IsNaN(s) == math.IsNaN(e):
+			return "", nil, errors.New("give the base mechanism as sigma= (Gaussian) or eps= (eps-DP), one of them")
+		case !math.IsNaN(s):
+			base, name = fast.GaussianEvent(s), fmt.Sprintf("Gaussian sigma=%g", s)
+		default:
+			base, name = fast.PureDPEvent(e), fmt.Sprintf("%g-DP", e)
 		}
-	}
-	switch kind {
-	case "sgm":
-		if err := need("q", "sigma", "steps"); err != nil {
-			return mechanism{}, err
-		}
-		q, s, t := params["q"], params["sigma"], int(params["steps"])
-		return mechanism{
-			label: fmt.Sprintf("SGM q=%g sigma=%g steps=%d", q, s, t),
-			curve: func(orders, out []float64) error { return fast.SGMCurve(q, s, t, orders, out) },
-		}, nil
-	case "gaussian":
-		if err := need("sigma"); err != nil {
-			return mechanism{}, err
-		}
-		s := params["sigma"]
-		return mechanism{label: fmt.Sprintf("Gaussian sigma=%g x%d", s, count),
-			curve: scaled(func(a float64) (float64, error) { return fast.Gaussian(s, a) })}, nil
-	case "laplace":
-		if err := need("b"); err != nil {
-			return mechanism{}, err
-		}
-		b := params["b"]
-		return mechanism{label: fmt.Sprintf("Laplace b=%g x%d", b, count),
-			curve: scaled(func(a float64) (float64, error) { return fast.Laplace(b, a) })}, nil
-	case "rr":
-		if err := need("p"); err != nil {
-			return mechanism{}, err
-		}
-		p := params["p"]
-		return mechanism{label: fmt.Sprintf("randomized response p=%g x%d", p, count),
-			curve: scaled(func(a float64) (float64, error) { return fast.RandomizedResponse(p, a) })}, nil
-	case "wor":
-		if err := need("q", "sigma", "steps"); err != nil {
-			return mechanism{}, err
-		}
-		q, s, t := params["q"], params["sigma"], int(params["steps"])
-		return mechanism{
-			label: fmt.Sprintf("WOR Gaussian q=%g sigma=%g steps=%d", q, s, t),
-			curve: func(orders, out []float64) error {
-				acc := fast.Accountant{Orders: orders}
-				if err := acc.ComposeWORGaussian(q, s, t); err != nil {
-					return err
-				}
-				_, c := acc.Curve()
-				copy(out, c)
-				return nil
-			},
-		}, nil
-	case "zcdp":
-		if err := need("rho"); err != nil {
-			return mechanism{}, err
-		}
-		rho := params["rho"]
-		if !(rho >= 0) || math.IsInf(rho, 0) {
-			return mechanism{}, fmt.Errorf("mechanism %q: rho must be finite and >= 0", spec)
-		}
-		return mechanism{label: fmt.Sprintf("%g-zCDP", rho),
-			curve: scaled(func(a float64) (float64, error) { return rho * a, nil })}, nil
-	case "puredp":
-		if err := need("eps"); err != nil {
-			return mechanism{}, err
-		}
-		e := params["eps"]
-		return mechanism{label: fmt.Sprintf("%g-DP x%d", e, count),
-			curve: func(orders, out []float64) error {
-				if err := fast.PureDPCurve(e, orders, out); err != nil {
-					return err
-				}
-				for i := range out {
-					out[i] *= float64(count)
-				}
-				return nil
-			}}, nil
-	case "sampled-laplace":
-		if err := need("q", "b"); err != nil {
-			return mechanism{}, err
-		}
-		q, b := params["q"], params["b"]
-		return mechanism{label: fmt.Sprintf("sampled Laplace q=%g b=%g x%d", q, b, count),
-			curve: func(orders, out []float64) error {
-				c, err := fast.SampledLaplaceCurve(q, b, orders)
-				if err != nil {
-					return err
-				}
-				for i := range out {
-					out[i] = c[i] * float64(count)
-				}
-				return nil
-			}}, nil
-	case "sampled-rr":
-		if err := need("q", "p"); err != nil {
-			return mechanism{}, err
-		}
-		q, p := params["q"], params["p"]
-		return mechanism{label: fmt.Sprintf("sampled randomized response q=%g p=%g x%d", q, p, count),
-			curve: scaled(func(a float64) (float64, error) {
-				return fast.SampledDivergence(q, []float64{p, 1 - p}, []float64{1 - p, p}, a)
-			})}, nil
-	case "krr", "krr-special":
-		if err := need("noise", "k"); err != nil {
-			return mechanism{}, err
-		}
-		n, k, rel := params["noise"], params["k"], fast.ReplaceOne
-		if kind == "krr-special" {
-			rel = fast.ReplaceSpecial
-		}
-		return mechanism{label: fmt.Sprintf("%g-ary RR noise=%g %s x%d", k, n, rel, count),
-			curve: scaled(func(a float64) (float64, error) { return fast.KaryRandomizedResponse(n, k, rel, a) })}, nil
-	case "em":
-		if err := need("eps"); err != nil {
-			return mechanism{}, err
-		}
-		e := params["eps"]
-		return mechanism{label: fmt.Sprintf("exponential mechanism eps=%g x%d", e, count),
-			curve: scaled(func(a float64) (float64, error) { return fast.ExponentialMechanism(e, a) })}, nil
-	case "zcdpxi":
-		if err := need("rho", "xi"); err != nil {
-			return mechanism{}, err
-		}
-		rho, xi := params["rho"], params["xi"]
-		return mechanism{label: fmt.Sprintf("(%g, %g)-zCDP x%d", xi, rho, count),
-			curve: scaled(func(a float64) (float64, error) { return fast.ZCDP(rho, xi, a) })}, nil
-	case "em-tight":
-		if err := need("eps"); err != nil {
-			return mechanism{}, err
-		}
-		e := params["eps"]
-		return mechanism{label: fmt.Sprintf("exponential mechanism eps=%g (tight zCDP line, pure DP) x%d", e, count),
-			curve: scaled(func(a float64) (float64, error) {
-				rho, err := fast.BoundedRangeZCDP(e)
-				if err != nil {
-					return 0, err
-				}
-				p, err := fast.PureDP(e, a)
-				if err != nil {
-					return 0, err
-				}
-				line := math.Inf(1)
-				if !math.IsInf(a, 1) {
-					line = math.Nextafter(rho*a, math.Inf(1)) // rounded up
-				}
-				return math.Min(line, p), nil
-			})}, nil
-	case "dgauss":
-		if err := need("sigma"); err != nil {
-			return mechanism{}, err
-		}
-		s, d := params["sigma"], 1.0
-		if v, ok := params["sensitivity"]; ok {
-			d = v
-		}
-		return mechanism{label: fmt.Sprintf("discrete Gaussian sigma=%g sensitivity=%g x%d", s, d, count),
-			curve: scaled(func(a float64) (float64, error) { return fast.DiscreteGaussian(s, d, a) })}, nil
-	case "tree", "tree-every":
-		if err := need("sigma", "steps"); err != nil {
-			return mechanism{}, err
-		}
-		s, n, r := params["sigma"], params["steps"], 1.0
-		if v, ok := params["restarts"]; ok {
-			r = v
-		}
-		if n != math.Trunc(n) || n < 0 || n > 1<<62 || r != math.Trunc(r) || r < 1 || r > 1<<20 {
-			return mechanism{}, fmt.Errorf("mechanism %q: steps must be an integer >= 0, restarts an integer in [1, 2^20]", spec)
+		mean, shape := p["mean"], p["shape"]
+		return fmt.Sprintf("repeat-and-select of %s mean=%g shape=%g", name, mean, shape), fast.CurveFunc(func(orders, out []float64) error {
+			b := make([]float64, len(orders))
+			if err := base.RDP(orders, b); err != nil {
+				return err
+			}
+			return fast.RepeatAndSelectCurve(orders, b, mean, shape, out)
+		}), nil
+	}},
+}
+
+func krrKind(rel string) mechKind {
+	return mechKind{[]mechKey{req("noise"), reqInt("k"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
+		n, k := p["noise"], p["k"]
+		return fmt.Sprintf("%g-ary RR noise=%g %s", k, n, rel), fast.KaryRandomizedResponseEvent(n, k, rel), nil
+	}}
+}
+
+func treeKind(reading fast.TreeRestarts) mechKind {
+	return mechKind{[]mechKey{req("sigma"), reqInt("steps"), optInt("restarts", 1), countKey}, func(p map[string]float64) (string, fast.Event, error) {
+		s, n, r := p["sigma"], p["steps"], p["restarts"]
+		if r < 1 || r > 1<<20 {
+			return "", nil, fmt.Errorf("restarts=%g: want an integer in [1, 1048576]", r)
 		}
 		steps := make([]int, int(r))
 		for i := range steps {
 			steps[i] = int(n)
 		}
-		reading := fast.TreeOneTree
-		if kind == "tree-every" {
-			reading = fast.TreeEveryTree
-		}
-		return mechanism{label: fmt.Sprintf("tree aggregation sigma=%g %g trees of %g steps, %v x%d", s, r, n, reading, count),
-			curve: scaled(func(a float64) (float64, error) { return fast.TreeAggregation(s, steps, a, reading) })}, nil
-	case "tree-multi":
-		if err := need("sigma", "steps", "participation", "separation"); err != nil {
-			return mechanism{}, err
-		}
-		s := params["sigma"]
-		var ints [3]int
-		for i, k := range []string{"steps", "participation", "separation"} {
-			v := params[k]
-			if v != math.Trunc(v) || v < 0 || v > 1<<40 {
-				return mechanism{}, fmt.Errorf("mechanism %q: %s must be an integer >= 0", spec, k)
-			}
-			ints[i] = int(v)
-		}
-		return mechanism{label: fmt.Sprintf("tree sigma=%g steps=%d participation=%d separation=%d x%d", s, ints[0], ints[1], ints[2], count),
-			curve: scaled(func(a float64) (float64, error) { return fast.TreeMultiParticipation(s, ints[0], ints[1], ints[2], a) })}, nil
-	case "repeat":
-		if err := need("mean", "shape"); err != nil {
-			return mechanism{}, err
-		}
-		mean, shape := params["mean"], params["shape"]
-		s, gauss := params["sigma"]
-		e, pure := params["eps"]
-		if gauss == pure {
-			return mechanism{}, fmt.Errorf("mechanism %q: give the base mechanism as sigma= (Gaussian) or eps= (eps-DP), one of them", spec)
-		}
-		base := fmt.Sprintf("Gaussian sigma=%g", s)
-		if pure {
-			base = fmt.Sprintf("%g-DP", e)
-		}
-		return mechanism{label: fmt.Sprintf("repeat-and-select of %s mean=%g shape=%g x%d", base, mean, shape, count),
-			curve: func(orders, out []float64) error {
-				b := make([]float64, len(orders))
-				for i, a := range orders {
-					var err error
-					if pure {
-						b[i], err = fast.PureDP(e, a)
-					} else {
-						b[i], err = fast.Gaussian(s, a)
-					}
-					if err != nil {
-						return err
-					}
-				}
-				if err := fast.RepeatAndSelectCurve(orders, b, mean, shape, out); err != nil {
-					return err
-				}
-				for i := range out {
-					out[i] *= float64(count)
-				}
-				return nil
-			}}, nil
+		return fmt.Sprintf("tree aggregation sigma=%g %g trees of %g steps, %v", s, r, n, reading), fast.TreeAggregationEvent(s, steps, reading), nil
+	}}
+}
+
+// maxMechCount is the largest count (and steps) a -mech form takes, as
+// for the -steps flag.
+const maxMechCount = 1 << 40
+
+// parseMechanism reads "kind:key=value,...": every key once, each one the
+// kind takes, integers exact.
+func parseMechanism(spec string) (mechanism, error) {
+	name, rest, _ := strings.Cut(strings.TrimSpace(spec), ":")
+	name = strings.TrimSpace(name)
+	kind, ok := mechKinds[name]
+	if !ok {
+		return mechanism{}, fmt.Errorf("unknown kind %q (want one of %s)", name, strings.Join(mechNames(), ", "))
 	}
-	return mechanism{}, fmt.Errorf("mechanism %q: unknown kind %q (want sgm, gaussian, laplace, rr, zcdp, puredp, sampled-laplace, sampled-rr, wor, krr, krr-special, em, zcdpxi, em-tight, dgauss, tree, tree-every, tree-multi or repeat)", spec, kind)
+	var names []string
+	byName := map[string]mechKey{}
+	for _, k := range kind.keys {
+		names = append(names, k.name)
+		byName[k.name] = k
+	}
+	p := map[string]float64{}
+	if strings.TrimSpace(rest) != "" {
+		for _, kv := range strings.Split(rest, ",") {
+			k, v, ok := strings.Cut(kv, "=")
+			k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+			if !ok {
+				return mechanism{}, fmt.Errorf("%q is not key=value", strings.TrimSpace(kv))
+			}
+			key, known := byName[k]
+			if !known {
+				return mechanism{}, fmt.Errorf("%s takes no key %q (its keys: %s)", name, k, strings.Join(names, ", "))
+			}
+			if _, dup := p[k]; dup {
+				return mechanism{}, fmt.Errorf("%s= given twice", k)
+			}
+			var f float64
+			var err error
+			if key.integer {
+				f, err = parseCount(v, maxMechCount)
+			} else {
+				f, err = parseNumber(v)
+			}
+			if err != nil {
+				return mechanism{}, fmt.Errorf("%s=%s: %v", k, v, err)
+			}
+			p[k] = f
+		}
+	}
+	for _, k := range kind.keys {
+		if _, ok := p[k.name]; ok {
+			continue
+		}
+		if k.required {
+			return mechanism{}, fmt.Errorf("missing %s= (%s takes %s)", k.name, name, strings.Join(names, ", "))
+		}
+		p[k.name] = k.def
+	}
+	count := 1
+	switch {
+	case name == "sgm" || name == "wor":
+		count = int(p["steps"])
+	default:
+		if c, ok := p["count"]; ok {
+			count = int(c)
+		}
+	}
+	if count < 1 {
+		return mechanism{}, errors.New("the count must be at least 1")
+	}
+	label, e, err := kind.build(p)
+	if err != nil {
+		return mechanism{}, fmt.Errorf("%v", err)
+	}
+	if count > 1 && name != "sgm" && name != "wor" {
+		label += fmt.Sprintf(" x%d", count)
+	}
+	return mechanism{label: label, event: e, count: count}, nil
+}
+
+// mechNames lists the -mech kinds in order.
+func mechNames() []string {
+	names := make([]string, 0, len(mechKinds))
+	for n := range mechKinds {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
 }
 
 func runCurve(args []string, stdout, stderr io.Writer) int {
@@ -366,6 +347,7 @@ func runCurve(args []string, stdout, stderr io.Writer) int {
 	list := mechs.mechs
 	if !math.IsNaN(*q) {
 		m, err := parseMechanism(fmt.Sprintf("sgm:q=%v,sigma=%v,steps=%d", *q, *sigma, *steps))
+		m.label = fmt.Sprintf("SGM q=%g sigma=%g steps=%d", *q, *sigma, *steps)
 		if err != nil {
 			return fail(stderr, "curve", err)
 		}

@@ -16,11 +16,13 @@ sigma, accounted in RDP, and the order that attains it. The value comes from
 package fast (never below the exact eps at that order); -reference also
 computes it in arbitrary precision.
 
-By default the order is the best in (1, 4096] and +Inf: dp_accounting's 156
-orders first, then a one-dimensional search between the neighbours of the
-best of them. Every order gives a valid bound, so the result is safe
-whatever the search does. -orders grid gives the peers' answer (the best of
-dp_accounting's 156 orders); -orders 2,4,8,... any list.
+By default (-orders best) eps is the least over every order in (1, 2^20]
+and +Inf, to 1e-6 relative: dp_accounting's 156 orders first, then a
+search that brackets the best of them and shrinks the bracket until no
+order inside can do better (see fast.BestEpsilon). Every order gives a
+valid bound, so the result is safe whatever the search does. -orders grid
+gives the peers' answer (the best of dp_accounting's 156 orders);
+-orders 2,4,8,... any list. sigma, steps and account use the same orders.
 
 examples:
   rdpcheck epsilon -q 0.01 -sigma 1.1 -steps 10000 -delta 1e-5
@@ -34,36 +36,40 @@ func runEpsilon(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("epsilon", epsilonDoc, stderr)
 	var s sgmFlags
 	s.register(fs, true)
-	sigma := fs.Float64("sigma", 0, "noise multiplier: noise standard deviation over l2-sensitivity (> 0)")
+	sigma := sigmaFlag()
+	fs.Var(sigma, "sigma", "noise multiplier: noise standard deviation over l2-sensitivity (> 0)")
 	var d dpFlags
-	var ob bestOrdersFlag
-	registerBest(fs, &d, &ob)
+	d.register(fs)
 	withRef := fs.Bool("reference", false, "also compute eps with the arbitrary-precision reference (slower; progress on stderr)")
 	if st := parse(fs, args); st >= 0 {
 		return st
 	}
 	if err := s.resolve(true); err != nil {
-		return fail(stderr, "epsilon", err)
+		return usageError(stderr, "epsilon", err.Error())
 	}
-	if d.delta == 0 {
-		return fail(stderr, "epsilon", fmt.Errorf("missing -delta"))
+	if err := need("sigma", sigma, "the noise multiplier, > 0"); err != nil {
+		return usageError(stderr, "epsilon", err.Error())
 	}
+	if err := need("delta", d.delta, "the target delta, in (0, 1)"); err != nil {
+		return usageError(stderr, "epsilon", err.Error())
+	}
+	q, sg, steps, delta, ob := s.q.v, sigma.v, s.stepCount(), d.delta.v, &d.orders
 	o := ob.orders()
 	var eps, order float64
 	var err error
 	if ob.best() {
 		var a fast.Accountant
-		if err = a.Compose(fast.SGMEvent(s.q, *sigma), s.steps); err == nil {
-			eps, order, err = a.BestEpsilon(d.delta, d.conv.conv)
+		if err = a.Compose(fast.SGMEvent(q, sg), steps); err == nil {
+			eps, order, err = a.BestEpsilon(delta, d.conv.conv)
 		}
 	} else {
-		eps, order, err = cases.FastEpsilon(s.q, *sigma, s.steps, o, d.delta, d.conv.conv)
+		eps, order, err = cases.FastEpsilon(q, sg, steps, o, delta, d.conv.conv)
 	}
 	if err != nil {
 		return fail(stderr, "epsilon", err)
 	}
 	out := map[string]any{
-		"q": s.q, "sigma": *sigma, "steps": s.steps, "delta": d.delta,
+		"q": q, "sigma": sg, "steps": steps, "delta": delta,
 		"conversion": d.conv.conv.String(), "epsilon": schema.JSONFloat(eps), "order": schema.JSONFloat(order),
 		"orders": ob.String(),
 	}
@@ -73,7 +79,7 @@ func runEpsilon(args []string, stdout, stderr io.Writer) int {
 		if ob.best() {
 			ro = []float64{order} // the reference's eps at the order found
 		}
-		refEps, err = referenceEpsilon(s.q, *sigma, s.steps, ro, d.delta, d.conv.conv, stderr)
+		refEps, err = referenceEpsilon(q, sg, steps, ro, delta, d.conv.conv, stderr)
 		if err != nil {
 			return fail(stderr, "epsilon", err)
 		}
@@ -86,13 +92,12 @@ func runEpsilon(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	fmt.Fprintf(stdout, "eps = %.10g at order %.10g  (%v conversion, delta = %g; q = %g, sigma = %g, steps = %d, %s)\n",
-		eps, order, d.conv.conv, d.delta, s.q, *sigma, s.steps, ob.describe())
+		eps, order, d.conv.conv, delta, q, sg, steps, ob.describe())
 	if *withRef {
 		fmt.Fprintf(stdout, "reference eps = %s\n", refEps)
 	}
 	return 0
 }
-
 // referenceEpsilon is cases.ReferenceEpsilon at the default precision,
 // reporting each tenth of the orders on stderr.
 func referenceEpsilon(q, sigma float64, steps int, orders []float64, delta float64, conv fast.Conversion, stderr io.Writer) (string, error) {

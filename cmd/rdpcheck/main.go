@@ -49,8 +49,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	c, ok := commands[args[0]]
 	if !ok {
-		fmt.Fprintf(stderr, "rdpcheck: unknown command %q\n\n", args[0])
-		usage(stderr)
+		fmt.Fprintf(stderr, "rdpcheck: unknown command %q\nrun 'rdpcheck help' for the commands\n", args[0])
 		return 2
 	}
 	return c.run(args[1:], stdout, stderr)

@@ -11,7 +11,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -116,14 +115,14 @@ func runScore(args []string, stdout, stderr io.Writer) int {
 	// The files come after the flags; split them off so that parse sees
 	// flags only.
 	flagArgs, files := splitFiles(args)
-	if st := parseScoreFlags(fs, flagArgs, stderr); st >= 0 {
+	if st := parseFlags(fs, flagArgs); st >= 0 {
 		return st
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	for _, name := range []string{"vectors", "all", "report", "digests"} {
 		if set[name] && fs.Lookup(name).Value.String() == "" {
-			return scoreUsageError(stderr, fmt.Sprintf("-%s needs a value", name))
+			return usageError(stderr, "score", fmt.Sprintf("-%s needs a value", name))
 		}
 	}
 	// Each mode takes its own flags; one given to another mode would be
@@ -147,22 +146,22 @@ func runScore(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case set["digests"]:
 		if msg := modeFlags("digests"); msg != "" {
-			return scoreUsageError(stderr, msg+" (it prints the digests of the vector files in VECDIR)")
+			return usageError(stderr, "score", msg+" (it prints the digests of the vector files in VECDIR)")
 		}
 		return writeDigests(*digests, stdout, stderr)
 	case set["report"]:
 		if msg := modeFlags("report", "format", "tolerance", "group", "complete"); msg != "" {
-			return scoreUsageError(stderr, msg+" (it grades the answers in DIR)")
+			return usageError(stderr, "score", msg+" (it grades the answers in DIR)")
 		}
 		return writeReport(*report, format, opt, stdout, stderr)
 	case set["all"]:
 		if msg := modeFlags("all", "format", "tolerance", "group", "complete", "worst"); msg != "" {
-			return scoreUsageError(stderr, msg+" (it grades the answers in DIR)")
+			return usageError(stderr, "score", msg+" (it grades the answers in DIR)")
 		}
 		return scoreAll(*all, format, opt, worstN, stdout, stderr)
 	}
 	if *vecName == "" || len(files) == 0 {
-		return scoreUsageError(stderr, "need -vectors FILE and at least one answers FILE, or -all DIR, -report DIR or -digests VECDIR")
+		return usageError(stderr, "score", "need -vectors FILE and at least one answers FILE, or -all DIR, -report DIR or -digests VECDIR")
 	}
 	vf, err := loadVectors(*vecName)
 	if err != nil {
@@ -224,59 +223,6 @@ func scoreFile(vf *schema.File, name, path, format string, opt score.Options, st
 type answersNone string
 
 func (e answersNone) Error() string { return string(e) }
-
-// parseScoreFlags parses score's flags. A flag error is one line, then one
-// pointing to -h (exit 2); -h prints the usage (exit 0); -1 means go on.
-// (score's own: the shared parse prints the whole usage after an error.)
-func parseScoreFlags(fs *flag.FlagSet, args []string, stderr io.Writer) int {
-	usage := fs.Usage
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
-	err := fs.Parse(args)
-	fs.SetOutput(stderr)
-	fs.Usage = usage
-	switch {
-	case err == nil:
-		return -1
-	case errors.Is(err, flag.ErrHelp):
-		fs.Usage()
-		return 0
-	}
-	return scoreUsageError(stderr, flagMessage(err))
-}
-
-// scoreUsageError prints a usage error in one line, then where the usage
-// is, and returns exit status 2.
-func scoreUsageError(stderr io.Writer, msg string) int {
-	fmt.Fprintf(stderr, "rdpcheck score: %s\nrun 'rdpcheck score -h' for usage\n", msg)
-	return 2
-}
-
-var (
-	flagUndefined = regexp.MustCompile(`^flag provided but not defined: -+(.*)$`)
-	flagBadValue  = regexp.MustCompile(`^invalid (?:boolean )?value "(.*)" for (?:flag )?-(\S+): (.*)$`)
-	flagNoValue   = regexp.MustCompile(`^flag needs an argument: -+(.*)$`)
-)
-
-// flagMessage words an error of package flag for the user: the flag, the
-// value given and what is accepted.
-func flagMessage(err error) string {
-	s := err.Error()
-	if m := flagUndefined.FindStringSubmatch(s); m != nil {
-		return fmt.Sprintf("unknown flag -%s", m[1])
-	}
-	if m := flagBadValue.FindStringSubmatch(s); m != nil {
-		why := m[3]
-		if why == "parse error" {
-			why = "want true or false"
-		}
-		return fmt.Sprintf("-%s %s: %s", m[2], m[1], why)
-	}
-	if m := flagNoValue.FindStringSubmatch(s); m != nil {
-		return fmt.Sprintf("-%s needs a value", m[1])
-	}
-	return s
-}
 
 // scoreAll grades each embedded vector file for which dir holds answers,
 // then sums up: one line per file. A file whose answers answer none of its
