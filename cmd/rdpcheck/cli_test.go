@@ -106,7 +106,6 @@ func TestCurve(t *testing.T) {
 	}
 }
 
-
 func TestPlots(t *testing.T) {
 	dir := t.TempDir()
 	code, _, errOut := runCLI("plots", "-out", dir)
@@ -119,7 +118,6 @@ func TestPlots(t *testing.T) {
 		}
 	}
 }
-
 
 // TestJSONInfinity: sigma -json and steps -json write an infinite value as
 // "inf", as the other JSON outputs do (encoding/json cannot write +Inf).

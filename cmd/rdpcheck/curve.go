@@ -97,7 +97,7 @@ type mechKey struct {
 	def      float64 // the value when an optional key is left out
 }
 
-func req(name string) mechKey  { return mechKey{name: name, required: true} }
+func req(name string) mechKey    { return mechKey{name: name, required: true} }
 func reqInt(name string) mechKey { return mechKey{name: name, required: true, integer: true} }
 func opt(name string, def float64) mechKey {
 	return mechKey{name: name, def: def}

@@ -98,6 +98,7 @@ func runEpsilon(args []string, stdout, stderr io.Writer) int {
 	}
 	return 0
 }
+
 // referenceEpsilon is cases.ReferenceEpsilon at the default precision,
 // reporting each tenth of the orders on stderr.
 func referenceEpsilon(q, sigma float64, steps int, orders []float64, delta float64, conv fast.Conversion, stderr io.Writer) (string, error) {
