@@ -71,10 +71,12 @@ func (a *Accountant) Compose(e Event, count int) error {
 
 // RDP writes into out an upper bound on the composed RDP at each of
 // orders, any orders > 1 or +Inf, from the events composed (by Compose and
-// every Compose<Name> method): the Accountant is itself an Event. Where an
-// order is one of the accountant's, the value may differ from Curve's in
-// the last bits (a repeated event's count is applied once), both upper
-// bounds.
+// every Compose<Name> method): the Accountant is itself an Event. At one
+// of the accountant's orders the value may differ from Curve's: a repeat
+// of an event merged by Compose has its count applied once (the last
+// bits), and the events that take the least bound over the higher orders
+// of a call (WORGaussianEvent, WORBoundEvent, PoissonBoundEvent) see only
+// this call's orders. Both are upper bounds.
 func (a *Accountant) RDP(orders, out []float64) error {
 	if _, err := a.init(); err != nil {
 		return err
