@@ -38,8 +38,12 @@ const (
 )
 
 // Compose adds count compositions of the event e at every order of the
-// accountant, and remembers e for RDPAt, BestEpsilon and BestDelta.
-// Errors are e's; on error nothing is added.
+// accountant, and remembers e for RDP, RDPAt, BestEpsilon and BestDelta.
+// Every Compose<Name> method is Compose(<Name>Event(...), count). A repeat
+// of the last event (equal parameters, one of this package's events of
+// numbers only) adds to its count rather than being remembered again, so
+// composing a step at a time keeps the memory constant. Errors are e's;
+// on error nothing is added.
 func (a *Accountant) Compose(e Event, count int) error {
 	o, err := a.init()
 	if err != nil {
@@ -61,29 +65,24 @@ func (a *Accountant) Compose(e Event, count int) error {
 		a.tmp[i] = scaleUp(v, float64(count))
 	}
 	a.add()
-	a.log = append(a.log, composed{e, count})
-	return nil
-}
-
-// checkLog reports whether every composed event was remembered.
-func (a *Accountant) checkLog(fn string) error {
-	if len(a.log) != a.events {
-		return inputErr(fn, "events", float64(a.events-len(a.log)),
-			"were composed by Compose<Name> methods, which keep no event: compose an Event with Compose to evaluate off the grid")
+	if n := len(a.log); n > 0 && sameEvent(a.log[n-1].e, e) && a.log[n-1].count <= math.MaxInt-count {
+		a.log[n-1].count += count
+	} else {
+		a.log = append(a.log, composed{e, count})
 	}
 	return nil
 }
 
 // RDP writes into out an upper bound on the composed RDP at each of
-// orders, any orders > 1 or +Inf, from the events composed by Compose: the
-// Accountant is itself an Event. It is an error if an event was composed
-// otherwise (ComposeSGM and the other Compose<Name> methods keep only the
-// curve on the accountant's orders).
+// orders, any orders > 1 or +Inf, from the events composed (by Compose and
+// every Compose<Name> method): the Accountant is itself an Event. At one
+// of the accountant's orders the value may differ from Curve's: a repeat
+// of an event merged by Compose has its count applied once (the last
+// bits), and the events that take the least bound over the higher orders
+// of a call (WORGaussianEvent, WORBoundEvent, PoissonBoundEvent) see only
+// this call's orders. Both are upper bounds.
 func (a *Accountant) RDP(orders, out []float64) error {
 	if _, err := a.init(); err != nil {
-		return err
-	}
-	if err := a.checkLog("RDP"); err != nil {
 		return err
 	}
 	if len(out) != len(orders) {
@@ -95,6 +94,9 @@ func (a *Accountant) RDP(orders, out []float64) error {
 		}
 	}
 	clear(out)
+	if len(orders) == 0 {
+		return nil
+	}
 	buf := make([]float64, len(orders))
 	for _, c := range a.log {
 		if err := c.e.RDP(orders, buf); err != nil {
@@ -120,14 +122,11 @@ func (a *Accountant) RDPAt(alpha float64) (float64, error) {
 // BestEpsilon is Accountant.Epsilon minimised over every order in
 // (1, MaxSearchOrder] and +Inf rather than over the accountant's orders
 // alone (see BestEpsilon); the accountant's orders are the search's grid.
-// The events must have been composed by Compose or ComposeEpsilonDelta,
-// whose kept delta is removed from the target as in Epsilon.
+// The kept delta of ComposeEpsilonDelta is removed from the target as in
+// Epsilon.
 func (a *Accountant) BestEpsilon(delta float64, conv Conversion) (eps, order float64, err error) {
 	o, err := a.init()
 	if err != nil {
-		return 0, 0, err
-	}
-	if err := a.checkLog("BestEpsilon"); err != nil {
 		return 0, 0, err
 	}
 	if a.logKeep != 0 && delta > 0 && delta < 1 {
@@ -149,9 +148,6 @@ func (a *Accountant) BestEpsilon(delta float64, conv Conversion) (eps, order flo
 func (a *Accountant) BestDelta(eps float64, conv Conversion) (delta, order float64, err error) {
 	o, err := a.init()
 	if err != nil {
-		return 0, 0, err
-	}
-	if err := a.checkLog("BestDelta"); err != nil {
 		return 0, 0, err
 	}
 	d, order, err := bestDeltaCurve(o, a.rdp, a, eps, conv)

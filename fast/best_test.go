@@ -114,18 +114,41 @@ func TestBestSearchRange(t *testing.T) {
 	}
 }
 
-// TestBestNeedsEvents: an accountant that kept only its curve cannot be
-// evaluated off its grid; it says so rather than guessing.
-func TestBestNeedsEvents(t *testing.T) {
-	var a Accountant
+// TestBestAfterComposeName: ComposeSGM remembers its event (issue 18: it
+// used to keep only the curve, and BestEpsilon refused), so RDPAt and
+// BestEpsilon give what they give after Compose(SGMEvent); a repeated
+// event is merged into one remembered entry, whose value off the grid is
+// at most the sum of the parts; and Compose refuses what it must.
+func TestBestAfterComposeName(t *testing.T) {
+	var a, e Accountant
 	if err := a.ComposeSGM(0.01, 1.1, 100); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := a.BestEpsilon(1e-5, Improved); !errors.Is(err, ErrInput) {
-		t.Errorf("BestEpsilon after ComposeSGM: err = %v, want an input error", err)
+	if err := e.Compose(SGMEvent(0.01, 1.1), 100); err != nil {
+		t.Fatal(err)
 	}
-	if _, err := a.RDPAt(3.5); !errors.Is(err, ErrInput) {
-		t.Errorf("RDPAt after ComposeSGM: err = %v, want an input error", err)
+	ga, oa, err := a.BestEpsilon(1e-5, Improved)
+	ge, oe, _ := e.BestEpsilon(1e-5, Improved)
+	if err != nil || ga != ge || oa != oe {
+		t.Errorf("BestEpsilon after ComposeSGM: %v at %v (%v), after Compose(SGMEvent): %v at %v", ga, oa, err, ge, oe)
+	}
+	ra, err := a.RDPAt(3.5)
+	re, _ := e.RDPAt(3.5)
+	if err != nil || ra != re || !(ra > 0) {
+		t.Errorf("RDPAt(3.5) after ComposeSGM: %v (%v), after Compose(SGMEvent): %v", ra, err, re)
+	}
+	// 100 steps one at a time: one remembered entry, Events() counts 100
+	var s Accountant
+	for range 100 {
+		if err := s.ComposeSGM(0.01, 1.1, 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(s.log) != 1 || s.log[0].count != 100 || s.Events() != 100 {
+		t.Errorf("100 single steps: %d entries (count %d), %d events; want 1 entry of 100, 100 events", len(s.log), s.log[0].count, s.Events())
+	}
+	if rs, _ := s.RDPAt(3.5); rs != re {
+		t.Errorf("RDPAt(3.5) after 100 single steps: %v, want %v (one entry of count 100)", rs, re)
 	}
 	var b Accountant
 	if err := b.Compose(nil, 1); !errors.Is(err, ErrInput) {

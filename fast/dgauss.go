@@ -276,14 +276,3 @@ func sinPiEv(t ev) ev {
 	v := s * x.v
 	return ev{v, (64*unit+3e-23)*math.Abs(v) + 2*x.e + unit*math.Abs(v)}
 }
-
-// ComposeDiscreteGaussian adds count discrete Gaussian mechanisms (see
-// DiscreteGaussian). On error nothing is added.
-func (a *Accountant) ComposeDiscreteGaussian(sigma, sensitivity float64, count int) error {
-	const fn = "ComposeDiscreteGaussian"
-	if err := checkDG(fn, sigma, sensitivity); err != nil {
-		return err
-	}
-	p := newDGParams(sigma, math.Abs(sensitivity))
-	return a.composeEach(fn, count, func(x float64) (float64, error) { return p.at(x), nil })
-}

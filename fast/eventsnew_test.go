@@ -178,21 +178,26 @@ func TestBestEpsilonKeptDelta(t *testing.T) {
 }
 
 // TestWOREventsBeyondRange: beyond rdp.MaxWOROrder (1024) the WOR events
-// give +Inf (a valid bound) instead of failing, so a best-order search
-// over (1, 4096] passes over those orders; within it they agree with the
-// functions.
+// give the unsampled mechanism's value (sampling never increases the RDP)
+// instead of failing, so a best-order search over (1, 4096] can use
+// those orders.
 func TestWOREventsBeyondRange(t *testing.T) {
 	orders := []float64{8, 2000}
-	for name, e := range map[string]fast.Event{
-		"WORGaussianEvent": fast.WORGaussianEvent(0.01, 1),
-		"WORBoundEvent":    fast.WORBoundEvent(0.01, fast.LaplaceEvent(1)),
+	for _, c := range []struct {
+		name      string
+		e         fast.Event
+		unsampled func(a float64) (float64, error)
+	}{
+		{"WORGaussianEvent", fast.WORGaussianEvent(0.01, 1), func(a float64) (float64, error) { return fast.Gaussian(1, a) }},
+		{"WORBoundEvent", fast.WORBoundEvent(0.01, fast.LaplaceEvent(1)), func(a float64) (float64, error) { return fast.Laplace(1, a) }},
 	} {
 		out := make([]float64, 2)
-		if err := e.RDP(orders, out); err != nil {
-			t.Fatalf("%s: %v", name, err)
+		if err := c.e.RDP(orders, out); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
 		}
-		if !(out[0] > 0) || math.IsInf(out[0], 1) || !math.IsInf(out[1], 1) {
-			t.Errorf("%s at %v: %v, want finite > 0 then +Inf", name, orders, out)
+		u, _ := c.unsampled(2000)
+		if !(out[0] > 0) || math.IsInf(out[0], 1) || out[1] != u {
+			t.Errorf("%s at %v: %v, want finite > 0 then the unsampled %v", c.name, orders, out, u)
 		}
 	}
 	var a fast.Accountant

@@ -87,3 +87,38 @@ func ExampleMaxSteps() {
 	fmt.Printf("steps=%d eps=%.6f\n", steps, achieved)
 	// Output: steps=881 eps=1.999632
 }
+
+// The README's Go example (README.md, "In Go:"): TF Privacy's MNIST
+// tutorial run (q = 256/60000, sigma = 1.1, 14063 steps) composed with
+// ComposeSGM, converted on the accountant's 156 orders and then at the
+// best order in (1, 4096] (the accountant remembers the event, so
+// BestEpsilon can evaluate it off the grid), and the smallest noise
+// multiplier for (eps, delta) = (2, 1e-5). The README's table gives the
+// same eps: 2.59666 on dp_accounting's orders, 2.59664 at order 8.122.
+func ExampleAccountant_readme() {
+	var acc fast.Accountant // dp_accounting's 156 default orders
+	if err := acc.ComposeSGM(256.0/60000, 1.1, 14063); err != nil {
+		panic(err)
+	}
+	eps, order, err := acc.Epsilon(1e-5, fast.Improved)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("grid: eps = %.5f at order %g\n", eps, order)
+	best, bestOrder, err := acc.BestEpsilon(1e-5, fast.Improved)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("best: eps = %.5f at order %.3f\n", best, bestOrder)
+
+	// The smallest noise multiplier for (eps, delta) = (2, 1e-5), to 1e-6 relative:
+	sigma, achieved, err := fast.CalibrateSigma(256.0/60000, 14063, 2, 1e-5, fast.Improved, nil, 1e-6)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("sigma = %.4f (eps %.6f)\n", sigma, achieved)
+	// Output:
+	// grid: eps = 2.59666 at order 8.1
+	// best: eps = 2.59664 at order 8.122
+	// sigma = 1.2953 (eps 1.999998)
+}

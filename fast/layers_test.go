@@ -39,12 +39,12 @@ var fileLayers = []string{
 	"sampledisc.go", // Poisson-sampled discrete mechanisms, Zhu-Wang bound
 	"bestevent.go",  // Event: what Accountant.Compose takes (best.go)
 	"accountant.go", // Accountant
-	"tree.go",       // tree aggregation (DP-FTRL) and its Compose methods
+	"tree.go",       // tree aggregation (DP-FTRL)
 	"dgauss.go",     // discrete Gaussian
 	"repeat.go",     // repeat and select (Papernot-Steinke)
 	"best.go",       // Event, Accountant.Compose, the best order (BestEpsilon, BestDelta)
-	"bestmech.go",   // Events of the mechanisms above
-	"eventsnew.go",  // Events of the newer mechanisms (dpevent's classes)
+	"bestmech.go",   // Events of the mechanisms above, their Compose<Name> methods
+	"eventsnew.go",  // Events of the newer mechanisms (dpevent's classes), their Compose<Name> methods
 	"zcdptight.go",  // tight zCDP parameters (Harrison-Manurangsi 2025)
 }
 

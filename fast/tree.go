@@ -274,28 +274,3 @@ func treeSquareSum(fn string, n, m, s int) (int64, error) {
 	}
 	return best, nil
 }
-
-// ComposeTreeAggregation adds count tree-aggregation events (see
-// TreeAggregation). On error nothing is added.
-func (a *Accountant) ComposeTreeAggregation(sigma float64, steps []int, restarts TreeRestarts, count int) error {
-	const fn = "ComposeTreeAggregation"
-	k, err := treeDepths(fn, sigma, steps, restarts)
-	if err != nil {
-		return err
-	}
-	return a.composeEach(fn, count, func(x float64) (float64, error) { return treeValue(fn, sigma, k, x) })
-}
-
-// ComposeTreeMultiParticipation adds count single trees without restarts
-// (see TreeMultiParticipation). On error nothing is added.
-func (a *Accountant) ComposeTreeMultiParticipation(sigma float64, totalSteps, maxParticipation, minSeparation, count int) error {
-	const fn = "ComposeTreeMultiParticipation"
-	if math.IsNaN(sigma) || sigma <= 0 || math.IsInf(sigma, 0) {
-		return inputErr(fn, "sigma", sigma, "must be finite and > 0")
-	}
-	k, err := treeSquareSum(fn, totalSteps, maxParticipation, minSeparation)
-	if err != nil {
-		return err
-	}
-	return a.composeEach(fn, count, func(x float64) (float64, error) { return treeValue(fn, sigma, k, x) })
-}

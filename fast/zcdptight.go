@@ -141,27 +141,44 @@ func BoundedRangeZCDP(eps float64) (float64, error) {
 	return evSub(evSub(c, evExact(1)), evLog(c)).upNonNeg(), nil
 }
 
-// ComposeBoundedRange adds count eps-bounded-range mechanisms (the
-// exponential mechanism) at the smaller of two valid bounds at each order:
-// the tight zCDP line BoundedRangeZCDP(eps) alpha (Harrison and Manurangsi
-// 2025) and the tight pure-DP curve PureDP(eps, alpha) (a bounded-range
-// mechanism is eps-DP). Both are at or below ComposeExponentialMechanism's
-// bound at every order (see the README's table), so this charges less for
-// the same guarantee.
+// BoundedRangeEvent is an eps-bounded-range mechanism (the exponential
+// mechanism) at the smaller of two valid bounds at each order: the tight
+// zCDP line BoundedRangeZCDP(eps) alpha (Harrison and Manurangsi 2025) and
+// the tight pure-DP curve PureDP(eps, alpha) (a bounded-range mechanism is
+// eps-DP). Both are at or below ExponentialMechanismEvent's bound at every
+// order (see the README's table), so it charges less for the same
+// guarantee.
 //
-// Errors: those of BoundedRangeZCDP and PureDPCurve, and count < 1.
-func (a *Accountant) ComposeBoundedRange(eps float64, count int) error {
-	return a.composeCurve("ComposeBoundedRange", count, func(o, out []float64) error {
-		rho, err := BoundedRangeZCDP(eps)
-		if err != nil {
-			return err
-		}
-		if err := PureDPCurve(eps, o, out); err != nil {
-			return err
-		}
-		for i, alpha := range o {
-			out[i] = math.Min(out[i], scaleUp(rho, alpha)) // rho alpha rounded up; +Inf at alpha = +Inf
-		}
+// Special cases are:
+//
+//	rdp(alpha) = 0 for eps = 0
+//	rdp(+Inf) = eps
+//	BoundedRangeEvent(eps) = error (when evaluated) as BoundedRangeZCDP and PureDPCurve
+func BoundedRangeEvent(eps float64) Event { return boundedRangeEvent{eps} }
+
+type boundedRangeEvent struct{ eps float64 }
+
+func (boundedRangeEvent) valueEvent() {}
+
+func (e boundedRangeEvent) RDP(orders, out []float64) error {
+	rho, err := BoundedRangeZCDP(e.eps)
+	if err != nil {
+		return err
+	}
+	if len(orders) == 0 {
 		return nil
-	})
+	}
+	if err := PureDPCurve(e.eps, orders, out); err != nil {
+		return err
+	}
+	for i, alpha := range orders {
+		out[i] = math.Min(out[i], scaleUp(rho, alpha)) // rho alpha rounded up; +Inf at alpha = +Inf
+	}
+	return nil
+}
+
+// ComposeBoundedRange adds count eps-bounded-range mechanisms:
+// Compose(BoundedRangeEvent(eps), count).
+func (a *Accountant) ComposeBoundedRange(eps float64, count int) error {
+	return a.Compose(BoundedRangeEvent(eps), count)
 }
