@@ -34,7 +34,6 @@ var fileLayers = []string{
 	"events.go",     // k-ary RR, pure DP, zCDP, exponential mechanism, group privacy
 	"bridges.go",    // zCDP, pure DP, advanced composition
 	"wor.go",        // sampling without replacement: WORGaussian, WORBound
-	"calibrate.go",  // sigma and step calibration
 	"sampled.go",    // Poisson-sampled Laplace (Gauss-Legendre)
 	"sampledisc.go", // Poisson-sampled discrete mechanisms, Zhu-Wang bound
 	"bestevent.go",  // Event: what Accountant.Compose takes (best.go)
@@ -46,6 +45,7 @@ var fileLayers = []string{
 	"bestmech.go",   // Events of the mechanisms above, their Compose<Name> methods
 	"eventsnew.go",  // Events of the newer mechanisms (dpevent's classes), their Compose<Name> methods
 	"zcdptight.go",  // tight zCDP parameters (Harrison-Manurangsi 2025)
+	"calibrate.go",  // sigma and step calibration, on a grid or at the best order
 }
 
 // layerExceptions are the upward uses allowed, as "from -> to" file

@@ -130,7 +130,7 @@ var mechKinds = map[string]mechKind{
 	}},
 	"rr": {[]mechKey{req("p"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
 		pr := p["p"]
-		return fmt.Sprintf("randomized response p=%g", pr), fast.OrderFunc(func(a float64) (float64, error) { return fast.RandomizedResponse(pr, a) }), nil
+		return fmt.Sprintf("randomized response p=%g", pr), fast.RandomizedResponseEvent(pr), nil
 	}},
 	"zcdp": {[]mechKey{req("rho"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
 		return fmt.Sprintf("%g-zCDP", p["rho"]), fast.ZCDPEvent(p["rho"], 0), nil
@@ -143,23 +143,11 @@ var mechKinds = map[string]mechKind{
 	}},
 	"sampled-rr": {[]mechKey{req("q"), req("p"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
 		q, pr := p["q"], p["p"]
-		return fmt.Sprintf("sampled randomized response q=%g p=%g", q, pr), fast.OrderFunc(func(a float64) (float64, error) {
-			return fast.SampledDivergence(q, []float64{pr, 1 - pr}, []float64{1 - pr, pr}, a)
-		}), nil
+		return fmt.Sprintf("sampled randomized response q=%g p=%g", q, pr), fast.SampledDivergenceEvent(q, []float64{pr, 1 - pr}, []float64{1 - pr, pr}), nil
 	}},
 	"wor": {[]mechKey{req("q"), req("sigma"), reqInt("steps")}, func(p map[string]float64) (string, fast.Event, error) {
 		q, s := p["q"], p["sigma"]
-		return fmt.Sprintf("WOR Gaussian q=%g sigma=%g steps=%g", q, s, p["steps"]), fast.CurveFunc(func(orders, out []float64) error {
-			// the Accountant's WOR composition: the bound's minimum over
-			// higher orders and the unsampled Gaussian
-			acc := fast.Accountant{Orders: orders}
-			if err := acc.ComposeWORGaussian(q, s, 1); err != nil {
-				return err
-			}
-			_, c := acc.Curve()
-			copy(out, c)
-			return nil
-		}), nil
+		return fmt.Sprintf("WOR Gaussian q=%g sigma=%g steps=%g", q, s, p["steps"]), fast.WORGaussianEvent(q, s), nil
 	}},
 	"krr":         krrKind(fast.ReplaceOne),
 	"krr-special": krrKind(fast.ReplaceSpecial),
