@@ -168,7 +168,7 @@ func runAccount(args []string, stdout, stderr io.Writer) int {
 	if d.json {
 		events := make([]map[string]any, len(p.Terms))
 		for i, t := range p.Terms {
-			events[i] = map[string]any{"path": t.Path, "event": t.What, "count": t.Count, "rdp": schema.JSONFloat(res.TermRDP[i])}
+			events[i] = map[string]any{"path": t.Path(), "event": t.What, "count": t.Count, "rdp": schema.JSONFloat(res.TermRDP[i])}
 		}
 		out := map[string]any{
 			"epsilon": schema.JSONFloat(res.Epsilon), "delta": schema.JSONFloat(res.Delta), "order": schema.JSONFloat(res.Order),
@@ -203,7 +203,7 @@ func runAccount(args []string, stdout, stderr io.Writer) int {
 	tw := tabwriter.NewWriter(stdout, 2, 8, 2, ' ', 0)
 	fmt.Fprintf(tw, "\nRDP at order %.10g\tcount\tpath\tevent\n", res.Order)
 	for i, t := range p.Terms {
-		fmt.Fprintf(tw, "%.10g\t%d\t%s\t%s\n", res.TermRDP[i], t.Count, t.Path, t.What)
+		fmt.Fprintf(tw, "%.10g\t%d\t%s\t%s\n", res.TermRDP[i], t.Count, t.Path(), t.What)
 	}
 	tw.Flush()
 	for _, n := range p.Notes {
