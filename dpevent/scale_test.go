@@ -11,46 +11,6 @@ import (
 	"github.com/rdpcheck/rdpcheck/fast"
 )
 
-// deepComposed is a ComposedDpEvent nested depth levels deep, each level
-// holding a Gaussian and the next level (the shape of issue 18's 407 KB,
-// 4,900-deep file).
-func deepComposed(depth int) []byte {
-	g := `{"class_name": "GaussianDpEvent", "noise_multiplier": 1.0}`
-	var b strings.Builder
-	for range depth {
-		b.WriteString(`{"class_name": "ComposedDpEvent", "events": [` + g + `, `)
-	}
-	b.WriteString(g)
-	b.WriteString(strings.Repeat("]}", depth))
-	return []byte(b.String())
-}
-
-// wideComposed is a ComposedDpEvent of n Gaussians of three noises, as
-// dp_accounting writes them (issue 18's 50 MB file holds 497,900).
-func wideComposed(n int) []byte {
-	var b strings.Builder
-	b.WriteString(`{"event": {"class_name": "ComposedDpEvent", "events": [`)
-	for i := range n {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, `{"class_name": "GaussianDpEvent", "module_name": "dp_accounting.dp_event", "noise_multiplier": %s}`, []string{"1.0", "2.0", "3.5"}[i%3])
-	}
-	b.WriteString(`]}, "neighboring_relation": "ADD_OR_REMOVE_ONE"}`)
-	return []byte(b.String())
-}
-
-// nestedPoisson is PoissonSampledDpEvent (q = 0.1) nested depth deep
-// around a Gaussian: every level but the innermost is Zhu and Wang's
-// general bound of the curve below.
-func nestedPoisson(depth int) []byte {
-	s := `{"class_name": "GaussianDpEvent", "noise_multiplier": 1.0}`
-	for range depth {
-		s = `{"class_name": "PoissonSampledDpEvent", "sampling_probability": 0.1, "event": ` + s + `}`
-	}
-	return []byte(s)
-}
-
 // TestDeepAndWide: a deep file and a wide one give one term per distinct
 // event, with the counts added, and the epsilon of those counts composed
 // directly.
