@@ -14,9 +14,17 @@
 // rdp/rdp_privacy_accountant.py of google/differential-privacy,
 // python/dp_accounting, 0.6.0). Every class rdpcheck reads is one entry of
 // the table in classes.go; the classes it does not read yet are listed
-// once, in notYetSupported. An unknown class or field, a missing field or
-// a value out of its domain is an error naming its path in the JSON
-// (`event.events[2].noise_multiplier: must be > 0`); nothing is skipped.
+// once, in notYetSupported. An unknown class or key, a key given twice, a
+// missing field or a value out of its domain is an error naming its path
+// in the JSON (`event.events[2].noise_multiplier: must be finite and > 0
+// (is 0)`), and for a key the class and the keys it accepts; nothing is
+// skipped. Counts are integers in [0, 2^53] however written (1e4 is 10000).
+//
+// Reading and planning take time and memory linear in the file's size,
+// whatever its depth (up to MaxDepth events deep). A plan has one term per
+// distinct event, with the counts of all its places added. Theorems that
+// take a sub-event's whole curve (sampling by the general bounds,
+// repeat-and-select) may nest MaxNested deep.
 package dpevent
 
 import (
