@@ -75,14 +75,16 @@ func (e *depthError) Error() string {
 func (e *depthError) Unwrap() error { return ErrTooDeep }
 
 // parseJSON reads data, one JSON value and white space around it, into a
-// tape; the root is node 0.
+// tape; the root is the last node (the tape is in post-order).
 func parseJSON(data []byte) (*tape, error) {
 	if len(data) > maxInput {
 		return nil, fmt.Errorf("the file is %d bytes; rdpcheck reads at most %d", len(data), maxInput)
 	}
 	t := &tape{data: data}
-	// a node per 12 bytes is about what event files hold
+	// a node per 12 bytes is about what event files hold; each node but
+	// the root is one kid
 	t.nodes = make([]node, 0, len(data)/12+1)
+	t.kids = make([]int32, 0, len(data)/12+1)
 	t.skipSpace()
 	if _, err := t.value(); err != nil {
 		return nil, err
