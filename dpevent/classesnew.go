@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"slices"
 
 	"github.com/rdpcheck/rdpcheck/fast"
 	"github.com/rdpcheck/rdpcheck/rdp"
@@ -233,9 +232,9 @@ func (p *Plan) fastEvent() fast.Event {
 		if p.fastMemo == nil {
 			p.fastMemo = map[float64]float64{}
 		}
-		var todo []float64
+		var todo []float64 // (an order given twice is computed twice)
 		for _, a := range orders {
-			if _, ok := p.fastMemo[a]; !ok && !slices.Contains(todo, a) {
+			if _, ok := p.fastMemo[a]; !ok {
 				todo = append(todo, a)
 			}
 		}
