@@ -242,8 +242,7 @@ func accountFile(name string, rel *dpevent.Relation, wantDelta bool, eps float64
 	if p, err = dpevent.ReadBytes(data, rel); err != nil {
 		return nil, nil, "", fmt.Errorf("%s: %w", name, err)
 	}
-	data = nil
-	pr.set("accounting %d distinct events (%s)", len(p.Terms), o.describe())
+	pr.set("accounting %d distinct event(s) (%s)", len(p.Terms), o.describe())
 	if wantDelta {
 		res, err = p.Delta(eps, o.orders(), d.conv.conv)
 	} else {
