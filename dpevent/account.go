@@ -6,19 +6,29 @@ import (
 	"math"
 	"math/big"
 	"os"
+	"regexp"
+	"sync"
 
 	"github.com/rdpcheck/rdpcheck/fast"
+	"github.com/rdpcheck/rdpcheck/rdp"
 	"github.com/rdpcheck/rdpcheck/reference"
 )
 
-// Term is one mechanism of a plan: count compositions of an event.
+// Term is one mechanism of a plan: count compositions of an event. The
+// plan keeps one term per distinct mechanism (the same What): identical
+// events anywhere in the tree add their counts to one term.
 type Term struct {
-	// Path is the event's place in the JSON ("event.events[1]").
-	Path string
-	// What names the mechanism and its parameters.
+	// Event is the first event of the tree that gives the term.
+	Event *Event
+	// Places is how many events of the tree give it (each with its own
+	// count; Count is their sum).
+	Places int
+	// What names the mechanism and its parameters, exactly (floats in
+	// their shortest form that reads back the same): two terms differ in
+	// What exactly when they differ in mechanism or parameters.
 	What string
-	// Count is how many times it is composed (the product of the counts
-	// of the SelfComposedDpEvents above it).
+	// Count is how many times it is composed: over the places, the
+	// product of the counts of the SelfComposedDpEvents above each.
 	Count int64
 	// Fast is its RDP by package fast: an upper bound at any order.
 	Fast fast.Event
@@ -30,22 +40,73 @@ type Term struct {
 	eps, delta float64
 }
 
-// Plan is an event tree made flat: the mechanisms it composes, and what
-// its (epsilon, delta) events add to delta.
+// Path is where the term's first event is in the JSON ("event.events[1]").
+func (t Term) Path() string { return t.Event.Path() }
+
+// Plan is an event tree made flat: the distinct mechanisms it composes,
+// and what its (epsilon, delta) events add to delta.
 type Plan struct {
 	Relation Relation
 	Terms    []Term
 	// Notes say plainly what makes epsilon +Inf (NonPrivateDpEvent,
-	// UnsupportedDpEvent), one per event.
+	// UnsupportedDpEvent), one per class.
 	Notes []string
+
+	index map[string]int // Terms by What
+	notes []note
+	// nest is the number of theorems on a sub-event's curve (sampling
+	// by the general bounds, repeat-and-select) the plan is inside.
+	nest int
+	// fastMemo and refMemo keep the plan's composed curve by order, for
+	// the theorems that take it (see fastEvent and refRDP).
+	fastMu   sync.Mutex
+	fastMemo map[float64]float64
+	refMu    sync.Mutex
+	refMemo  map[refKey]*big.Float
 }
+
+type note struct {
+	e   *Event
+	why string
+	n   int
+}
+
+type refKey struct {
+	prec  uint
+	order float64
+}
+
+// MaxNested is how many theorems on a sub-event's curve may nest: Poisson
+// sampling by Zhu and Wang's general bound, sampling without replacement
+// by WBK19's Theorem 9, and repeat-and-select, each of an event that
+// contains another. Each level evaluates the curve below it at up to
+// 1,024 orders, and at orders up to 1,024 the general Poisson bound sums
+// as many terms, so each level costs about as much as a whole plain file;
+// beyond MaxNested the file is refused (ErrNested).
+const MaxNested = 4
+
+// ErrNested is the error (wrapped) for theorems on sub-curves nested more
+// than MaxNested deep.
+var ErrNested = errors.New("amplification theorems nested too deeply")
 
 // NewPlan flattens the event under the relation, as dp_accounting's
 // RdpAccountant(neighboring_relation=rel).compose(e) traverses it.
+// Time and memory are linear in the tree's size.
 func NewPlan(e *Event, rel Relation) (*Plan, error) {
-	p := &Plan{Relation: rel}
+	return newPlan(e, rel, 0)
+}
+
+func newPlan(e *Event, rel Relation, nest int) (*Plan, error) {
+	p := &Plan{Relation: rel, index: map[string]int{}, nest: nest}
 	if err := p.account(e, 1); err != nil {
 		return nil, err
+	}
+	for _, n := range p.notes {
+		s := fmt.Sprintf("%s: %s is %s", n.e.Path(), n.e.Class, n.why)
+		if n.n > 1 {
+			s += fmt.Sprintf(" (%d such events; the first is named)", n.n)
+		}
+		p.Notes = append(p.Notes, s)
 	}
 	return p, nil
 }
@@ -57,6 +118,11 @@ func ReadFile(name string, rel *Relation) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	return ReadBytes(data, rel)
+}
+
+// ReadBytes is ReadFile of a file's contents.
+func ReadBytes(data []byte, rel *Relation) (*Plan, error) {
 	f, err := Decode(data)
 	if err != nil {
 		return nil, err
@@ -72,22 +138,49 @@ func (p *Plan) account(e *Event, count int64) error {
 	return classes[e.Class].account(e, count, p)
 }
 
-func (p *Plan) add(e *Event, count int64, what string, f fast.Event, ref func(reference.Context, float64) (*big.Float, error)) {
-	p.Terms = append(p.Terms, Term{Path: e.Path, What: what, Count: count, Fast: f, Ref: ref})
+// add adds count compositions of the mechanism what (at e) to its term.
+func (p *Plan) add(e *Event, count int64, what string, f fast.Event, ref func(reference.Context, float64) (*big.Float, error)) error {
+	if i, ok := p.index[what]; ok {
+		t := &p.Terms[i]
+		if t.Count > MaxCount-count {
+			return errAt(e.Path(), "%s: the counts of this event over the file add up to more than 2^53 = %d (%d and %d)", e.Class, int64(MaxCount), t.Count, count)
+		}
+		t.Count += count
+		t.Places++
+		return nil
+	}
+	p.index[what] = len(p.Terms)
+	p.Terms = append(p.Terms, Term{Event: e, Places: 1, What: what, Count: count, Fast: f, Ref: ref})
+	return nil
 }
 
-func (p *Plan) infinite(e *Event, why string) {
-	p.Notes = append(p.Notes, fmt.Sprintf("%s: %s is %s", e.Path, e.Class, why))
-	p.add(e, 1, e.Class+" (no guarantee)", fast.InfiniteEvent(),
+// note records that e (of a class with no guarantee) makes epsilon +Inf.
+func (p *Plan) note(n note) {
+	for i := range p.notes {
+		if p.notes[i].e.Class == n.e.Class {
+			p.notes[i].n += n.n
+			return
+		}
+	}
+	p.notes = append(p.notes, n)
+}
+
+func (p *Plan) infinite(e *Event, why string) error {
+	p.note(note{e, why, 1})
+	return p.add(e, 1, e.Class+" (no guarantee)", fast.InfiniteEvent(),
 		func(reference.Context, float64) (*big.Float, error) { return new(big.Float).SetInf(false), nil })
 }
 
 // addEpsilonDelta adds count (eps, d)-DP events.
-func (p *Plan) addEpsilonDelta(e *Event, count int64, eps, d float64) {
-	p.add(e, count, fmt.Sprintf("(eps=%g, delta=%g)-DP", eps, d), fast.PureDPEvent(eps),
-		func(c reference.Context, a float64) (*big.Float, error) { return c.PureDP(eps, a) })
-	t := &p.Terms[len(p.Terms)-1]
+func (p *Plan) addEpsilonDelta(e *Event, count int64, eps, d float64) error {
+	what := fmt.Sprintf("(eps=%v, delta=%v)-DP", eps, d)
+	if err := p.add(e, count, what, fast.PureDPEvent(eps),
+		func(c reference.Context, a float64) (*big.Float, error) { return c.PureDP(eps, a) }); err != nil {
+		return err
+	}
+	t := &p.Terms[p.index[what]]
 	t.epsDelta, t.eps, t.delta = true, eps, d
+	return nil
 }
 
 // hasDelta says whether the plan has an (eps, delta) event with delta > 0.
@@ -141,12 +234,12 @@ func (p *Plan) Accountant(orders []float64) (*fast.Accountant, error) {
 	for _, t := range p.Terms {
 		if t.epsDelta {
 			if err := a.ComposeEpsilonDelta(t.eps, t.delta, int(t.Count)); err != nil {
-				return nil, fmt.Errorf("%s: %w", t.Path, err)
+				return nil, &eventError{t.Path(), err}
 			}
 			continue
 		}
 		if err := a.Compose(t.Fast, int(t.Count)); err != nil {
-			return nil, fmt.Errorf("%s: %w", t.Path, err)
+			return nil, &eventError{t.Path(), err}
 		}
 	}
 	if len(p.Terms) == 0 {
@@ -192,7 +285,7 @@ func (p *Plan) Epsilon(delta float64, orders []float64, conv fast.Conversion) (*
 		r.Epsilon, r.Order, err = a.Epsilon(delta, conv)
 	}
 	if err != nil {
-		return nil, err
+		return nil, &eventError{"", err}
 	}
 	r.TermRDP, err = p.termRDP(r.Order)
 	return r, err
@@ -213,7 +306,7 @@ func (p *Plan) Delta(eps float64, orders []float64, conv fast.Conversion) (*Resu
 		r.Delta, r.Order, err = a.Delta(eps, conv)
 	}
 	if err != nil {
-		return nil, err
+		return nil, &eventError{"", err}
 	}
 	r.TermRDP, err = p.termRDP(r.Order)
 	return r, err
@@ -224,7 +317,7 @@ func (p *Plan) termRDP(order float64) ([]float64, error) {
 	buf := []float64{0}
 	for i, t := range p.Terms {
 		if err := t.Fast.RDP([]float64{order}, buf); err != nil {
-			return nil, fmt.Errorf("%s: %w", t.Path, err)
+			return nil, &eventError{t.Path(), err}
 		}
 		out[i] = buf[0] * float64(t.Count)
 		if out[i] != 0 && !math.IsInf(out[i], 0) {
@@ -244,7 +337,7 @@ func (p *Plan) ReferenceRDP(c reference.Context, order float64, progress func(do
 	for i, t := range p.Terms {
 		v, err := t.Ref(c, order)
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", t.Path, err)
+			return nil, nil, &eventError{t.Path(), err}
 		}
 		v = new(big.Float).SetPrec(prec).Mul(v, new(big.Float).SetInt64(t.Count))
 		terms[i] = v
@@ -272,7 +365,10 @@ func (p *Plan) ReferenceEpsilon(c reference.Context, delta, order float64, conv 
 		return nil, err
 	}
 	eps, _, err := c.Epsilon([]float64{order}, []*big.Float{sum}, d, conv)
-	return eps, err
+	if err != nil {
+		return nil, &eventError{"", err}
+	}
+	return eps, nil
 }
 
 // ReferenceDelta is the plan's delta for eps at one order by package
@@ -284,10 +380,47 @@ func (p *Plan) ReferenceDelta(c reference.Context, eps, order float64, conv refe
 		return nil, err
 	}
 	d, _, err := c.Delta([]float64{order}, []*big.Float{sum}, eps, conv)
-	if err != nil || p.ExtraDelta() == 0 {
-		return d, err
+	if err != nil {
+		return nil, &eventError{"", err}
+	}
+	if p.ExtraDelta() == 0 {
+		return d, nil
 	}
 	x := new(big.Float).SetFloat64(p.ExtraDelta())
 	t := new(big.Float).Mul(d, x)
 	return t.Sub(new(big.Float).Add(d, x), t), nil
+}
+
+// eventError is an error of package fast or reference for the event at
+// path, told in the file's words: the argument and its value, without Go
+// package or function names.
+type eventError struct {
+	path string
+	err  error
+}
+
+func (e *eventError) Error() string {
+	var inner *eventError
+	if errors.As(e.err, &inner) {
+		return inner.Error() // its path is the more precise
+	}
+	msg := userMessage(e.err)
+	if e.path == "" {
+		return msg
+	}
+	return e.path + ": " + msg
+}
+
+func (e *eventError) Unwrap() error { return e.err }
+
+// goName matches the Go names errors of fast and reference begin with.
+var goName = regexp.MustCompile(`\b(fast|reference|rdp|xmath)\.[A-Za-z0-9_]+: `)
+
+// userMessage is err without Go package or function names.
+func userMessage(err error) string {
+	var ie *rdp.InputError
+	if errors.As(err, &ie) {
+		return fmt.Sprintf("%s = %v: %s", ie.Arg, ie.Value, ie.Msg)
+	}
+	return goName.ReplaceAllString(err.Error(), "")
 }

@@ -1,7 +1,6 @@
 package dpevent
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"math/big"
@@ -46,18 +45,17 @@ func ClassNames() []string {
 
 // class is one event class: its fields and how it is accounted.
 type class struct {
+	name   string // the class name (set from the table's key)
 	fields []field
 	// account adds count compositions of e to the plan.
 	account func(e *Event, count int64, p *Plan) error
 }
 
-func (c class) fieldNames() string {
-	var s []string
+// keyNames lists the keys an object of the class accepts.
+func (c class) keyNames() string {
+	s := []string{"class_name", "module_name"}
 	for _, f := range c.fields {
 		s = append(s, f.name)
-	}
-	if len(s) == 0 {
-		return "none"
 	}
 	return strings.Join(s, ", ")
 }
@@ -83,63 +81,71 @@ type field struct {
 	def      float64 // the default
 }
 
-func (f field) decode(e *Event, path string, raw json.RawMessage) error {
+// decode reads node i of t as the field's value into v, for the event e.
+func (f field) decode(t *tape, e *Event, v *value, i int32) error {
+	// the path, for messages: built only for one (it costs the depth)
+	path := func() string { return e.Path() + "." + f.name }
 	switch f.kind {
 	case kindNumber, kindCount, kindOptCount:
-		if f.kind == kindOptCount && string(raw) == "null" {
-			e.Num[f.name] = math.NaN()
+		if f.kind == kindOptCount && t.nodes[i].kind == 'n' {
+			v.num = math.NaN()
 			return nil
 		}
-		var v float64
-		var err error
+		var x float64
 		if f.kind == kindNumber {
-			v, err = number(path, raw)
-		} else {
-			var n int64
-			n, err = integer(path, raw)
-			v = float64(n)
-			if err == nil && n < 0 {
-				return errAt(path, "must be >= 0")
+			var err error
+			if x, err = number(t, path, i); err != nil {
+				return err
 			}
-		}
-		if err != nil {
-			return err
+		} else {
+			n, err := integer(t, path, i)
+			if err != nil {
+				return err
+			}
+			x = float64(n)
 		}
 		if f.check != nil {
-			if msg := f.check(v); msg != "" {
-				return errAt(path, "%s (is %v)", msg, v)
+			if msg := f.check(x); msg != "" {
+				return errAt(path(), "%s (is %v)", msg, x)
 			}
 		}
-		e.Num[f.name] = v
+		v.num = x
 	case kindEvent:
-		s, err := decodeEvent(path, raw)
+		s, err := decodeEvent(t, i, e, f.name, -1)
 		if err != nil {
 			return err
 		}
-		e.Sub[f.name] = s
+		v.sub = s
 	case kindEvents:
-		var list []json.RawMessage
-		if err := unmarshal(raw, &list); err != nil {
-			return errAt(path, "must be a list of events")
+		n := &t.nodes[i]
+		if n.kind != '[' {
+			return errAt(path(), "must be a list of events, not %s", t.describe(i))
 		}
-		for i, r := range list {
-			s, err := decodeEvent(fmt.Sprintf("%s[%d]", path, i), r)
+		v.list = make([]*Event, n.n)
+		for j := range n.n {
+			s, err := decodeEvent(t, t.kids[n.first+j], e, f.name, j)
 			if err != nil {
 				return err
 			}
-			e.List[f.name] = append(e.List[f.name], s)
+			v.list[j] = s
 		}
 	case kindCounts:
-		var list []json.RawMessage
-		if err := unmarshal(raw, &list); err != nil {
-			list = []json.RawMessage{raw}
-		}
-		for i, r := range list {
-			n, err := integer(fmt.Sprintf("%s[%d]", path, i), r)
+		n := &t.nodes[i]
+		if n.kind != '[' {
+			k, err := integer(t, path, i)
 			if err != nil {
 				return err
 			}
-			e.Ints[f.name] = append(e.Ints[f.name], n)
+			v.ints = []int64{k}
+			return nil
+		}
+		v.ints = make([]int64, n.n)
+		for j := range n.n {
+			k, err := integer(t, func() string { return fmt.Sprintf("%s[%d]", path(), j) }, t.kids[n.first+j])
+			if err != nil {
+				return err
+			}
+			v.ints[j] = k
 		}
 	}
 	return nil
@@ -185,14 +191,12 @@ func init() {
 		"NoOpDpEvent": {account: func(e *Event, n int64, p *Plan) error { return nil }},
 		// No guarantee: dp_accounting adds +Inf at every order.
 		"NonPrivateDpEvent": {account: func(e *Event, n int64, p *Plan) error {
-			p.infinite(e, "a non-private event: no privacy guarantee, so epsilon is +Inf")
-			return nil
+			return p.infinite(e, "a non-private event: no privacy guarantee, so epsilon is +Inf")
 		}},
 		// dp_accounting's accountants refuse it ("Unsupported event");
 		// rdpcheck accounts it as having no guarantee, and says so.
 		"UnsupportedDpEvent": {account: func(e *Event, n int64, p *Plan) error {
-			p.infinite(e, "an event no accountant can account (dp_accounting refuses it): no privacy guarantee is known, so epsilon is +Inf")
-			return nil
+			return p.infinite(e, "an event no accountant can account (dp_accounting refuses it): no privacy guarantee is known, so epsilon is +Inf")
 		}},
 		// Gaussian noise of standard deviation noise_multiplier times the
 		// l2-sensitivity: alpha/(2 sigma^2) (dp_accounting: the sampled
@@ -200,9 +204,11 @@ func init() {
 		"GaussianDpEvent": {
 			fields: []field{{name: "noise_multiplier", check: positive}},
 			account: func(e *Event, n int64, p *Plan) error {
-				s := e.Num["noise_multiplier"]
-				p.add(e, n, fmt.Sprintf("Gaussian sigma=%g", s), fast.GaussianEvent(s),
-					func(c reference.Context, a float64) (*big.Float, error) { return c.Gaussian(s, a) })
+				s := e.Num("noise_multiplier")
+				if err := p.add(e, n, fmt.Sprintf("Gaussian sigma=%v", s), fast.GaussianEvent(s),
+					func(c reference.Context, a float64) (*big.Float, error) { return c.Gaussian(s, a) }); err != nil {
+					return err
+				}
 				return nil
 			}},
 		// Laplace noise of scale noise_multiplier times the l1-sensitivity
@@ -210,18 +216,22 @@ func init() {
 		"LaplaceDpEvent": {
 			fields: []field{{name: "noise_multiplier", check: positive}},
 			account: func(e *Event, n int64, p *Plan) error {
-				b := e.Num["noise_multiplier"]
-				p.add(e, n, fmt.Sprintf("Laplace b=%g", b), fast.LaplaceEvent(b),
-					func(c reference.Context, a float64) (*big.Float, error) { return c.Laplace(b, a) })
+				b := e.Num("noise_multiplier")
+				if err := p.add(e, n, fmt.Sprintf("Laplace b=%v", b), fast.LaplaceEvent(b),
+					func(c reference.Context, a float64) (*big.Float, error) { return c.Laplace(b, a) }); err != nil {
+					return err
+				}
 				return nil
 			}},
 		// (xi, rho)-zCDP: xi + rho alpha at every order.
 		"ZCDpEvent": {
 			fields: []field{{name: "rho", check: nonNegative}, {name: "xi", check: nonNegative, optional: true}},
 			account: func(e *Event, n int64, p *Plan) error {
-				rho, xi := e.Num["rho"], e.Num["xi"]
-				p.add(e, n, fmt.Sprintf("zCDP rho=%g xi=%g", rho, xi), fast.ZCDPEvent(rho, xi),
-					func(c reference.Context, a float64) (*big.Float, error) { return zcdpRef(c, rho, xi, a), nil })
+				rho, xi := e.Num("rho"), e.Num("xi")
+				if err := p.add(e, n, fmt.Sprintf("zCDP rho=%v xi=%v", rho, xi), fast.ZCDPEvent(rho, xi),
+					func(c reference.Context, a float64) (*big.Float, error) { return zcdpRef(c, rho, xi, a), nil }); err != nil {
+					return err
+				}
 				return nil
 			}},
 		// (epsilon, delta)-DP: dp_accounting composes the RDP of pure
@@ -231,28 +241,27 @@ func init() {
 		"EpsilonDeltaDpEvent": {
 			fields: []field{{name: "epsilon", check: nonNegative}, {name: "delta", check: deltaRange}},
 			account: func(e *Event, n int64, p *Plan) error {
-				eps, d := e.Num["epsilon"], e.Num["delta"]
-				p.addEpsilonDelta(e, n, eps, d)
-				return nil
+				eps, d := e.Num("epsilon"), e.Num("delta")
+				return p.addEpsilonDelta(e, n, eps, d)
 			}},
 		// count compositions of event.
 		"SelfComposedDpEvent": {
 			fields: []field{{name: "event", kind: kindEvent}, {name: "count", kind: kindCount}},
 			account: func(e *Event, n int64, p *Plan) error {
-				k := int64(e.Num["count"])
+				k := int64(e.Num("count"))
 				if k == 0 {
 					return nil // dp_accounting adds 0 times the event
 				}
-				if n > math.MaxInt64/k {
-					return errAt(e.Path+".count", "the composed count overflows int64")
+				if n > MaxCount/k {
+					return errAt(e.Path()+".count", "the count %d times the %d above it is more than 2^53 = %d", k, n, int64(MaxCount))
 				}
-				return p.account(e.Sub["event"], n*k)
+				return p.account(e.Sub("event"), n*k)
 			}},
 		// each of events, in turn.
 		"ComposedDpEvent": {
 			fields: []field{{name: "events", kind: kindEvents}},
 			account: func(e *Event, n int64, p *Plan) error {
-				for _, s := range e.List["events"] {
+				for _, s := range e.List("events") {
 					if err := p.account(s, n); err != nil {
 						return err
 					}
@@ -271,17 +280,19 @@ func init() {
 			fields: []field{{name: "sampling_probability", check: probability}, {name: "event", kind: kindEvent}},
 			account: func(e *Event, n int64, p *Plan) error {
 				if p.Relation != AddOrRemoveOne && p.Relation != ReplaceSpecial {
-					return errAt(e.Path, "PoissonSampledDpEvent needs the relation ADD_OR_REMOVE_ONE or REPLACE_SPECIAL (as in dp_accounting), not %v", p.Relation)
+					return errAt(e.Path(), "PoissonSampledDpEvent needs the relation ADD_OR_REMOVE_ONE or REPLACE_SPECIAL (as in dp_accounting), not %v", p.Relation)
 				}
-				q := e.Num["sampling_probability"]
-				if l := e.Sub["event"]; l.Class == "LaplaceDpEvent" {
+				q := e.Num("sampling_probability")
+				if l := e.Sub("event"); l.Class == "LaplaceDpEvent" {
 					// dp_accounting refuses it; rdpcheck has its exact RDP
-					b := l.Num["noise_multiplier"]
-					p.add(e, n, fmt.Sprintf("Poisson-sampled Laplace q=%g b=%g", q, b), fast.SampledLaplaceEvent(q, b),
-						func(c reference.Context, a float64) (*big.Float, error) { return c.SampledLaplace(q, b, a) })
+					b := l.Num("noise_multiplier")
+					if err := p.add(e, n, fmt.Sprintf("Poisson-sampled Laplace q=%v b=%v", q, b), fast.SampledLaplaceEvent(q, b),
+						func(c reference.Context, a float64) (*big.Float, error) { return c.SampledLaplace(q, b, a) }); err != nil {
+						return err
+					}
 					return nil
 				}
-				s, ops, err := effectiveSigma(e.Sub["event"])
+				s, ops, err := effectiveSigma(e.Sub("event"))
 				if err != nil {
 					if p.Relation != AddOrRemoveOne {
 						return err
@@ -293,10 +304,16 @@ func init() {
 				if ops > 0 {
 					s = math.Nextafter(s*(1-float64(2*ops+2)*0x1p-53), 0)
 				}
-				p.add(e, n, fmt.Sprintf("Poisson-sampled Gaussian q=%g sigma=%g", q, s), fast.SGMEvent(q, s),
-					func(c reference.Context, a float64) (*big.Float, error) { return c.SGM(q, s, a) })
+				if err := p.add(e, n, fmt.Sprintf("Poisson-sampled Gaussian q=%v sigma=%v", q, s), fast.SGMEvent(q, s),
+					func(c reference.Context, a float64) (*big.Float, error) { return c.SGM(q, s, a) }); err != nil {
+					return err
+				}
 				return nil
 			}},
+	}
+	for k, c := range classes {
+		c.name = k
+		classes[k] = c
 	}
 }
 
@@ -308,26 +325,26 @@ func init() {
 func effectiveSigma(e *Event) (sigma float64, ops int, err error) {
 	switch e.Class {
 	case "GaussianDpEvent":
-		return e.Num["noise_multiplier"], 0, nil
+		return e.Num("noise_multiplier"), 0, nil
 	case "ZCDpEvent":
-		if e.Num["xi"] != 0 || !(e.Num["rho"] > 0) {
-			return 0, 0, errAt(e.Path, "a ZCDpEvent under PoissonSampledDpEvent must have xi = 0 and rho > 0 (it then is a Gaussian, noise 1/sqrt(2 rho), as in dp_accounting)")
+		if e.Num("xi") != 0 || !(e.Num("rho") > 0) {
+			return 0, 0, errAt(e.Path(), "a ZCDpEvent under PoissonSampledDpEvent must have xi = 0 and rho > 0 (it then is a Gaussian, noise 1/sqrt(2 rho), as in dp_accounting)")
 		}
-		return 1 / math.Sqrt(2*e.Num["rho"]), 3, nil
+		return 1 / math.Sqrt(2*e.Num("rho")), 3, nil
 	case "SelfComposedDpEvent":
-		s, k, err := effectiveSigma(e.Sub["event"])
+		s, k, err := effectiveSigma(e.Sub("event"))
 		if err != nil {
 			return 0, 0, err
 		}
-		c := e.Num["count"]
+		c := e.Num("count")
 		if c == 0 {
-			return 0, 0, errAt(e.Path+".count", "a SelfComposedDpEvent of count 0 under PoissonSampledDpEvent has no noise multiplier")
+			return 0, 0, errAt(e.Path()+".count", "a SelfComposedDpEvent of count 0 under PoissonSampledDpEvent has no noise multiplier")
 		}
 		return s / math.Sqrt(c), k + 2, nil
 	case "ComposedDpEvent":
-		list := e.List["events"]
+		list := e.List("events")
 		if len(list) == 0 {
-			return 0, 0, errAt(e.Path+".events", "an empty ComposedDpEvent under PoissonSampledDpEvent has no noise multiplier")
+			return 0, 0, errAt(e.Path()+".events", "an empty ComposedDpEvent under PoissonSampledDpEvent has no noise multiplier")
 		}
 		sum, ops := 0.0, 0
 		for _, s := range list {
@@ -342,7 +359,7 @@ func effectiveSigma(e *Event) (sigma float64, ops int, err error) {
 		}
 		return 1 / math.Sqrt(sum), ops + 2, nil
 	}
-	return 0, 0, errAt(e.Path, "%s under a sampling event: not supported (a GaussianDpEvent, Composed/SelfComposed structures of them, zCDP with xi = 0, as dp_accounting; under PoissonSampledDpEvent also a LaplaceDpEvent, and any event under ADD_OR_REMOVE_ONE; under SampledWithoutReplacementDpEvent any event)", e.Class)
+	return 0, 0, errAt(e.Path(), "%s under a sampling event: not supported (a GaussianDpEvent, Composed/SelfComposed structures of them, zCDP with xi = 0, as dp_accounting; under PoissonSampledDpEvent also a LaplaceDpEvent, and any event under ADD_OR_REMOVE_ONE; under SampledWithoutReplacementDpEvent any event)", e.Class)
 }
 
 // zcdpRef is xi + rho alpha, exactly (a float64 product and sum fit in

@@ -39,17 +39,19 @@ func init() {
 				case ReplaceSpecial:
 					rel = fast.ReplaceSpecial
 				default:
-					return errAt(e.Path, "RandomizedResponseDpEvent needs the relation REPLACE_ONE or REPLACE_SPECIAL (as in dp_accounting), not %v", p.Relation)
+					return errAt(e.Path(), "RandomizedResponseDpEvent needs the relation REPLACE_ONE or REPLACE_SPECIAL (as in dp_accounting), not %v", p.Relation)
 				}
-				noise, k := e.Num["noise_parameter"], e.Num["num_buckets"]
+				noise, k := e.Num("noise_parameter"), e.Num("num_buckets")
 				if k < 2 {
-					return errAt(e.Path+".num_buckets", "must be >= 2 (is %v)", k)
+					return errAt(e.Path()+".num_buckets", "must be >= 2 (is %v)", k)
 				}
-				p.add(e, n, fmt.Sprintf("%g-ary randomized response noise=%g (%s)", k, noise, rel),
+				if err := p.add(e, n, fmt.Sprintf("%v-ary randomized response noise=%v (%s)", k, noise, rel),
 					fast.KaryRandomizedResponseEvent(noise, k, rel),
 					func(c reference.Context, a float64) (*big.Float, error) {
 						return c.KaryRandomizedResponse(noise, k, rel, a)
-					})
+					}); err != nil {
+					return err
+				}
 				return nil
 			}},
 		// The discrete Gaussian. dimension 1: its exact RDP (Canonne,
@@ -60,18 +62,20 @@ func init() {
 			fields: []field{{name: "sigma", check: positive}, {name: "sensitivity", check: nonNegative, optional: true, def: 1},
 				{name: "dimension", kind: kindOptCount, optional: true, def: math.NaN()}},
 			account: func(e *Event, n int64, p *Plan) error {
-				s, d, dim := e.Num["sigma"], e.Num["sensitivity"], e.Num["dimension"]
+				s, d, dim := e.Num("sigma"), e.Num("sensitivity"), e.Num("dimension")
 				switch {
 				case dim == 1:
 					if d != math.Trunc(d) {
-						return errAt(e.Path+".sensitivity", "the discrete Gaussian of dimension 1 needs an integer sensitivity (is %v)", d)
+						return errAt(e.Path()+".sensitivity", "the discrete Gaussian of dimension 1 needs an integer sensitivity (is %v)", d)
 					}
-					p.add(e, n, fmt.Sprintf("discrete Gaussian sigma=%g sensitivity=%g", s, d), fast.DiscreteGaussianEvent(s, d),
-						func(c reference.Context, a float64) (*big.Float, error) { return c.DiscreteGaussian(s, d, a) })
+					if err := p.add(e, n, fmt.Sprintf("discrete Gaussian sigma=%v sensitivity=%v", s, d), fast.DiscreteGaussianEvent(s, d),
+						func(c reference.Context, a float64) (*big.Float, error) { return c.DiscreteGaussian(s, d, a) }); err != nil {
+						return err
+					}
 				case math.IsNaN(dim):
 					rho := d * d / (2 * s * s)
 					rho = math.Nextafter(rho*(1+4*0x1p-53), math.Inf(1)) // 3 roundings, each half an ulp
-					p.add(e, n, fmt.Sprintf("discrete Gaussian sigma=%g sensitivity=%g (dimension unknown: the zCDP line rho=%g)", s, d, rho),
+					if err := p.add(e, n, fmt.Sprintf("discrete Gaussian sigma=%v sensitivity=%v (dimension unknown: the zCDP line rho=%v)", s, d, rho),
 						fast.ZCDPEvent(rho, 0),
 						func(c reference.Context, a float64) (*big.Float, error) {
 							// alpha d^2/(2 s^2) from the exact inputs (fast's rho is rounded up)
@@ -84,9 +88,11 @@ func init() {
 							den := new(big.Float).SetPrec(prec).SetFloat64(s)
 							den.Mul(den, den).Mul(den, big.NewFloat(2))
 							return new(big.Float).SetPrec(refPrec(c)).Quo(num, den), nil
-						})
+						}); err != nil {
+						return err
+					}
 				default:
-					return errAt(e.Path+".dimension", "the multivariate discrete Gaussian (dimension %v) is not yet supported: its zCDP bound (Canonne, Kamath, Steinke 2020, Thm 14) carries a term in sigma and the dimension that dp_accounting omits", dim)
+					return errAt(e.Path()+".dimension", "the multivariate discrete Gaussian (dimension %v) is not yet supported: its zCDP bound (Canonne, Kamath, Steinke 2020, Thm 14) carries a term in sigma and the dimension that dp_accounting omits", dim)
 				}
 				return nil
 			}},
@@ -96,9 +102,11 @@ func init() {
 		"ExponentialMechanismDpEvent": {
 			fields: []field{{name: "epsilon", check: nonNegative}},
 			account: func(e *Event, n int64, p *Plan) error {
-				eps := e.Num["epsilon"]
-				p.add(e, n, fmt.Sprintf("exponential mechanism eps=%g", eps), fast.ExponentialMechanismEvent(eps),
-					func(c reference.Context, a float64) (*big.Float, error) { return c.ExponentialMechanism(eps, a) })
+				eps := e.Num("epsilon")
+				if err := p.add(e, n, fmt.Sprintf("exponential mechanism eps=%v", eps), fast.ExponentialMechanismEvent(eps),
+					func(c reference.Context, a float64) (*big.Float, error) { return c.ExponentialMechanism(eps, a) }); err != nil {
+					return err
+				}
 				return nil
 			}},
 		// Permute-and-flip is epsilon-DP (McKenna and Sheldon 2020, Thm 1):
@@ -108,9 +116,11 @@ func init() {
 		"PermuteAndFlipDpEvent": {
 			fields: []field{{name: "epsilon", check: nonNegative}},
 			account: func(e *Event, n int64, p *Plan) error {
-				eps := e.Num["epsilon"]
-				p.add(e, n, fmt.Sprintf("permute-and-flip eps=%g (as eps-DP)", eps), fast.PureDPEvent(eps),
-					func(c reference.Context, a float64) (*big.Float, error) { return c.PureDP(eps, a) })
+				eps := e.Num("epsilon")
+				if err := p.add(e, n, fmt.Sprintf("permute-and-flip eps=%v (as eps-DP)", eps), fast.PureDPEvent(eps),
+					func(c reference.Context, a float64) (*big.Float, error) { return c.PureDP(eps, a) }); err != nil {
+					return err
+				}
 				return nil
 			}},
 		// DP-FTRL's tree aggregation in dp_accounting's one-tree reading,
@@ -119,24 +129,26 @@ func init() {
 			fields: []field{{name: "noise_multiplier", check: positive}, {name: "step_counts", kind: kindCounts}},
 			account: func(e *Event, n int64, p *Plan) error {
 				if p.Relation != ReplaceSpecial {
-					return errAt(e.Path, "SingleEpochTreeAggregationDpEvent needs the relation REPLACE_SPECIAL (as in dp_accounting), not %v", p.Relation)
+					return errAt(e.Path(), "SingleEpochTreeAggregationDpEvent needs the relation REPLACE_SPECIAL (as in dp_accounting), not %v", p.Relation)
 				}
-				s := e.Num["noise_multiplier"]
+				s := e.Num("noise_multiplier")
 				var steps []int
-				for i, k := range e.Ints["step_counts"] {
+				for i, k := range e.Ints("step_counts") {
 					if k < 0 || k > math.MaxInt32 {
-						return errAt(fmt.Sprintf("%s.step_counts[%d]", e.Path, i), "must be in [0, 2^31) (is %d)", k)
+						return errAt(fmt.Sprintf("%s.step_counts[%d]", e.Path(), i), "must be in [0, 2^31) (is %d)", k)
 					}
 					steps = append(steps, int(k))
 				}
 				if len(steps) == 0 {
-					return errAt(e.Path+".step_counts", "must be a non-empty list or an integer")
+					return errAt(e.Path()+".step_counts", "must be a non-empty list or an integer")
 				}
-				p.add(e, n, fmt.Sprintf("tree aggregation sigma=%g steps=%v (one tree)", s, steps),
+				if err := p.add(e, n, fmt.Sprintf("tree aggregation sigma=%v steps=%v (one tree)", s, steps),
 					fast.TreeAggregationEvent(s, steps, fast.TreeOneTree),
 					func(c reference.Context, a float64) (*big.Float, error) {
 						return c.TreeAggregation(s, steps, a, rdp.TreeOneTree)
-					})
+					}); err != nil {
+					return err
+				}
 				return nil
 			}},
 		// Repeat-and-select (Papernot and Steinke 2022): the inner event's
@@ -145,77 +157,133 @@ func init() {
 		"RepeatAndSelectDpEvent": {
 			fields: []field{{name: "event", kind: kindEvent}, {name: "mean"}, {name: "shape"}},
 			account: func(e *Event, n int64, p *Plan) error {
-				mean, shape := e.Num["mean"], e.Num["shape"]
+				mean, shape := e.Num("mean"), e.Num("shape")
 				if !(mean >= 1) || math.IsInf(mean, 1) {
-					return errAt(e.Path+".mean", "must be finite and >= 1 (is %v)", mean)
+					return errAt(e.Path()+".mean", "must be finite and >= 1 (is %v)", mean)
 				}
 				if !(shape >= 0) {
-					return errAt(e.Path+".shape", "must be >= 0, or \"inf\" for Poisson (is %v)", shape)
+					return errAt(e.Path()+".shape", "must be >= 0, or \"inf\" for Poisson (is %v)", shape)
 				}
 				sub, err := p.inner(e, "event", "RepeatAndSelectDpEvent")
 				if err != nil {
 					return err
 				}
 				base := sub.fastEvent()
-				p.add(e, n, fmt.Sprintf("repeat-and-select mean=%g shape=%g of [%s]", mean, shape, sub.what()),
+				if err := p.add(e, n, fmt.Sprintf("repeat-and-select mean=%v shape=%v of [%s]", mean, shape, sub.what()),
 					fast.RepeatAndSelectEvent(base, mean, shape),
 					func(c reference.Context, a float64) (*big.Float, error) {
 						co := fast.RepeatAndSelectOrders()
 						rv := make([]*big.Float, len(co))
 						for i, o := range co {
-							v, _, err := sub.ReferenceRDP(c, o, nil)
+							v, err := sub.refRDP(c, o)
 							if err != nil {
 								return nil, err
 							}
 							rv[i] = v
 						}
 						return c.RepeatAndSelect(co, rv, mean, shape, a)
-					})
+					}); err != nil {
+					return err
+				}
 				return nil
 			}},
 	} {
+		c.name = k
 		classes[k] = c
 	}
 }
 
 // inner flattens e's sub-event field under p's relation for a mechanism
 // (cls) that needs its curve alone: an (epsilon, delta) event inside is
-// an error, as its delta would not pass through the mechanism's theorem.
+// an error, as its delta would not pass through the mechanism's theorem;
+// so is nesting such mechanisms more than MaxNested deep.
 func (p *Plan) inner(e *Event, field, cls string) (*Plan, error) {
-	sub, err := NewPlan(e.Sub[field], p.Relation)
+	if p.nest+1 > MaxNested {
+		return nil, &pathError{path: e.Path(), err: ErrNested, msg: fmt.Sprintf(
+			"%s is bound %d of a nest of theorems on an inner event's curve; rdpcheck accounts at most %d nested (Poisson sampling of an event that is not a Gaussian structure or a Laplace, sampling without replacement of one that is not a Gaussian structure, and repeat-and-select each take the curve of the event inside at up to 1,024 orders: about a second per level)",
+			cls, p.nest+1, MaxNested)}
+	}
+	sub, err := newPlan(e.Sub(field), p.Relation, p.nest+1)
 	if err != nil {
 		return nil, err
 	}
 	if sub.hasDelta() {
-		return nil, errAt(e.Path+"."+field, "an (epsilon, delta) event inside %s is not supported: the theorem takes an RDP curve, and the event's delta has no place in it", cls)
+		return nil, errAt(e.Path()+"."+field, "an (epsilon, delta) event inside %s is not supported: the theorem takes an RDP curve, and the event's delta has no place in it", cls)
 	}
-	p.Notes = append(p.Notes, sub.Notes...)
+	for _, n := range sub.notes {
+		p.note(n)
+	}
 	return sub, nil
 }
 
 // fastEvent is the plan's composed curve: the sum over its terms of count
-// times each term's bound, rounded up.
+// times each term's bound, rounded up. Values are kept by order: the
+// theorems that take the curve ask for the same orders again and again
+// (PoissonBoundEvent asks for the orders it is given and for 2, 3, ...,
+// ceil(alpha); nested, each level would otherwise double the work of the
+// one below).
 func (p *Plan) fastEvent() fast.Event {
 	if len(p.Terms) == 0 {
 		return fast.ZCDPEvent(0, 0)
 	}
 	return fast.CurveFunc(func(orders, out []float64) error {
-		tmp := make([]float64, len(orders))
-		clear(out)
-		for _, t := range p.Terms {
-			if err := t.Fast.RDP(orders, tmp); err != nil {
-				return fmt.Errorf("%s: %w", t.Path, err)
+		p.fastMu.Lock()
+		defer p.fastMu.Unlock()
+		if p.fastMemo == nil {
+			p.fastMemo = map[float64]float64{}
+		}
+		var todo []float64 // (an order given twice is computed twice)
+		for _, a := range orders {
+			if _, ok := p.fastMemo[a]; !ok {
+				todo = append(todo, a)
 			}
-			for i, v := range tmp {
-				if s := out[i] + v*float64(t.Count); s != 0 && !math.IsInf(s, 0) {
-					out[i] = math.Nextafter(math.Nextafter(s, math.Inf(1)), math.Inf(1))
-				} else {
-					out[i] = s
+		}
+		if len(todo) > 0 {
+			sum := make([]float64, len(todo))
+			tmp := make([]float64, len(todo))
+			for _, t := range p.Terms {
+				if err := t.Fast.RDP(todo, tmp); err != nil {
+					return &eventError{t.Path(), err}
+				}
+				for i, v := range tmp {
+					if s := sum[i] + v*float64(t.Count); s != 0 && !math.IsInf(s, 0) {
+						sum[i] = math.Nextafter(math.Nextafter(s, math.Inf(1)), math.Inf(1))
+					} else {
+						sum[i] = s
+					}
 				}
 			}
+			for i, a := range todo {
+				p.fastMemo[a] = sum[i]
+			}
+		}
+		for i, a := range orders {
+			out[i] = p.fastMemo[a]
 		}
 		return nil
 	})
+}
+
+// refRDP is ReferenceRDP's sum, kept by precision and order for the
+// theorems that take the plan's curve (as fastEvent); a copy.
+func (p *Plan) refRDP(c reference.Context, order float64) (*big.Float, error) {
+	k := refKey{refPrec(c), order}
+	p.refMu.Lock()
+	v, ok := p.refMemo[k]
+	p.refMu.Unlock()
+	if !ok {
+		var err error
+		if v, _, err = p.ReferenceRDP(c, order, nil); err != nil {
+			return nil, err
+		}
+		p.refMu.Lock()
+		if p.refMemo == nil {
+			p.refMemo = map[refKey]*big.Float{}
+		}
+		p.refMemo[k] = v
+		p.refMu.Unlock()
+	}
+	return new(big.Float).Copy(v), nil
 }
 
 func (p *Plan) what() string {
@@ -235,33 +303,35 @@ func (p *Plan) what() string {
 // accountWOR is SampledWithoutReplacementDpEvent's entry.
 func accountWOR(e *Event, n int64, p *Plan) error {
 	if p.Relation != ReplaceOne {
-		return errAt(e.Path, "SampledWithoutReplacementDpEvent needs the relation REPLACE_ONE (as in dp_accounting), not %v", p.Relation)
+		return errAt(e.Path(), "SampledWithoutReplacementDpEvent needs the relation REPLACE_ONE (as in dp_accounting), not %v", p.Relation)
 	}
-	size, m := e.Num["source_dataset_size"], e.Num["sample_size"]
+	size, m := e.Num("source_dataset_size"), e.Num("sample_size")
 	if size < 1 {
-		return errAt(e.Path+".source_dataset_size", "must be >= 1 (is %v)", size)
+		return errAt(e.Path()+".source_dataset_size", "must be >= 1 (is %v)", size)
 	}
 	if m > size {
-		return errAt(e.Path+".sample_size", "must be at most source_dataset_size %v (is %v)", size, m)
+		return errAt(e.Path()+".sample_size", "must be at most source_dataset_size %v (is %v)", size, m)
 	}
 	// q rounded up: both bounds grow with the sampling ratio.
 	q := m / size
 	if q*size != m {
 		q = math.Min(1, math.Nextafter(q, 2))
 	}
-	if s, ops, err := effectiveSigma(e.Sub["event"]); err == nil {
+	if s, ops, err := effectiveSigma(e.Sub("event")); err == nil {
 		if ops > 0 {
 			s = math.Nextafter(s*(1-float64(2*ops+2)*0x1p-53), 0)
 		}
-		p.add(e, n, fmt.Sprintf("WOR-sampled Gaussian q=%g sigma=%g", q, s), fast.WORGaussianEvent(q, s),
-			func(c reference.Context, a float64) (*big.Float, error) { return c.WORGaussian(q, s, a) })
+		if err := p.add(e, n, fmt.Sprintf("WOR-sampled Gaussian q=%v sigma=%v", q, s), fast.WORGaussianEvent(q, s),
+			func(c reference.Context, a float64) (*big.Float, error) { return c.WORGaussian(q, s, a) }); err != nil {
+			return err
+		}
 		return nil
 	}
 	sub, err := p.inner(e, "event", "SampledWithoutReplacementDpEvent")
 	if err != nil {
 		return err
 	}
-	p.add(e, n, fmt.Sprintf("WOR-sampled q=%g of [%s] (WBK19 Thm 9)", q, sub.what()), fast.WORBoundEvent(q, sub.fastEvent()),
+	if err := p.add(e, n, fmt.Sprintf("WOR-sampled q=%v of [%s] (WBK19 Thm 9)", q, sub.what()), fast.WORBoundEvent(q, sub.fastEvent()),
 		func(c reference.Context, a float64) (*big.Float, error) {
 			top := 2
 			if !math.IsInf(a, 1) {
@@ -273,7 +343,7 @@ func accountWOR(e *Event, n int64, p *Plan) error {
 				if k == top+1 {
 					o = math.Inf(1)
 				}
-				v, _, err := sub.ReferenceRDP(c, o, nil)
+				v, err := sub.refRDP(c, o)
 				if err != nil {
 					return nil, err
 				}
@@ -289,7 +359,9 @@ func accountWOR(e *Event, n int64, p *Plan) error {
 				bc.Inf = math.Inf(1)
 			}
 			return c.WORBound(q, a, bc)
-		})
+		}); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -310,16 +382,16 @@ func accountPoissonBound(e *Event, n int64, p *Plan, q float64) error {
 	if err != nil {
 		return err
 	}
-	p.add(e, n, fmt.Sprintf("Poisson-sampled q=%g of [%s] (Zhu-Wang general bound)", q, sub.what()), fast.PoissonBoundEvent(q, sub.fastEvent()),
+	if err := p.add(e, n, fmt.Sprintf("Poisson-sampled q=%v of [%s] (Zhu-Wang general bound)", q, sub.what()), fast.PoissonBoundEvent(q, sub.fastEvent()),
 		func(c reference.Context, a float64) (*big.Float, error) {
-			own, _, err := sub.ReferenceRDP(c, a, nil)
+			own, err := sub.refRDP(c, a)
 			if err != nil || math.IsInf(a, 1) || a > 1024 {
 				return own, err
 			}
 			top := max(2, int(math.Ceil(a)))
 			var bc []float64
 			for k := 2; k <= top; k++ {
-				v, _, err := sub.ReferenceRDP(c, float64(k), nil)
+				v, err := sub.refRDP(c, float64(k))
 				if err != nil {
 					return nil, err
 				}
@@ -335,6 +407,8 @@ func accountPoissonBound(e *Event, n int64, p *Plan, q float64) error {
 				return zw, nil
 			}
 			return own, nil
-		})
+		}); err != nil {
+		return err
+	}
 	return nil
 }

@@ -14,14 +14,21 @@
 // rdp/rdp_privacy_accountant.py of google/differential-privacy,
 // python/dp_accounting, 0.6.0). Every class rdpcheck reads is one entry of
 // the table in classes.go; the classes it does not read yet are listed
-// once, in notYetSupported. An unknown class or field, a missing field or
-// a value out of its domain is an error naming its path in the JSON
-// (`event.events[2].noise_multiplier: must be > 0`); nothing is skipped.
+// once, in notYetSupported. An unknown class or key, a key given twice, a
+// missing field or a value out of its domain is an error naming its path
+// in the JSON (`event.events[2].noise_multiplier: must be finite and > 0
+// (is 0)`), and for a key the class and the keys it accepts; nothing is
+// skipped. Counts are integers in [0, 2^53] however written (1e4 is 10000).
+//
+// Reading and planning take time and memory linear in the file's size,
+// whatever its depth (up to MaxDepth events deep). A plan has one term per
+// distinct event, with the counts of all its places added. Theorems that
+// take a sub-event's whole curve (sampling by the general bounds,
+// repeat-and-select) may nest MaxNested deep.
 package dpevent
 
 import (
-	"bytes"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -70,17 +77,102 @@ func ParseRelation(s string) (Relation, error) {
 type Event struct {
 	// Class is dp_accounting's class name, e.g. "GaussianDpEvent".
 	Class string
-	// Path is where the event is in the JSON, e.g. "event.events[2]".
-	Path string
-	// Num holds the numeric fields (integers included), by field name.
-	Num map[string]float64
-	// Sub holds the nested event fields ("event"), by field name.
-	Sub map[string]*Event
-	// List holds the list-of-event fields ("events"), by field name.
-	List map[string][]*Event
-	// Ints holds the fields that are an integer or a list of integers
-	// ("step_counts"), by field name.
-	Ints map[string][]int64
+	// fields are the class's fields, vals their values in that order.
+	fields []field
+	vals   []value
+	// parent, field, index: where the event is (Path): the field of
+	// parent that holds it, and its index in that list (-1: not in a
+	// list); the root has no parent and the field "event".
+	parent *Event
+	field  string
+	index  int32
+	// depth is the number of events above it.
+	depth int32
+}
+
+// value is the value of one field.
+type value struct {
+	num  float64
+	sub  *Event
+	list []*Event
+	ints []int64
+}
+
+func (e *Event) val(name string) *value {
+	for i := range e.fields {
+		if e.fields[i].name == name {
+			return &e.vals[i]
+		}
+	}
+	return nil
+}
+
+// Num returns the numeric field name (an integer field as a float64; a
+// null dimension as NaN), 0 if the class has no such field.
+func (e *Event) Num(name string) float64 {
+	if v := e.val(name); v != nil {
+		return v.num
+	}
+	return 0
+}
+
+// Sub returns the event field name ("event"), nil if none.
+func (e *Event) Sub(name string) *Event {
+	if v := e.val(name); v != nil {
+		return v.sub
+	}
+	return nil
+}
+
+// List returns the list-of-events field name ("events").
+func (e *Event) List(name string) []*Event {
+	if v := e.val(name); v != nil {
+		return v.list
+	}
+	return nil
+}
+
+// Ints returns the field name that is an integer or a list of integers
+// ("step_counts"), as a list.
+func (e *Event) Ints(name string) []int64 {
+	if v := e.val(name); v != nil {
+		return v.ints
+	}
+	return nil
+}
+
+// pathKeep is how many steps of a long path Path shows at each end.
+const pathKeep = 4
+
+// Path returns where the event is in the JSON, e.g. "event.events[2]";
+// a path of more than 2 pathKeep + 1 steps shows its first and last
+// pathKeep steps and how many are left out between:
+// "event.events[0].events[0].events[0][... 4893 levels ...].events[0].events[0].events[0].events[1]".
+func (e *Event) Path() string {
+	var steps []*Event
+	for x := e; x != nil; x = x.parent {
+		steps = append(steps, x)
+	}
+	step := func(x *Event) string {
+		s := x.field
+		if x.parent != nil {
+			s = "." + s
+		}
+		if x.index >= 0 {
+			s += fmt.Sprintf("[%d]", x.index)
+		}
+		return s
+	}
+	var b strings.Builder
+	n := len(steps)
+	for i := n - 1; i >= 0; i-- {
+		if n > 2*pathKeep+1 && i == n-1-pathKeep {
+			fmt.Fprintf(&b, "[... %d levels ...]", n-2*pathKeep)
+			i = pathKeep - 1
+		}
+		b.WriteString(step(steps[i]))
+	}
+	return b.String()
 }
 
 // File is a decoded event file.
@@ -93,15 +185,21 @@ type File struct {
 	HasRelation bool
 }
 
+// ErrTooDeep is the error (wrapped) for events nested deeper than
+// MaxDepth.
+var ErrTooDeep = errors.New("events nested too deeply")
+
 // pathError is an error at a path in the JSON.
 type pathError struct {
 	path, msg string
+	err       error // what it wraps, if anything
 }
 
 func (e *pathError) Error() string { return e.path + ": " + e.msg }
+func (e *pathError) Unwrap() error { return e.err }
 
 func errAt(path, format string, args ...any) error {
-	return &pathError{path, fmt.Sprintf(format, args...)}
+	return &pathError{path: path, msg: fmt.Sprintf(format, args...)}
 }
 
 // annotation matches the wrapper keys that carry what a peer printed
@@ -112,47 +210,58 @@ var annotation = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z][a-z0-9]*)*(_[0-9]+)+
 // not read.
 var wrapperNotes = []string{"name", "what", "comment", "accountant"}
 
+const wrapperKeys = `"event", "neighboring_relation", and notes not read: "name", "what", "comment", "accountant", and peers' results such as "dp_accounting_0_6_0"`
+
 // Decode reads an event file: a bare event object or a wrapper
 // {"event": ..., "neighboring_relation": ...}. A wrapper may also carry
 // the descriptive keys "name", "what", "comment" and "accountant" and
 // peers' printed results under keys like "dp_accounting_0_6_0"; any other
-// key is an error.
+// key, and any key given twice, is an error. Time and memory are linear
+// in len(data).
 func Decode(data []byte) (*File, error) {
-	var top map[string]json.RawMessage
-	if err := unmarshal(data, &top); err != nil {
-		return nil, fmt.Errorf("not a JSON object: %v", err)
+	t, err := parseJSON(data)
+	if err != nil {
+		return nil, err
 	}
-	if _, bare := top["class_name"]; bare {
-		e, err := decodeEvent("event", data)
+	root := int32(len(t.nodes) - 1) // the tape is in post-order
+	if t.nodes[root].kind != '{' {
+		return nil, fmt.Errorf("not a JSON object: the file holds %s", t.describe(root))
+	}
+	if t.member(root, "class_name") >= 0 {
+		e, err := decodeEvent(t, root, nil, "event", -1)
 		if err != nil {
 			return nil, err
 		}
 		return &File{Event: e}, nil
 	}
+	r := &t.nodes[root]
+	if r.dup >= 0 {
+		k := t.text(t.kids[r.first+2*r.dup])
+		return nil, fmt.Errorf("duplicate key %q at the top level of the file (each key at most once; a file is an event object with \"class_name\", or an object with %s)", k, wrapperKeys)
+	}
 	f := &File{}
-	for _, k := range sortedKeys(top) {
-		raw := top[k]
+	for j := r.first; j < r.first+r.n; j += 2 {
+		k, v := t.text(t.kids[j]), t.kids[j+1]
 		switch {
 		case k == "event":
-			e, err := decodeEvent("event", raw)
+			e, err := decodeEvent(t, v, nil, "event", -1)
 			if err != nil {
 				return nil, err
 			}
 			f.Event = e
 		case k == "neighboring_relation":
-			var s string
-			if err := json.Unmarshal(raw, &s); err != nil {
-				return nil, errAt(k, "must be a string such as \"ADD_OR_REMOVE_ONE\"")
+			if t.nodes[v].kind != '"' {
+				return nil, errAt(k, "must be a string such as \"ADD_OR_REMOVE_ONE\", not %s", t.source(v))
 			}
-			r, err := ParseRelation(s)
+			rel, err := ParseRelation(t.text(v))
 			if err != nil {
 				return nil, errAt(k, "%v", err)
 			}
-			f.Relation, f.HasRelation = r, true
+			f.Relation, f.HasRelation = rel, true
 		case slices.Contains(wrapperNotes, k) || annotation.MatchString(k):
 			// descriptive: not read
 		default:
-			return nil, errAt(k, "unknown key (a file is an event object with \"class_name\", or {\"event\": ..., \"neighboring_relation\": ...})")
+			return nil, fmt.Errorf("unknown key %q at the top level of the file (a file is an event object with \"class_name\", or an object with %s)", k, wrapperKeys)
 		}
 	}
 	if f.Event == nil {
@@ -161,72 +270,81 @@ func Decode(data []byte) (*File, error) {
 	return f, nil
 }
 
-func unmarshal(data []byte, v any) error {
-	d := json.NewDecoder(bytes.NewReader(data))
-	d.UseNumber()
-	if err := d.Decode(v); err != nil {
-		return err
+// describe names the kind of node i for messages.
+func (t *tape) describe(i int32) string {
+	switch t.nodes[i].kind {
+	case '{':
+		return "an object"
+	case '[':
+		return "a list"
+	case '"':
+		return "the string " + t.source(i)
+	case 'n':
+		return "null"
 	}
-	if d.More() {
-		return fmt.Errorf("trailing data after the JSON value")
-	}
-	return nil
+	return t.source(i)
 }
 
-func sortedKeys(m map[string]json.RawMessage) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+// decodeEvent reads the event object at node i, the field of parent
+// named fieldName (index: its place in that list, or -1).
+func decodeEvent(t *tape, i int32, parent *Event, fieldName string, index int32) (*Event, error) {
+	e := &Event{parent: parent, field: fieldName, index: index}
+	if parent != nil {
+		e.depth = parent.depth + 1
 	}
-	slices.Sort(keys)
-	return keys
-}
-
-// decodeEvent reads the event object raw at path.
-func decodeEvent(path string, raw json.RawMessage) (*Event, error) {
-	var obj map[string]json.RawMessage
-	if err := unmarshal(raw, &obj); err != nil || obj == nil {
-		return nil, errAt(path, "must be an event object with \"class_name\"")
+	if e.depth >= MaxDepth {
+		return nil, &pathError{path: e.Path(), msg: fmt.Sprintf("events nested more than %d deep (rdpcheck's limit)", MaxDepth), err: ErrTooDeep}
 	}
-	var name string
-	if err := json.Unmarshal(obj["class_name"], &name); err != nil || name == "" {
-		return nil, errAt(path, "missing or non-string \"class_name\"")
+	n := &t.nodes[i]
+	if n.kind != '{' {
+		return nil, errAt(e.Path(), "must be an event object with \"class_name\", not %s", t.describe(i))
 	}
+	cn := t.member(i, "class_name")
+	if cn < 0 {
+		return nil, errAt(e.Path(), "missing \"class_name\" (an event object names its class, e.g. \"class_name\": \"GaussianDpEvent\")")
+	}
+	if t.nodes[cn].kind != '"' {
+		return nil, errAt(e.Path(), "\"class_name\" must be a string, not %s", t.source(cn))
+	}
+	name := t.text(cn)
 	c, ok := classes[name]
 	if !ok {
 		if why, later := notYetSupported[name]; later {
-			return nil, errAt(path, "%s: not yet supported: %s", name, why)
+			return nil, errAt(e.Path(), "%s: not yet supported: %s", name, why)
 		}
-		return nil, errAt(path, "%s: unknown event class (rdpcheck reads %s)", name, strings.Join(ClassNames(), ", "))
+		return nil, errAt(e.Path(), "%s: unknown event class (rdpcheck reads %s)", name, strings.Join(ClassNames(), ", "))
 	}
-	e := &Event{Class: name, Path: path, Num: map[string]float64{}, Sub: map[string]*Event{},
-		List: map[string][]*Event{}, Ints: map[string][]int64{}}
-	for _, k := range sortedKeys(obj) {
-		if k == "class_name" {
-			continue
-		}
-		if k == "module_name" {
-			var m string
-			if err := json.Unmarshal(obj[k], &m); err != nil {
-				return nil, errAt(path+"."+k, "must be a string")
+	e.Class = c.name // the table's string: nothing of data is kept
+	e.fields = c.fields
+	if len(c.fields) > 0 {
+		e.vals = make([]value, len(c.fields))
+	}
+	if n.dup >= 0 {
+		k := t.text(t.kids[n.first+2*n.dup])
+		return nil, errAt(e.Path(), "duplicate key %q in %s (each key at most once; it accepts %s)", k, name, c.keyNames())
+	}
+	for j := n.first; j < n.first+n.n; j += 2 {
+		k, v := t.kids[j], t.kids[j+1]
+		switch {
+		case t.is(k, "class_name"):
+		case t.is(k, "module_name"):
+			if t.nodes[v].kind != '"' {
+				return nil, errAt(e.Path()+".module_name", "must be a string, not %s", t.source(v))
 			}
-			continue
-		}
-		if !slices.ContainsFunc(c.fields, func(f field) bool { return f.name == k }) {
-			return nil, errAt(path+"."+k, "unknown field of %s (its fields: %s)", name, c.fieldNames())
+		case !slices.ContainsFunc(c.fields, func(f field) bool { return t.is(k, f.name) }):
+			return nil, errAt(e.Path(), "unknown key %q in %s (it accepts %s)", t.text(k), name, c.keyNames())
 		}
 	}
-	for _, f := range c.fields {
-		fp := path + "." + f.name
-		raw, ok := obj[f.name]
-		if !ok || string(raw) == "null" && f.kind != kindOptCount {
+	for fi, f := range c.fields {
+		v := t.member(i, f.name)
+		if v < 0 || t.nodes[v].kind == 'n' && f.kind != kindOptCount {
 			if f.optional {
-				e.Num[f.name] = f.def
+				e.vals[fi].num = f.def
 				continue
 			}
-			return nil, errAt(fp, "missing (a field of %s)", name)
+			return nil, errAt(e.Path()+"."+f.name, "missing (a field of %s)", name)
 		}
-		if err := f.decode(e, fp, raw); err != nil {
+		if err := f.decode(t, e, &e.vals[fi], v); err != nil {
 			return nil, err
 		}
 	}
@@ -234,18 +352,20 @@ func decodeEvent(path string, raw json.RawMessage) (*Event, error) {
 }
 
 // number reads a JSON number or one of the strings "inf", "-inf", "nan".
-func number(path string, raw json.RawMessage) (float64, error) {
-	var n json.Number
-	if err := json.Unmarshal(raw, &n); err == nil {
-		v, err := strconv.ParseFloat(string(n), 64)
+func number(t *tape, path func() string, i int32) (float64, error) {
+	switch n := &t.nodes[i]; n.kind {
+	case '0':
+		lit := t.text(i)
+		v, err := strconv.ParseFloat(lit, 64)
 		if err != nil {
-			return 0, errAt(path, "number %s out of the float64 range", n)
+			return 0, errAt(path(), "%s is beyond the float64 range (magnitude at most %g)", lit, math.MaxFloat64)
+		}
+		if v == 0 && strings.ContainsAny(strings.Split(strings.ToLower(lit), "e")[0], "123456789") {
+			return 0, errAt(path(), "%s is below the float64 range (it would be 0; the smallest is %g)", lit, math.SmallestNonzeroFloat64)
 		}
 		return v, nil
-	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err == nil {
-		switch strings.ToLower(s) {
+	case '"':
+		switch strings.ToLower(t.text(i)) {
 		case "inf", "infinity", "+inf":
 			return math.Inf(1), nil
 		case "-inf", "-infinity":
@@ -254,17 +374,94 @@ func number(path string, raw json.RawMessage) (float64, error) {
 			return math.NaN(), nil
 		}
 	}
-	return 0, errAt(path, "must be a number (or \"inf\"), not %s", string(raw))
+	return 0, errAt(path(), "must be a number (or \"inf\"), not %s", t.describe(i))
 }
 
-// integer reads a JSON integer (an integral number such as 100 or 100.0).
-func integer(path string, raw json.RawMessage) (int64, error) {
-	v, err := number(path, raw)
-	if err != nil {
-		return 0, err
+// MaxCount is the largest count (and product of counts) a file may give:
+// 2^53, below which every integer is exact in float64, the arithmetic
+// that composes counts.
+const MaxCount = 1 << 53
+
+// integer reads a JSON integer in [0, MaxCount]: a number with no
+// fractional part, however written (100, 100.0, 1e2, 1.5e1).
+func integer(t *tape, path func() string, i int32) (int64, error) {
+	if t.nodes[i].kind != '0' {
+		if v, err := number(t, path, i); err == nil && math.IsInf(v, 1) {
+			return 0, errAt(path(), "is too large: at most 2^53 = %d (is %v)", int64(MaxCount), v)
+		}
+		return 0, errAt(path(), "must be an integer in [0, 2^53], not %s", t.describe(i))
 	}
-	if v != math.Trunc(v) || math.Abs(v) > 1<<53 {
-		return 0, errAt(path, "must be an integer, not %s", string(raw))
+	lit := t.text(i)
+	v, ok, big, neg := exactInteger(lit)
+	switch {
+	case neg:
+		return 0, errAt(path(), "must be >= 0 (is %s)", lit)
+	case !ok:
+		return 0, errAt(path(), "must be an integer (is %s)", lit)
+	case big || v > MaxCount:
+		return 0, errAt(path(), "is too large: at most 2^53 = %d (is %s)", int64(MaxCount), lit)
 	}
-	return int64(v), nil
+	return v, nil
+}
+
+// exactInteger reads a JSON number literal exactly: its value v when it
+// is an integer of at most 16 digits (ok), or whether it is an integer
+// of more (big), and whether it is below 0 (neg).
+func exactInteger(lit string) (v int64, ok, big, neg bool) {
+	s := lit
+	if s != "" && s[0] == '-' {
+		neg, s = true, s[1:]
+	}
+	var mant []byte
+	exp := 0
+	i := 0
+	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		mant = append(mant, s[i])
+	}
+	if i < len(s) && s[i] == '.' {
+		for i++; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+			mant = append(mant, s[i])
+			exp--
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		sign := 1
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			if s[i] == '-' {
+				sign = -1
+			}
+			i++
+		}
+		e := 0
+		for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+			if e < 1e8 {
+				e = 10*e + int(s[i]-'0')
+			}
+		}
+		exp += sign * e
+	}
+	for len(mant) > 0 && mant[0] == '0' {
+		mant = mant[1:]
+	}
+	for len(mant) > 0 && mant[len(mant)-1] == '0' {
+		mant = mant[:len(mant)-1]
+		exp++
+	}
+	if len(mant) == 0 {
+		return 0, true, false, false // zero, -0 included
+	}
+	if exp < 0 {
+		return 0, false, false, neg
+	}
+	if len(mant)+exp > 16 {
+		return 0, true, true, neg
+	}
+	for _, d := range mant {
+		v = 10*v + int64(d-'0')
+	}
+	for range exp {
+		v *= 10
+	}
+	return v, true, false, neg
 }

@@ -3,6 +3,7 @@ package dpevent
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"math/big"
 	"os"
@@ -241,22 +242,50 @@ func TestDecodeErrors(t *testing.T) {
 			"event.events[2].noise_multiplier: must be finite and > 0 (is 0)"},
 		{g(`"inf"`), "event.noise_multiplier: must be finite and > 0 (is +Inf)"},
 		{g(`"nan"`), "event.noise_multiplier: must be finite and > 0 (is NaN)"},
-		{g(`"x"`), `event.noise_multiplier: must be a number (or "inf"), not "x"`},
-		{`{"class_name": "GaussianDpEvent", "sigma": 1}`, "event.sigma: unknown field of GaussianDpEvent (its fields: noise_multiplier)"},
+		{g(`"x"`), `event.noise_multiplier: must be a number (or "inf"), not the string "x"`},
+		{g(`[1]`), `event.noise_multiplier: must be a number (or "inf"), not a list`},
+		{g(`1e400`), `event.noise_multiplier: 1e400 is beyond the float64 range (magnitude at most 1.7976931348623157e+308)`},
+		{g(`1e-400`), `event.noise_multiplier: 1e-400 is below the float64 range (it would be 0; the smallest is 5e-324)`},
+		{`{"class_name": "GaussianDpEvent", "sigma": 1}`, `event: unknown key "sigma" in GaussianDpEvent (it accepts class_name, module_name, noise_multiplier)`},
+		// caught: "a duplicate key: the last wins" (issue 18)
+		{`{"class_name": "GaussianDpEvent", "noise_multiplier": 1, "noise_multiplier": 0.1}`,
+			`event: duplicate key "noise_multiplier" in GaussianDpEvent (each key at most once; it accepts class_name, module_name, noise_multiplier)`},
+		{`{"class_name": "ComposedDpEvent", "events": [], "class_name": "ComposedDpEvent"}`, `event: duplicate key "class_name" in ComposedDpEvent`},
+		{`{"event": ` + g("1") + `, "event": ` + g("2") + `}`, `duplicate key "event" at the top level of the file`},
+		{`{"class_name": "GaussianDpEvent", "noise_multiplier": 1, "module_name": 3}`, `event.module_name: must be a string, not 3`},
+		{`{"class_name": 3}`, `event: "class_name" must be a string, not 3`},
 		{`{"class_name": "GaussianDpEvent"}`, "event.noise_multiplier: missing (a field of GaussianDpEvent)"},
 		{`{"class_name": "FooDpEvent"}`, "event: FooDpEvent: unknown event class"},
-		{`{"event": {"class_name": "SelfComposedDpEvent", "event": ` + g("1") + `, "count": 2.5}}`, "event.count: must be an integer, not 2.5"},
-		{`{"event": {"class_name": "SelfComposedDpEvent", "event": ` + g("1") + `, "count": -1}}`, "event.count: must be >= 0"},
-		{`{"event": ` + g("1") + `, "neighbouring_relation": "REPLACE_ONE"}`, "neighbouring_relation: unknown key"},
+		{`{"event": {"class_name": "SelfComposedDpEvent", "event": ` + g("1") + `, "count": 2.5}}`, "event.count: must be an integer (is 2.5)"},
+		{`{"event": {"class_name": "SelfComposedDpEvent", "event": ` + g("1") + `, "count": -1}}`, "event.count: must be >= 0 (is -1)"},
+		// caught: "count 1e30: must be an integer, not 1e30" (issue 18)
+		{`{"event": {"class_name": "SelfComposedDpEvent", "event": ` + g("1") + `, "count": 1e30}}`, "event.count: is too large: at most 2^53 = 9007199254740992 (is 1e30)"},
+		// 2^53 + 1 was read as 2^53 (float64) and accepted
+		{`{"event": {"class_name": "SelfComposedDpEvent", "event": ` + g("1") + `, "count": 9007199254740993}}`, "event.count: is too large: at most 2^53 = 9007199254740992 (is 9007199254740993)"},
+		{`{"event": {"class_name": "SelfComposedDpEvent", "event": ` + g("1") + `, "count": "inf"}}`, "event.count: is too large: at most 2^53 = 9007199254740992 (is +Inf)"},
+		{`{"event": {"class_name": "SelfComposedDpEvent", "event": ` + g("1") + `, "count": "3"}}`, `event.count: must be an integer in [0, 2^53], not the string "3"`},
+		{`{"event": {"class_name": "SelfComposedDpEvent", "event": ` + g("1") + `, "count": 1e-1}}`, "event.count: must be an integer (is 1e-1)"},
+		{`{"event": ` + g("1") + `, "neighbouring_relation": "REPLACE_ONE"}`, `unknown key "neighbouring_relation" at the top level of the file (a file is an event object with "class_name", or an object with "event", "neighboring_relation", and notes`},
 		{`{"event": ` + g("1") + `, "neighboring_relation": "REPLACE_TWO"}`, `neighboring_relation: unknown neighboring relation "REPLACE_TWO"`},
 		{`{"event": {"class_name": "DiscreteLaplaceDpEvent", "alpha": 1}}`, "event: DiscreteLaplaceDpEvent: not yet supported"},
 		{`{"class_name": "ZCDpEvent", "rho": -1}`, "event.rho: must be finite and >= 0 (is -1)"},
 		{`{"class_name": "PoissonSampledDpEvent", "sampling_probability": 1.5, "event": ` + g("1") + `}`, "event.sampling_probability: must be in [0, 1] (is 1.5)"},
 		{`{"class_name": "EpsilonDeltaDpEvent", "epsilon": 1, "delta": 1}`, "event.delta: must be in [0, 1) (is 1)"},
-		{`{"class_name": "ComposedDpEvent", "events": {}}`, "event.events: must be a list of events"},
-		{`[1]`, "not a JSON object"},
+		{`{"class_name": "ComposedDpEvent", "events": {}}`, "event.events: must be a list of events, not an object"},
+		{`{"class_name": "ComposedDpEvent", "events": [1]}`, `event.events[0]: must be an event object with "class_name", not 1`},
+		{`{"class_name": "ComposedDpEvent", "events": [{}]}`, `event.events[0]: missing "class_name"`},
+		{`[1]`, "not a JSON object: the file holds a list"},
 		{`{"name": "x"}`, "event: missing"},
-		{g("1") + ` {}`, "not a JSON object: trailing data"},
+		{g("1") + ` {}`, "not valid JSON at line 1, column 58: data after the JSON value"},
+		{"{\n \"class_name\": \"GaussianDpEvent\",\n \"noise_multiplier\": 1,\n}", "not valid JSON at line 4, column 1: want a key (a string) in an object"},
+		{g("Infinity"), "not valid JSON at line 1, column 55: Infinity and NaN are not JSON (Python's json.dumps writes them for float('inf') and float('nan')); write the strings \"inf\" or \"nan\""},
+		{g("-Infinity"), "not valid JSON at line 1, column 55: -Infinity is not JSON"},
+		{g("01"), "not valid JSON at line 1, column 56: want ',' or '}'"},
+		{`{"class_name": "GaussianDpEvent", "noise_multiplier": 1`, "not valid JSON at line 1, column 56: unexpected end of input, want ',' or '}'"},
+		{"", "not valid JSON at line 1, column 1: unexpected end of input, want a value"},
+		{strings.Repeat("[", maxJSONDepth+1), fmt.Sprintf("nested deeper than %d levels of JSON at line 1, column %d", maxJSONDepth, maxJSONDepth+1)},
+		{`{"class_name": "PoissonSampledDpEvent", "sampling_probability": 0.5, "event": ` + g("1") + `, "count": 2}`,
+			`event: unknown key "count" in PoissonSampledDpEvent (it accepts class_name, module_name, sampling_probability, event)`},
 	} {
 		_, err := Decode([]byte(c.in))
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
@@ -303,7 +332,10 @@ func TestPlanErrors(t *testing.T) {
 		{`{"class_name": "PoissonSampledDpEvent", "sampling_probability": 0.1, "event": {"class_name": "ZCDpEvent", "rho": 0.1, "xi": 0.1}}`, ReplaceSpecial,
 			"event.event: a ZCDpEvent under PoissonSampledDpEvent must have xi = 0"},
 		{`{"class_name": "SelfComposedDpEvent", "count": 4503599627370496, "event": {"class_name": "SelfComposedDpEvent", "count": 4096, "event": ` + gauss + `}}`, AddOrRemoveOne,
-			"event.event.count: the composed count overflows int64"},
+			"event.event.count: the count 4096 times the 4503599627370496 above it is more than 2^53 = 9007199254740992"},
+		// identical events add their counts in one term: past 2^53 is an error
+		{`{"class_name": "ComposedDpEvent", "events": [{"class_name": "SelfComposedDpEvent", "count": 9007199254740992, "event": ` + gauss + `}, ` + gauss + `]}`, AddOrRemoveOne,
+			"event.events[1]: GaussianDpEvent: the counts of this event over the file add up to more than 2^53 = 9007199254740992 (9007199254740992 and 1)"},
 	} {
 		e, err := Decode([]byte(c.in))
 		if err != nil {

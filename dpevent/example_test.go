@@ -29,7 +29,7 @@ func ExampleNewPlan() {
 	grid, _ := plan.Epsilon(1e-5, fast.DefaultOrders(), fast.Improved)
 	fmt.Printf("best %.6f at %.2f; grid %.6f at %g\n", best.Epsilon, best.Order, grid.Epsilon, grid.Order)
 	for i, t := range plan.Terms {
-		fmt.Printf("%s x%d: %.4f\n", t.Path, t.Count, best.TermRDP[i])
+		fmt.Printf("%s x%d: %.4f\n", t.Path(), t.Count, best.TermRDP[i])
 	}
 	// Output:
 	// best 2.181258 at 7.69; grid 2.181274 at 7.7

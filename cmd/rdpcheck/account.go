@@ -1,13 +1,15 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
+	"os"
 	"strings"
+	"sync"
 	"text/tabwriter"
+	"time"
 
 	"github.com/rdpcheck/rdpcheck/cases"
 	"github.com/rdpcheck/rdpcheck/dpevent"
@@ -19,20 +21,26 @@ import (
 const accountDoc = `Accounts a privacy event tree written by dp_accounting (the JSON of
 DpEvent.to_named_tuple(), bare or as {"event": ..., "neighboring_relation": ...})
 and prints epsilon for -delta (or delta for -eps), the order that gives it, and
-each event's RDP at that order. Values come from package fast (never below the
-exact ones); -reference recomputes them at that order in arbitrary precision.
+each distinct event's RDP at that order: one row per event class and
+parameters, with its total count, how many places in the tree give it and the
+first of them. Values are upper bounds in float64 (never below the exact ones);
+-reference recomputes them at that order in arbitrary precision.
 
-By default the order is the best in (1, 4096] and +Inf, found from
-dp_accounting's 156 orders by a one-dimensional search: every order gives a
-valid bound, so the result is safe whatever the search does. -orders grid
-minimises over dp_accounting's 156 orders only, as its RdpAccountant does.
+The event file is named before or after the flags; - reads standard input.
+A run longer than about two seconds says what it is doing on standard error.
+
+By default (-orders best) the order is the best in (1, 2^20] and +Inf, to
+1e-6 relative, as epsilon finds it: every order gives a valid bound, so the
+result is safe whatever the search does. -orders grid minimises over
+dp_accounting's 156 orders only, as its RdpAccountant does.
 
 Event classes read: ` + "%s" + `.
 Not yet read (an error names them): %s.
 
 examples:
   rdpcheck account -delta 1e-5 peers/accountants/dpevents/dpsgd_mnist_tutorial.json
-  rdpcheck account -eps 3 -orders grid -json events.json`
+  rdpcheck account -eps 3 -orders grid -json events.json
+  rdpcheck account -delta 1e-5 - < events.json`
 
 func init() {
 	register(command{name: "account", summary: "epsilon (or delta) of a dp_accounting DpEvent tree, at the best order", run: runAccount})
@@ -44,17 +52,15 @@ func runAccount(args []string, stdout, stderr io.Writer) int {
 	var d dpFlags
 	d.register(fs)
 	o := &d.orders
-	eps := fs.Float64("eps", math.NaN(), "target epsilon (>= 0): print delta instead of epsilon")
+	eps := &numFlag{in: func(x float64) bool { return x >= 0 && !math.IsInf(x, 1) }, domain: "a finite number >= 0"}
+	fs.Var(eps, "eps", "target epsilon (>= 0): print delta instead of epsilon")
 	relName := fs.String("relation", "", "neighboring relation, overriding the file's: ADD_OR_REMOVE_ONE, REPLACE_ONE or REPLACE_SPECIAL (default: the file's, else ADD_OR_REMOVE_ONE)")
 	withRef := fs.Bool("reference", false, "also compute the value at the order found with the arbitrary-precision reference (progress on stderr)")
 	// flags may come before or after the file
 	var files []string
 	for rest := args; ; {
-		if err := fs.Parse(rest); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return 0
-			}
-			return 2
+		if st := parseFlags(fs, rest); st >= 0 {
+			return st
 		}
 		if fs.NArg() == 0 {
 			break
@@ -66,9 +72,9 @@ func runAccount(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "rdpcheck account: want one event file, have %d (rdpcheck account -h)\n", len(files))
 		return 2
 	}
-	wantDelta := !math.IsNaN(*eps)
+	wantDelta := eps.set
 	if wantDelta == d.delta.set {
-		return fail(stderr, "account", errors.New("give one of -delta (for epsilon) or -eps (for delta)"))
+		return usageError(stderr, "account", "give one of -delta (for epsilon) or -eps (for delta)")
 	}
 	var rel *dpevent.Relation
 	if *relName != "" {
@@ -78,32 +84,16 @@ func runAccount(args []string, stdout, stderr io.Writer) int {
 		}
 		rel = &r
 	}
-	p, err := dpevent.ReadFile(files[0], rel)
-	if err != nil {
-		return fail(stderr, "account", fmt.Errorf("%s: %w", files[0], err))
-	}
-	var res *dpevent.Result
-	if wantDelta {
-		if !(*eps >= 0) || math.IsInf(*eps, 1) {
-			return fail(stderr, "account", fmt.Errorf("-eps %v must be finite and >= 0", *eps))
-		}
-		res, err = p.Delta(*eps, o.orders(), d.conv.conv)
-	} else {
-		res, err = p.Epsilon(d.delta.v, o.orders(), d.conv.conv)
-	}
+	pr := startProgress(stderr, "account")
+	p, res, ref, err := accountFile(files[0], rel, wantDelta, eps.v, d, o, *withRef, pr)
+	pr.end()
 	if err != nil {
 		return fail(stderr, "account", err)
-	}
-	var ref string
-	if *withRef {
-		if ref, err = accountReference(p, res, wantDelta, d.conv.conv, stderr); err != nil {
-			return fail(stderr, "account", err)
-		}
 	}
 	if d.json {
 		events := make([]map[string]any, len(p.Terms))
 		for i, t := range p.Terms {
-			events[i] = map[string]any{"path": t.Path, "event": t.What, "count": t.Count, "rdp": schema.JSONFloat(res.TermRDP[i])}
+			events[i] = map[string]any{"path": t.Path(), "places": t.Places, "event": t.What, "count": t.Count, "rdp": schema.JSONFloat(res.TermRDP[i])}
 		}
 		out := map[string]any{
 			"epsilon": schema.JSONFloat(res.Epsilon), "delta": schema.JSONFloat(res.Delta), "order": schema.JSONFloat(res.Order),
@@ -135,10 +125,12 @@ func runAccount(args []string, stdout, stderr io.Writer) int {
 	if x := p.ExtraDelta(); x > 0 {
 		fmt.Fprintf(stdout, "the (epsilon, delta) events add delta %.6g, composed in as dp_accounting does\n", x)
 	}
+	// one row per distinct event: its total count, the number of places
+	// in the tree that give it and the first of them
 	tw := tabwriter.NewWriter(stdout, 2, 8, 2, ' ', 0)
-	fmt.Fprintf(tw, "\nRDP at order %.10g\tcount\tpath\tevent\n", res.Order)
+	fmt.Fprintf(tw, "\nRDP at order %.10g\tcount\tplaces\tfirst at\tevent\n", res.Order)
 	for i, t := range p.Terms {
-		fmt.Fprintf(tw, "%.10g\t%d\t%s\t%s\n", res.TermRDP[i], t.Count, t.Path, t.What)
+		fmt.Fprintf(tw, "%.10g\t%d\t%d\t%s\t%s\n", res.TermRDP[i], t.Count, t.Places, t.Path(), t.What)
 	}
 	tw.Flush()
 	for _, n := range p.Notes {
@@ -154,11 +146,58 @@ func runAccount(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// accountFile reads the event file name ("-": standard input), plans it
+// under its relation (or rel) and accounts it: delta at eps when
+// wantDelta, else epsilon at d.delta, and with withRef the reference's
+// value at the order found. pr is told each step.
+func accountFile(name string, rel *dpevent.Relation, wantDelta bool, eps float64, d dpFlags, o *bestOrdersFlag, withRef bool, pr *progress) (p *dpevent.Plan, res *dpevent.Result, ref string, err error) {
+	var data []byte
+	if name == "-" {
+		pr.set("reading standard input")
+		data, err = io.ReadAll(stdin)
+		name = "standard input"
+	} else {
+		pr.set("reading %s", name)
+		data, err = os.ReadFile(name)
+	}
+	if err != nil {
+		if pe, ok := err.(*fs.PathError); ok {
+			err = pe.Err // the path is named below
+		}
+		return nil, nil, "", fmt.Errorf("cannot read %s: %w", name, err)
+	}
+	pr.set("decoding and planning %s (%.3g MB)", name, float64(len(data))/1e6)
+	if p, err = dpevent.ReadBytes(data, rel); err != nil {
+		return nil, nil, "", fmt.Errorf("%s: %w", name, err)
+	}
+	pr.set("accounting %d distinct event(s) (%s)", len(p.Terms), o.describe())
+	if wantDelta {
+		res, err = p.Delta(eps, o.orders(), d.conv.conv)
+	} else {
+		res, err = p.Epsilon(d.delta.v, o.orders(), d.conv.conv)
+	}
+	if err != nil {
+		return nil, nil, "", err
+	}
+	if withRef {
+		if ref, err = accountReference(p, res, wantDelta, d.conv.conv, pr); err != nil {
+			return nil, nil, "", err
+		}
+	}
+	return p, res, ref, nil
+}
+
 // accountReference recomputes the result at its order with the reference,
-// one line of progress per event on stderr.
-func accountReference(p *dpevent.Plan, res *dpevent.Result, wantDelta bool, conv fast.Conversion, stderr io.Writer) (string, error) {
-	fmt.Fprintf(stderr, "reference: %d events at order %g\n", len(p.Terms), res.Order)
-	progress := func(done, total int) { fmt.Fprintf(stderr, "reference: %d/%d events\n", done, total) }
+// telling pr which event it is at.
+func accountReference(p *dpevent.Plan, res *dpevent.Result, wantDelta bool, conv fast.Conversion, pr *progress) (string, error) {
+	pr.set("reference at order %g: event 1 of %d", res.Order, len(p.Terms))
+	progress := func(done, total int) {
+		if done < total {
+			pr.set("reference at order %g: event %d of %d", res.Order, done+1, total)
+		} else {
+			pr.set("reference at order %g: converting", res.Order)
+		}
+	}
 	var c reference.Context
 	if wantDelta {
 		v, err := p.ReferenceDelta(c, res.Epsilon, res.Order, conv, progress)
@@ -172,4 +211,57 @@ func accountReference(p *dpevent.Plan, res *dpevent.Result, wantDelta bool, conv
 		return "", err
 	}
 	return cases.Decimal(v), nil
+}
+
+// progressAfter and progressEvery: a run that lasts progressAfter prints
+// what it is doing on stderr, then again every progressEvery; a shorter
+// run prints nothing (so that transcripts stay the same). Variables so
+// that tests can shorten them.
+var progressAfter, progressEvery = 2 * time.Second, 2 * time.Second
+
+// progress reports a long run's current step on stderr.
+type progress struct {
+	cmd   string
+	w     io.Writer
+	start time.Time
+	mu    sync.Mutex
+	step  string
+	stop  chan struct{}
+	done  chan struct{}
+}
+
+// startProgress starts reporting; end must be called before anything
+// else is written to w.
+func startProgress(w io.Writer, cmd string) *progress {
+	p := &progress{cmd: cmd, w: w, start: time.Now(), stop: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		t := time.NewTimer(progressAfter)
+		defer t.Stop()
+		for {
+			select {
+			case <-p.stop:
+				return
+			case <-t.C:
+				p.mu.Lock()
+				fmt.Fprintf(p.w, "rdpcheck %s: %.0f s: %s\n", p.cmd, time.Since(p.start).Seconds(), p.step)
+				p.mu.Unlock()
+				t.Reset(progressEvery)
+			}
+		}
+	}()
+	return p
+}
+
+// set names the current step.
+func (p *progress) set(format string, args ...any) {
+	p.mu.Lock()
+	p.step = fmt.Sprintf(format, args...)
+	p.mu.Unlock()
+}
+
+// end stops reporting.
+func (p *progress) end() {
+	close(p.stop)
+	<-p.done
 }

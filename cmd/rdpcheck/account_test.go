@@ -1,13 +1,17 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"math/big"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rdpcheck/rdpcheck/cases"
@@ -87,8 +91,8 @@ func TestAccountJSON(t *testing.T) {
 	}
 }
 
-// TestAccountOutputs: -eps, infinities as "inf", -relation, -reference
-// progress, and the errors a person can act on.
+// TestAccountOutputs: -eps, infinities as "inf", -relation, -reference,
+// and the errors a person can act on.
 func TestAccountOutputs(t *testing.T) {
 	code, out, errOut := runCLI("account", "-json", eventDir+"noop_and_nonprivate.json", "-delta", "1e-5")
 	var inf map[string]any
@@ -100,8 +104,8 @@ func TestAccountOutputs(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(out, "delta = 3.592824805e-09 at order 13 ") || !strings.Contains(out, "reference delta = 3.59282480") {
 		t.Errorf("queries -eps 3: exit %d\n%s%s", code, out, errOut)
 	}
-	if !strings.Contains(errOut, "reference: 3/3 events") {
-		t.Errorf("no progress on stderr: %q", errOut)
+	if errOut != "" {
+		t.Errorf("a run of less than %v wrote on stderr: %q", progressAfter, errOut)
 	}
 	for _, c := range []struct {
 		args []string
@@ -114,7 +118,7 @@ func TestAccountOutputs(t *testing.T) {
 		{[]string{"-delta", "1e-10", eventDir + "pure_and_approx.json"}, 1, "not above the delta of the (epsilon, delta) events"},
 		{[]string{eventDir + "queries_mixed.json"}, 1, "give one of -delta"},
 		{[]string{"-delta", "1e-5"}, 2, "want one event file"},
-		{[]string{"-delta", "1e-5", "no-such-file.json"}, 1, "no-such-file.json"},
+		{[]string{"-delta", "1e-5", "no-such-file.json"}, 1, "rdpcheck account: cannot read no-such-file.json: no such file or directory\n"},
 	} {
 		code, _, errOut := runCLI(append([]string{"account"}, c.args...)...)
 		if code != c.code || !strings.Contains(errOut, c.want) {
@@ -187,6 +191,102 @@ func TestAccountEveryPeerFile(t *testing.T) {
 		case math.Abs(rel) <= 1e-12, rel > 0 && rel <= above[base]:
 		default:
 			t.Errorf("%s: rdpcheck %.17g on the grid, dp_accounting %.17g (rel %.3g)", base, eps[0], want, rel)
+		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a writer and a reader at once.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestAccountProgress: a run longer than progressAfter says on stderr what
+// it is doing, every progressEvery, and nothing once ended (a shorter run
+// prints nothing: TestAccountOutputs).
+func TestAccountProgress(t *testing.T) {
+	defer func(a, e time.Duration) { progressAfter, progressEvery = a, e }(progressAfter, progressEvery)
+	progressAfter, progressEvery = 0, time.Millisecond
+	var w syncBuffer
+	p := startProgress(&w, "account")
+	p.set("reference at order %g: event %d of %d", 8.5, 2, 3)
+	for deadline := time.Now().Add(10 * time.Second); strings.Count(w.String(), "event 2 of 3") < 2; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no progress in 10 s: %q", w.String())
+		}
+	}
+	p.end()
+	out := w.String()
+	time.Sleep(20 * time.Millisecond)
+	if w.String() != out {
+		t.Errorf("progress after end: %q", strings.TrimPrefix(w.String(), out))
+	}
+	line := regexp.MustCompile(`^rdpcheck account: [0-9]+ s: (reference at order 8.5: event 2 of 3)?$`)
+	for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		if !line.MatchString(l) {
+			t.Errorf("progress line %q", l)
+		}
+	}
+}
+
+// TestAccountScale: issue 18's deep and wide files, read through the
+// command: one row per distinct event with its count, JSON likewise, and
+// "-" reads standard input.
+func TestAccountScale(t *testing.T) {
+	g := `{"class_name": "GaussianDpEvent", "noise_multiplier": 1.0}`
+	deep := strings.Repeat(`{"class_name": "ComposedDpEvent", "events": [`+g+`, `, 4900) + g + strings.Repeat("]}", 4900)
+	wide := `{"class_name": "ComposedDpEvent", "events": [` + strings.Repeat(`{"class_name": "GaussianDpEvent", "noise_multiplier": 2.0}, `, 100000) + g + `]}`
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name, data string
+		rows       [][2]any // event, count
+	}{
+		{"deep.json", deep, [][2]any{{"Gaussian sigma=1", 4901.0}}},
+		{"wide.json", wide, [][2]any{{"Gaussian sigma=2", 100000.0}, {"Gaussian sigma=1", 1.0}}},
+	} {
+		name := filepath.Join(dir, c.name)
+		if err := os.WriteFile(name, []byte(c.data), 0o666); err != nil {
+			t.Fatal(err)
+		}
+		code, out, errOut := runCLI("account", "-delta", "1e-5", "-json", name)
+		var got struct {
+			Events []struct {
+				Event string
+				Count float64
+			}
+		}
+		if code != 0 || json.Unmarshal([]byte(out), &got) != nil {
+			t.Fatalf("%s: exit %d: %s%s", c.name, code, out, errOut)
+		}
+		var rows [][2]any
+		for _, e := range got.Events {
+			rows = append(rows, [2]any{e.Event, e.Count})
+		}
+		if diff := cmp.Diff(c.rows, rows); diff != "" {
+			t.Errorf("%s: rows (-want +got):\n%s", c.name, diff)
+		}
+		code, table, errOut := runCLI("account", "-delta", "1e-5", name)
+		if n := strings.Count(table, "\n"); code != 0 || n != 3+len(c.rows) {
+			t.Errorf("%s: exit %d, %d lines:\n%s%s", c.name, code, n, table, errOut)
+		}
+		// the same from standard input
+		stdin = strings.NewReader(c.data)
+		code, fromStdin, errOut := runCLI("account", "-delta", "1e-5", "-")
+		stdin = os.Stdin
+		if code != 0 || fromStdin != table {
+			t.Errorf("%s from stdin: exit %d\n%s%s\nwant\n%s", c.name, code, fromStdin, errOut, table)
 		}
 	}
 }

@@ -27,12 +27,16 @@ func TestScripts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	testscript.Run(t, testscript.Params{Dir: "testdata/script", Setup: func(env *testscript.Env) error {
-		env.Setenv("REPO", root) // the repository, for its vectors and peers' answers
-		return nil
-	}, Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-		"status": status,
-	}})
+	testscript.Run(t, testscript.Params{Dir: "testdata/script",
+		// UPDATE_SCRIPTS=1 rewrites the expected files that cmp compares
+		// (review the diff before committing it)
+		UpdateScripts: os.Getenv("UPDATE_SCRIPTS") != "",
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("REPO", root) // the repository, for its vectors and peers' answers
+			return nil
+		}, Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"status": status,
+		}})
 }
 
 // status N CMD ARGS... runs CMD as exec does and checks that it exits
