@@ -22,7 +22,7 @@ type slPoint struct {
 
 // slPoints draws the sampled Laplace sweep over the promised range: q in
 // [1e-10, 1], b in [0.05, 1000], integer orders to 1024, fractional orders
-// in [1.1, 256], by region, with a fixed seed.
+// in [1 + 2^-52, 256], by region, with a fixed seed.
 func slPoints(short bool) []slPoint {
 	r := rand.New(rand.NewPCG(2026, 11))
 	scale := 1
@@ -61,6 +61,14 @@ func slPoints(short bool) []slPoint {
 	})
 	add("b in [100, 1000] (flat)", 40, func() (float64, float64, float64) {
 		return qAny(), logUniform(r, 100, 1000), frac(1.1, 256)
+	})
+	nNear := 0
+	add("alpha in [1+2^-52, 1.001]", 40, func() (float64, float64, float64) {
+		nNear++
+		return qAny(), bAny(), nearOneDraw(r, nNear-1)
+	})
+	add("fractional (1.001, 1.1)", 20, func() (float64, float64, float64) {
+		return qAny(), bAny(), 1 + logUniform(r, 1e-3, 0.1)
 	})
 	orders := DefaultOrders()
 	for range 4 / scale * 1 {
@@ -340,7 +348,8 @@ func sweepTable(t *testing.T, n int, label func(i int) (region, point string), f
 
 // TestSampledDivergenceAccuracySweep: fast.SampledDivergence against the
 // reference at 64 bits on random distributions (2 to 8 outcomes, entries
-// over 12 decades, some zeros), q in [1e-10, 1], orders 1 to 1024 and +Inf.
+// over 12 decades, some zeros), q in [1e-10, 1], orders 1 to 1024 (from 1
+// + 2^-52) and +Inf.
 func TestSampledDivergenceAccuracySweep(t *testing.T) {
 	r := rand.New(rand.NewPCG(2026, 12))
 	type pt struct {
@@ -394,9 +403,14 @@ func TestSampledDivergenceAccuracySweep(t *testing.T) {
 		}
 		pts = append(pts, pt{region, q, P, Q, a})
 	}
+	for i := range n / 5 {
+		k := 2 + r.IntN(7)
+		P, Q := dist(k, i%5 == 0), dist(k, false)
+		pts = append(pts, pt{"alpha in [1+2^-52, 1.001]", logUniform(r, 1e-10, 1), P, Q, nearOneDraw(r, i)})
+	}
 	sweepTable(t, len(pts), func(i int) (string, string) {
 		p := pts[i]
-		return p.region, fmt.Sprintf("q=%g P=%v Q=%v alpha=%g", p.q, p.P, p.Q, p.a)
+		return p.region, fmt.Sprintf("q=%g P=%v Q=%v alpha=%.17g", p.q, p.P, p.Q, p.a)
 	}, func(i int) (float64, float64, error) {
 		p := pts[i]
 		got, err := SampledDivergence(p.q, p.P, p.Q, p.a)
@@ -570,8 +584,19 @@ func TestPoissonBoundAccuracySweep(t *testing.T) {
 		}
 		pts = append(pts, pt{region, logUniform(r, 1e-10, 1), a, base})
 	}
+	for i := range n / 6 {
+		base := make([]float64, 1)
+		region := "alpha in [1+2^-52, 1.001], Laplace base"
+		if i%2 == 0 {
+			base[0], _ = Laplace(logUniform(r, 0.05, 1000), 2)
+		} else {
+			region = "alpha in [1+2^-52, 1.001], Gaussian base"
+			base[0], _ = Gaussian(logUniform(r, 0.3, 100), 2)
+		}
+		pts = append(pts, pt{region, logUniform(r, 1e-10, 1), nearOneDraw(r, i/2), base})
+	}
 	sweepTable(t, len(pts), func(i int) (string, string) {
-		return pts[i].region, fmt.Sprintf("q=%g alpha=%g base[0]=%g", pts[i].q, pts[i].a, pts[i].base[0])
+		return pts[i].region, fmt.Sprintf("q=%g alpha=%.17g base[0]=%g", pts[i].q, pts[i].a, pts[i].base[0])
 	}, func(i int) (float64, float64, error) {
 		p := pts[i]
 		got, err := PoissonBound(p.q, p.a, p.base)
