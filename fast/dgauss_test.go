@@ -36,9 +36,12 @@ func TestDiscreteGaussianAccuracySweep(t *testing.T) {
 			o := fast.DefaultOrders()
 			return pt{lu(2, 1000), float64(1 + r.IntN(100)), o[r.IntN(len(o))]}
 		}},
-		{"sigma 0.1..3, alpha 1..1.01", func() pt { return pt{lu(0.1, 3), 1, 1 + lu(1e-12, 0.01)} }},
+		{"sigma 0.1..3, alpha 1+2^-52..1.01", func() pt { return pt{lu(0.1, 3), 1, 1 + lu(0x1p-52, 0.01)} }},
 		{"sigma 0.1..3, alpha 0..1", func() pt { return pt{lu(0.1, 3), float64(1 + r.IntN(3)), r.Float64()} }},
 		{"sigma 0.1..3, alpha 1..1e4 any", func() pt { return pt{lu(0.1, 3), float64(1 + r.IntN(5)), 1 + lu(1e-3, 1e4)} }},
+		{"sigma 0.1..3, alpha fast.NearOneSweep", func() pt {
+			return pt{lu(0.1, 3), float64(1 + r.IntN(3)), fast.NearOneSweep[r.IntN(len(fast.NearOneSweep))]}
+		}},
 	}
 	n := 150
 	if testing.Short() {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -24,12 +25,15 @@ type evRegion struct {
 func eventsSweepOrders(short bool) []float64 {
 	// orders near 1 first: both sums of classDiv2 cancel there (caught by
 	// the properties' events law at alpha = 1.00000001: 1.6e-7 high)
-	o := append([]float64{1 + 1e-8, 1.0001, 1.001, 1.01, 1.05}, rdp.DefaultOrders()...)
+	// (and from 1 + 2^-52, as every sweep: fast.NearOneSweep; kept whole
+	// under -short)
+	near := append(slices.Clone(fast.NearOneSweep), 1+1e-8, 1.0001, 1.001, 1.01, 1.05)
+	o := append(near, rdp.DefaultOrders()...)
 	if !short {
 		return o
 	}
-	var s []float64
-	for i := 0; i < len(o); i += 7 {
+	s := slices.Clone(fast.NearOneSweep)
+	for i := len(fast.NearOneSweep); i < len(o); i += 7 {
 		s = append(s, o[i])
 	}
 	return s

@@ -269,12 +269,41 @@ func tnbMean(u, eta float64) ev {
 	return evDiv(evMul(E, evExpm1(U)), evNeg(evExpm1(evNeg(evMul(E, U)))))
 }
 
+// tnbLogMean returns the log of the truncated negative binomial's mean at
+// u = log(1/gamma) > 0 with its error bound, where tnbMean's e^u may
+// overflow: log expm1(u), as u + log1p(-e^-u) for u > 700, and
+//
+//	eta = 0: log mean = log expm1(u) - log u
+//	eta > 0: log mean = log eta + log expm1(u) - log(-expm1(-eta u))
+func tnbLogMean(u, eta float64) ev {
+	U := evExact(u)
+	lem := evLog(evExpm1(U))
+	if u > 700 {
+		lem = evAdd(U, evLog1p(evNeg(evExp(evNeg(U)))))
+	}
+	switch {
+	case eta == 0:
+		return evSub(lem, evLog(U))
+	case eta == 1:
+		return U
+	}
+	E := evExact(eta)
+	return evSub(evAdd(evLog(E), lem), evLog(evNeg(evExpm1(evNeg(evMul(E, U))))))
+}
+
 // tnbLogInvGammaUp returns an upper bound on u = log(1/gamma) with mean(u) =
 // mean: a float64 bisection, then raised until the computed mean minus its
-// bound reaches the target (mean increases with u).
+// bound reaches the target (mean increases with u). Above mean = 1e300
+// the same is done on log mean (tnbLogMean): the mean at u overflows
+// float64 before it reaches the largest means (at mean 2.65e305, shape 0,
+// e^u/u needs u = 710 > log(MaxFloat64); found by FuzzAccountant, which
+// got an untyped "not verified" error where the reference has a value).
 func tnbLogInvGammaUp(mean, eta float64) (ev, error) {
 	if mean == 1 {
 		return evExact(0), nil
+	}
+	if mean > 1e300 {
+		return tnbLogInvGammaUpLog(mean, eta)
 	}
 	lo, hi := 0.0, 1.0
 	for tnbMean(hi, eta).v < mean {
@@ -302,6 +331,36 @@ func tnbLogInvGammaUp(mean, eta float64) (ev, error) {
 	for range 200 {
 		m := tnbMean(u, eta)
 		if m.v-m.e*(1+0x1p-20) >= mean {
+			return evExact(u), nil
+		}
+		u = math.Nextafter(u+step, math.Inf(1))
+		step *= 2
+	}
+	return ev{}, fmt.Errorf("fast.RepeatAndSelect: gamma for mean %g not verified: %w", mean, ErrNotConverged)
+}
+// tnbLogInvGammaUpLog is tnbLogInvGammaUp on log mean, for mean > 1e300
+// (log mean is increasing in u). u is raised until the computed log mean
+// minus its bound reaches log mean's upper bound.
+func tnbLogInvGammaUpLog(mean, eta float64) (ev, error) {
+	tl := evLog(evExact(mean))
+	target := tl.v + tl.e*(1+0x1p-20)
+	// mean(u) >= expm1(u)/u: mean(1024) > e^1024/1024 > MaxFloat64.
+	lo, hi := 0.0, 1024.0
+	for range 200 {
+		mid := lo + (hi-lo)/2
+		if mid <= lo || mid >= hi {
+			break
+		}
+		if tnbLogMean(mid, eta).v < target {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	u, step := hi, 4*unit*hi
+	for range 200 {
+		m := tnbLogMean(u, eta)
+		if m.v-m.e*(1+0x1p-20) >= target {
 			return evExact(u), nil
 		}
 		u = math.Nextafter(u+step, math.Inf(1))

@@ -86,6 +86,50 @@ func TestRepeatAndSelectAgainstReference(t *testing.T) {
 	}
 }
 
+// TestRepeatAndSelectRegressions: inputs that once failed, each against
+// the reference at 128 bits (relative error at most 2^-127): at or above
+// it, within 1e-12 relative, and no error where the reference has a value.
+func TestRepeatAndSelectRegressions(t *testing.T) {
+	ctx := reference.Context{Prec: 128}
+	pure := func(eps float64) ([]float64, []float64) {
+		o := fast.DefaultOrders()
+		r := make([]float64, len(o))
+		for i, a := range o {
+			r[i], _ = fast.PureDP(eps, a)
+		}
+		return o, r
+	}
+	for _, c := range []struct {
+		eps, mean, shape, alpha float64
+		caught                  string
+	}{
+		// FuzzAccountant seed 7b1502c672fc7052: e^u/u = mean needs u =
+		// 710 > log(MaxFloat64); the float64 mean overflowed and the
+		// search returned an untyped "not verified" error.
+		{1.398043286095289e-76, 2.653993196574076e+305, 0, 1.5, "TNB mean overflows float64 (shape 0, mean 2.65e305)"},
+		{0.5, math.MaxFloat64, 0, 2, "TNB mean overflows float64 (shape 0, largest mean)"},
+		{0.5, math.MaxFloat64, 0.5, 2, "TNB mean overflows float64 (shape 0.5, largest mean)"},
+		{0.5, math.MaxFloat64, 1, 2, "TNB mean overflows float64 (shape 1, largest mean)"},
+		{0.5, 1e306, 3, 64, "TNB mean overflows float64 (shape 3)"},
+	} {
+		orders, rdp := pure(c.eps)
+		got, err := fast.RepeatAndSelect(orders, rdp, c.mean, c.shape, c.alpha)
+		if err != nil {
+			t.Errorf("%s: RepeatAndSelect(eps=%g, mean=%g, shape=%g, alpha=%g): %v", c.caught, c.eps, c.mean, c.shape, c.alpha, err)
+			continue
+		}
+		ref, err := ctx.RepeatAndSelect(orders, toBig(rdp), c.mean, c.shape, c.alpha)
+		if err != nil {
+			t.Fatalf("%s: reference: %v", c.caught, err)
+		}
+		d := new(big.Float).Sub(new(big.Float).SetPrec(128).SetFloat64(got), ref)
+		rel, _ := d.Quo(d, ref).Float64()
+		if !(rel >= 0 && rel <= 1e-12) {
+			t.Errorf("%s: RepeatAndSelect(eps=%g, mean=%g, shape=%g, alpha=%g) = %.17g, want %s (relative %.3g)", c.caught, c.eps, c.mean, c.shape, c.alpha, got, ref.Text('g', 20), rel)
+		}
+	}
+}
+
 func BenchmarkRepeatAndSelectCurve(b *testing.B) {
 	for _, shape := range []float64{0, 1, math.Inf(1)} {
 		b.Run(fmt.Sprintf("shape=%g", shape), func(b *testing.B) {

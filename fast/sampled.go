@@ -10,8 +10,10 @@ package fast
 //	h_g(t) = em(g L) + g l1,   L = log1p(t), l1 = log1p(t) - t <= 0,
 //
 // em(y) = expm1(y) - y >= 0. For g < 0 (the backward direction) both terms
-// are >= 0; for g > 1 they cancel by at most a factor g/(g-1) near t = 0,
-// which the error bound measures per term (kappa). Where g L > linMax
+// are >= 0; for g >= 2 they cancel by at most a factor g/(g-1) <= 2 near t
+// = 0, which the error bound measures per term. For 1 < g < 2, where that
+// factor grows without bound as g -> 1, h_g = (1+t) em((g-1) L) + (g-1)
+// ((1+t) L - t), two terms >= 0 (hNear1). Where g L > linMax
 // somewhere on the curve (the sum could overflow), log h =
 // g L + log1p(-(1 + g t) e^(-g L)) is used instead, so nothing overflows:
 // the sum of the terms w h is kept as a scale M and a sum of e^(log w + log
@@ -57,15 +59,7 @@ func hLin(kind int, g, t, dt, L, l1, dL, dl1 float64) (h, e float64, ok bool) {
 	}
 	switch kind {
 	case kindKLF:
-		if math.Abs(t) < 0.5 { // t^2 + (1+t) l1: the two cancel at most by 2
-			a, b := t*t, (1+t)*l1
-			h = a + b
-			e = math.Abs(a)*(4*unit+2*dt) + math.Abs(b)*(2*unit+dt+dl1) + 4*unit*h
-		} else { // (1+t) L - t: for t >= 1/2 the first term is over 1.2 t
-			a := (1 + t) * L
-			h = a - t
-			e = math.Abs(a)*(4*unit+dt+dL) + math.Abs(t)*dt + 2*unit*math.Abs(h)
-		}
+		h, e = hKLF(t, dt, L, l1, dL, dl1)
 	case kindKLB: // -l1
 		h = -l1
 		e = h * dl1
@@ -73,6 +67,10 @@ func hLin(kind int, g, t, dt, L, l1, dL, dl1 float64) (h, e float64, ok bool) {
 		y := g * L
 		if y > linMax {
 			return 0, 0, false
+		}
+		if near1(g) {
+			h, e = hNear1(g, t, dt, L, l1, dL, dl1)
+			break
 		}
 		emv := emSampled(y)
 		gl := g * l1
@@ -83,6 +81,63 @@ func hLin(kind int, g, t, dt, L, l1, dL, dl1 float64) (h, e float64, ok bool) {
 		return 0, 0, false
 	}
 	return h, e, true
+}
+
+// hKLF returns the KL forward summand (1+t) log1p(t) - t >= 0 with a
+// bound on its absolute error.
+func hKLF(t, dt, L, l1, dL, dl1 float64) (h, e float64) {
+	if math.Abs(t) < 0.5 { // t^2 + (1+t) l1: the two cancel at most by 2
+		a, b := t*t, (1+t)*l1
+		h = a + b
+		return h, math.Abs(a)*(4*unit+2*dt) + math.Abs(b)*(2*unit+dt+dl1) + 4*unit*h
+	}
+	// (1+t) L - t: for t >= 1/2 the first term is over 1.2 t; for t <
+	// -1/2 both terms are >= 0, and 1 + t is e^L (2 ulps and L's absolute
+	// error |L| dL): 1 + t formed from t would carry t's absolute error
+	// |t| dt, relative |t| dt/(1+t), unbounded as t -> -1, which the
+	// bound |a| dt missed by up to a factor |L|.
+	m, dm := 1+t, dt
+	if t < -0.5 {
+		m, dm = math.Exp(L), 4*unit+math.Abs(L)*dL
+	}
+	a := m * L
+	h = a - t
+	return h, math.Abs(a)*(4*unit+dm+dL) + math.Abs(t)*dt + 2*unit*math.Abs(h)
+}
+
+// near1 reports whether h_g for the exponent g is formed by hNear1.
+func near1(g float64) bool { return g > 1 && g < 2 }
+
+// hNear1 returns h_g(t) = (1+t)^g - 1 - g t for 1 < g < 2 with a bound on
+// its absolute error, as
+//
+//	h_g(t) = (1+t) em(d L) + d k(t),   d = g - 1, L = log1p(t),
+//
+// k(t) = (1+t) L - t >= 0 the KL forward summand (hKLF): (1+t)^g = (1+t)
+// e^(d L) = (1+t) (1 + d L + em(d L)). Both terms are >= 0 (em >= 0, d >
+// 0), so nothing cancels: em(g L) + g l1 cancels by g/(g-1) as g -> 1,
+// which cost about 1e-14/(g-1) relative (1e-11 at g = 1.001, all digits
+// at g = 1 + 1.4e-14). d is exact (Sterbenz).
+//
+// Error: d L is rounded (u) on L's error (dL), em is within 8 ulps and
+// moves by |expm1(d L)| times d L's error; 1 + t is formed from t
+// (relative u + |t| dt/(1+t)) or, for t < -1/2 where that would cancel,
+// as e^L (2 ulps and L's absolute error |L| dL); the products and the sum
+// round by u each.
+func hNear1(g, t, dt, L, l1, dL, dl1 float64) (h, e float64) {
+	d := g - 1
+	y := d * L
+	em := emSampled(y)
+	eem := 8*unit*em + math.Abs(em+y)*math.Abs(y)*(dL+unit)
+	m, dm := 1+t, unit+math.Abs(t)*dt/(1+t)
+	if t < -0.5 {
+		m, dm = math.Exp(L), 4*unit+math.Abs(L)*dL
+	}
+	a := m * em
+	k, ek := hKLF(t, dt, L, l1, dL, dl1)
+	b := d * k
+	h = a + b
+	return h, m*eem + a*(dm+unit) + d*ek + unit*b + unit*h
 }
 
 // emInv holds 1/k! for k = 2..16 (each correctly rounded from its exact
@@ -155,7 +210,9 @@ func hLog(kind int, g, t, dt, L, l1, dL, dl1 float64) (lh, e float64, ok bool) {
 		e := L*dL + (L*dL+r*(3*unit+dt))/d + 2*unit*math.Abs(lh) + 4*unit
 		return lh, e, true
 	}
-	if y := g * L; kind == kindPow && y > 40 {
+	if y := g * L; kind == kindPow && y > 40 && near1(g) {
+		return hLogNear1(g, t, dt, L, l1, dL, dl1)
+	} else if kind == kindPow && y > 40 {
 		r := (1 + g*t) * math.Exp(-y)
 		if !(r < 1) {
 			return 0, 0, false
@@ -169,6 +226,54 @@ func hLog(kind int, g, t, dt, L, l1, dL, dl1 float64) (lh, e float64, ok bool) {
 		return 0, 0, false
 	}
 	return math.Log(h), he/h + 4*unit, true
+}
+
+// hLogNear1 returns log h_g(t) for 1 < g < 2 and g log1p(t) > 40 (t >
+// e^20), and a bound on its error, from hNear1's two terms as logarithms
+// (the first may overflow): log A = L + log em(d L), log B = log d + log
+// k(t), log h = log(e^log A + e^log B). There y + log1p(-(1 + g t) e^-y)
+// loses 1e-16/(1 - r), r = (1 + g t) e^-y near 1 - d (L - 1) as g -> 1.
+// Each log's error is its term's relative error plus its own rounding;
+// the log-add-exp of two positive terms keeps the larger of the two and
+// adds its own few ulps.
+func hLogNear1(g, t, dt, L, l1, dL, dl1 float64) (lh, e float64, ok bool) {
+	d := g - 1
+	y := d * L
+	var lem, eem float64 // log em(y) and its error
+	if y > 40 {
+		// em(y) = e^y (1 - r), r = (1 + y) e^-y < e^-36: d(log em)/dy =
+		// expm1(y)/em(y) <= 1.01.
+		r := (1 + y) * math.Exp(-y)
+		lem = y + math.Log1p(-r)
+		eem = 1.01*math.Abs(y)*(dL+unit) + 8*unit*r + 4*unit
+	} else {
+		em := emSampled(y)
+		if !(em > 0x1p-1000) {
+			return 0, 0, false
+		}
+		lem = math.Log(em)
+		eem = 8*unit + math.Abs(em+y)*math.Abs(y)*(dL+unit)/em + 2*unit
+	}
+	// 1 + t = e^L (t > e^20): log A = L + log em(y), L's error |L| dL.
+	la := L + lem
+	ea := eem + math.Abs(L)*dL + 2*unit*math.Abs(la)
+	var lk, ek float64
+	if t > 1e300 {
+		var ok bool
+		if lk, ek, ok = hLog(kindKLF, 1, t, dt, L, l1, dL, dl1); !ok {
+			return 0, 0, false
+		}
+	} else {
+		k, e := hKLF(t, dt, L, l1, dL, dl1)
+		if !(k > 0) {
+			return 0, 0, false
+		}
+		lk, ek = math.Log(k), e/k+2*unit
+	}
+	lb := math.Log(d) + lk
+	eb := ek + 2*unit*math.Abs(math.Log(d)) + 2*unit*math.Abs(lb)
+	lh = xmath.LogAddExp(la, lb)
+	return lh, max(ea, eb) + 8*unit + 2*unit*math.Abs(lh), true
 }
 
 const (
@@ -640,7 +745,7 @@ func (lc *lapCtx) moment(kind int, g float64, tbits int) (float64, bool) {
 	var acc lsum
 	n := 0
 	addNodes := func(p *lapNodes) bool {
-		if linear && kind == kindPow {
+		if linear && kind == kindPow && !near1(g) {
 			s, e, ok := p.sumPow(g, usePowers)
 			S += s
 			E += e
@@ -908,8 +1013,8 @@ func (lc *lapCtx) infValue() float64 {
 // quadrature.
 //
 // Accuracy: within 1e-12 relative of the reference for q in [1e-10, 1], b in
-// [0.05, 1000], integer orders to 1024 and fractional orders in [1.1, 256]
-// (TestSampledLaplaceAccuracySweep).
+// [0.05, 1000], integer orders to 1024 and fractional orders in [1, 256],
+// down to 1 + 2^-52 (TestSampledLaplaceAccuracySweep).
 //
 // Special cases are:
 //

@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -18,6 +19,23 @@ import (
 // (its Ziv guarantee), seven orders below the 1e-12 checked here, and about
 // three times faster than 128 bits.
 var refCtx = reference.Context{Prec: 64}
+
+// nearOneSweep are orders just above 1 that every accuracy sweep in fast
+// samples: there a form that takes the log of a number next to 1 and
+// divides by alpha - 1 loses about 1e-16/(alpha-1) relative (it hid in
+// SampledLaplace and SampledDivergence, whose sweeps started at 1.1: 2.4
+// times the reference at 1 + 1.4e-14). nearOneDraw draws more between.
+var nearOneSweep = []float64{1 + 0x1p-52, 1 + 1e-12, 1 + 1e-9, 1 + 1e-6, 1.001}
+
+// nearOneDraw returns nearOneSweep[i] for the first len(nearOneSweep)
+// draws of a region (i counts them), then 1 + d with d log-uniform in
+// [2^-52, 1e-3].
+func nearOneDraw(r *rand.Rand, i int) float64 {
+	if i < len(nearOneSweep) {
+		return nearOneSweep[i]
+	}
+	return 1 + logUniform(r, 0x1p-52, 1e-3)
+}
 
 type sweepPoint struct {
 	region          string
@@ -94,9 +112,22 @@ func sweepPoints() []sweepPoint {
 		}
 	}
 	add("transition band (q 1e-12..1e-7, a*-4..a*+1)", 240, band)
+	nNear := 0
+	add("alpha in [1+2^-52, 1.001]", 100, func() (float64, float64, float64) {
+		nNear++
+		return qAny(), sAny(), nearOneDraw(r, nNear-1)
+	})
 	for _, qs := range [][2]float64{{0.01, 1.1}, {0.001, 0.8}} {
 		for _, a := range DefaultOrders() {
 			pts = append(pts, sweepPoint{region: "SGMCurve, default orders", q: qs[0], sigma: qs[1], alpha: a, curve: true})
+		}
+	}
+	// a curve from just above 1 (the shared grid at orders near 1)
+	near := append(slices.Clone(nearOneSweep), 1.01, 1.1, 1.5, 2, 3)
+	// ((q, sigma) unlike the other curves': the curves are cached by it)
+	for _, qs := range [][2]float64{{0.02, 1.1}, {1e-6, 0.5}} {
+		for _, a := range near {
+			pts = append(pts, sweepPoint{region: "SGMCurve, orders from 1+2^-52", q: qs[0], sigma: qs[1], alpha: a, curve: true, orders: near})
 		}
 	}
 	// curves through the band (shared grid, moments and chain)
@@ -212,7 +243,7 @@ func TestSGMAccuracySweep(t *testing.T) {
 		s.sumsq += e * e
 		if math.Abs(e) > math.Abs(s.max) || s.worst == "" {
 			s.max = e
-			s.worst = fmt.Sprintf("q=%.4g sigma=%.4g alpha=%.6g", p.q, p.sigma, p.alpha)
+			s.worst = fmt.Sprintf("q=%.4g sigma=%.4g alpha=%.17g", p.q, p.sigma, p.alpha)
 		}
 		if e < 0 {
 			s.below++

@@ -13,8 +13,9 @@ import (
 )
 
 // worSweepOrders are the orders of every WOR sweep curve: integers up to
-// 1024 and fractional orders up to 256 (the promised range).
-var worSweepOrders = []float64{1, 1.5, 2, 2.5, 3, 4, 5.5, 7, 10.3, 16, 33, 64, 100.5, 128, 255.75, 256, 511, 512, 1023, 1024}
+// 1024 and fractional orders up to 256 (the promised range), from 1 + 2^-52
+// (nearOneSweep).
+var worSweepOrders = []float64{1, 1 + 0x1p-52, 1 + 1e-12, 1 + 1e-9, 1 + 1e-6, 1.001, 1.5, 2, 2.5, 3, 4, 5.5, 7, 10.3, 16, 33, 64, 100.5, 128, 255.75, 256, 511, 512, 1023, 1024}
 
 // TestWORAccuracySweep measures WORGaussian against the reference at 64
 // bits (relative error at most 2^-63) per region, on curves over
@@ -43,6 +44,8 @@ func TestWORAccuracySweep(t *testing.T) {
 			s = "sigma [10, 100]"
 		}
 		switch {
+		case alpha > 1 && alpha <= 1.001:
+			a = "alpha in [1+2^-52, 1.001]"
 		case alpha != math.Trunc(alpha):
 			a = "fractional <= 256"
 		case alpha <= 64:

@@ -1,0 +1,4 @@
+package fast
+
+// NearOneSweep is nearOneSweep for the sweeps of package fast_test.
+var NearOneSweep = nearOneSweep
