@@ -27,12 +27,13 @@ type cell struct {
 // down); infMass is the upper measure's mass at +Inf (untilted); mass is
 // an upper bound on the upper measure's finite mass (untilted).
 type stepGrid struct {
-	k0       int
-	up, lo   []float64
-	ref      float64
-	infMass  float64
-	mass     float64
-	excess   float64 // tilted mass of the clamped lower entries over the lower's tilted mass (see buildStep)
+	k0          int
+	up, lo      []float64
+	ref         float64
+	infMass     float64
+	mass        float64
+	roundedDown bool    // the lower measure is the rounded-down one (see buildStep)
+	excess      float64 // tilted mass of the clamped lower entries over the lower's tilted mass (see buildStep)
 }
 
 // boundary of an x-interval computed in float64, with a bound on its error.
@@ -243,7 +244,7 @@ func sgmCell(q, s, c, h, g float64, xl, xr xb, add bool) cell {
 		} else {
 			sh := normInt(xl.x/s, w)
 			sh.ls += c*z + c*c/2
-			sh.err += math.Abs(sh.m) * (c*math.Abs(z)+c*c+4) * 4 * u64
+			sh.err += math.Abs(sh.m) * (c*math.Abs(z) + c*c + 4) * 4 * u64
 			k1 = n1.sub(sh, 1)
 		}
 		cl.A = k1.scale(q)
@@ -253,7 +254,7 @@ func sgmCell(q, s, c, h, g float64, xl, xr xb, add bool) cell {
 		if math.IsInf(xl.x, -1) {
 			sh := normUpTo(xr.x / s)
 			sh.ls += c*zr + c*c/2
-			sh.err += math.Abs(sh.m) * (c*math.Abs(zr)+c*c+4) * 4 * u64
+			sh.err += math.Abs(sh.m) * (c*math.Abs(zr) + c*c + 4) * 4 * u64
 			k2 = sh.sub(n1, 1)
 		} else {
 			z := (xl.x - 1) / s
@@ -265,7 +266,7 @@ func sgmCell(q, s, c, h, g float64, xl, xr xb, add bool) cell {
 			} else {
 				sh := normInt(xl.x/s, w)
 				sh.ls += c*w + c*z + c*c/2
-				sh.err += math.Abs(sh.m) * (c*w+c*math.Abs(z)+c*c+4) * 4 * u64
+				sh.err += math.Abs(sh.m) * (c*w + c*math.Abs(z) + c*c + 4) * 4 * u64
 				k2 = sh.sub(n1, 1)
 			}
 		}

@@ -74,11 +74,15 @@ func buildStep(kmin int, cells []cell, leftTail, rightTail sc, h, lambda float64
 			loUp = 0
 		}
 		up[k] += loUp * (1 + 2*u64)
-		// lower
-		lo[k+1] += hiL * math.Exp(lambda*h) * (1 - 6*u64)
-		loLo := (aL - hiH) * (1 - 2*u64)
-		if loLo > 0 {
-			lo[k] += loLo
+		// lower (the last cell is rounded down whole, see below)
+		if i == len(cells)-1 {
+			lo[k] += aL
+		} else {
+			lo[k+1] += hiL * math.Exp(lambda*h) * (1 - 6*u64)
+			loLo := (aL - hiH) * (1 - 2*u64)
+			if loLo > 0 {
+				lo[k] += loLo
+			}
 		}
 		mass += cl.alpha.hi()
 		// slivers of the upper: two points up
@@ -107,18 +111,24 @@ func buildStep(kmin int, cells []cell, leftTail, rightTail sc, h, lambda float64
 	if infMass < 0 {
 		infMass = 0
 	}
-	// lower: d_k tilted at k. Cell i spans points i, i+1.
+	// lower: d_k tilted at k. Cell i spans points i, i+1. The last cell
+	// (index m-1) is rounded down whole to its left point (its curve is
+	// then below the cell's, by coupling) and carries no split, so iota is
+	// 0 from point m-1 on; on cell m-2 iota runs from d >= A_(m-2) down to
+	// 0, above the split's excess a_hi (1 - t/s_(m-1)) there.
 	m := len(cells)
-	d := make([]float64, m+3) // indices 0..m+1 are grid points; d[m+1] = 0
+	d := make([]float64, m+3) // indices 0..m+1 are grid points
 	et := math.Exp(lambda * h)
-	for i := 0; i < m; i++ {
+	for i := 0; i < m-1; i++ {
 		d[i] = math.Max(d[i], dmax[i])
-		if i+1 <= m {
-			d[i+1] = math.Max(d[i+1], dmax[i]*et*(1+4*u64))
-		}
+		d[i+1] = math.Max(d[i+1], dmax[i]*et*(1+4*u64))
 	}
-	// last cell: d at its left point >= A (with d = 0 at its right point)
-	d[m-1] = math.Max(d[m-1], aHiHi[m-1]*(1+2*u64))
+	if m >= 2 {
+		d[m-2] = math.Max(d[m-2], aHiHi[m-2]*(1+2*u64))
+	}
+	if m >= 1 {
+		d[m-1] = 0
+	}
 	d[m] = 0
 	sg := stepGrid{k0: kmin, up: up, ref: ref, infMass: infMass, mass: mass}
 	clamped := fixNegative(lo, d, m, h, lambda, eh, eh1)
@@ -141,6 +151,20 @@ func buildStep(kmin int, cells []cell, leftTail, rightTail sc, h, lambda float64
 		} else {
 			sg.excess = inf
 		}
+	}
+	if sg.excess > 1e-9 {
+		// The iota construction left too much to clamp: use the
+		// rounded-down measure (each cell's P-mass at its left point,
+		// below the true one by coupling; no excess).
+		for i := range lo {
+			lo[i] = 0
+		}
+		for i, cl := range cells {
+			_, aL := at(cl.alpha, i)
+			lo[i] += aL
+		}
+		sg.excess = 0
+		sg.roundedDown = true
 	}
 	sg.lo = lo
 	return sg
@@ -168,7 +192,7 @@ func iotaMass(d []float64, k, m int, h, lambda, eh, eh1 float64) float64 {
 
 // fixNegative sets lo -= iota's masses and, where an entry would go
 // negative, raises d there (which lowers iota's mass at that point and
-// raises it at the neighbours; d_m = d_(m+1) = 0 stay) over a few sweeps.
+// raises it at the neighbours; d from point m-1 on stays 0) over a few sweeps.
 // Entries still negative are set to 0 and returned (tilted) in clamped.
 func fixNegative(lo, d []float64, m int, h, lambda, eh, eh1 float64) (clamped []float64) {
 	base := make([]float64, m+2)
@@ -178,14 +202,14 @@ func fixNegative(lo, d []float64, m int, h, lambda, eh, eh1 float64) (clamped []
 		bad := false
 		for k := 0; k <= m+1; k++ {
 			res[k] = base[k] - iotaMass(d, k, m, h, lambda, eh, eh1)
-			if res[k] < 0 && k < m {
+			if res[k] < 0 && k < m-1 {
 				bad = true
 			}
 		}
 		if !bad || sweep == 60 {
 			break
 		}
-		for k := 0; k < m; k++ {
+		for k := 0; k < m-1; k++ { // d from m-1 on stays 0
 			if res[k] < 0 {
 				coef := (1 + eh) / eh1
 				if k == 0 {
