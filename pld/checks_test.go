@@ -1,0 +1,287 @@
+package pld
+
+import (
+	"fmt"
+	"math"
+	"math/rand"
+	"testing"
+
+	"github.com/rdpcheck/rdpcheck/fast"
+	"github.com/rdpcheck/rdpcheck/rdp"
+)
+
+// small grid for the tests: h = 2^-10, fixed.
+var testOpts = Options{H: 1.0 / 1024}
+
+// remove-direction one-step delta in float64 closed form (erfc), for the
+// quadratures below.
+func remOne64(q, s, eps float64) float64 {
+	if math.Exp(eps) <= 1-q {
+		return 1 - math.Exp(eps)
+	}
+	x := s*s*math.Log((math.Exp(eps)-1+q)/q) + 0.5
+	Q := func(z float64) float64 { return math.Erfc(z/math.Sqrt2) / 2 }
+	return (1-q-math.Exp(eps))*Q(x/s) + q*Q((x-1)/s)
+}
+
+// Independent check: the engine at one step brackets the big.Float closed
+// form (sgmOneStep) in the remove direction and quadrature in the add one,
+// at several tilts.
+func TestEngineOneStep(t *testing.T) {
+	for _, c := range []struct{ q, s float64 }{{0.1, 1}, {0.01, 0.8}, {0.5, 2}, {1, 1.5}} {
+		for _, lam := range []float64{0, 2} {
+			cm, err := runDir([]Phase{{c.q, c.s, 1}}, 1.0/4096, lam, false, 1<<22)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range []float64{0.001, 0.1, 1} {
+				got := cm.delta(e)
+				want := remOne64(c.q, c.s, e)
+				if !(got.Lo <= want*(1+1e-9)+1e-15 && want*(1-1e-9) <= got.Hi+1e-15) {
+					t.Errorf("engine(q=%g, sigma=%g, 1 step, remove, lambda=%g) delta(%g) = %v, want %.10g (closed form)", c.q, c.s, lam, e, got, want)
+				}
+			}
+		}
+	}
+}
+
+// Independent check: two steps by numerical integration,
+// delta_2(eps) = int p(x) delta_1(eps - L(x)) dx (remove direction), with
+// delta_1 the float64 closed form; midpoint rule on 2e5 nodes.
+func TestEngineTwoStepsQuadrature(t *testing.T) {
+	for _, c := range []struct{ q, s float64 }{{0.1, 1}, {0.3, 0.9}} {
+		cm, err := runDir([]Phase{{c.q, c.s, 2}}, 1.0/4096, 1, false, 1<<22)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range []float64{0.05, 0.5, 1.5} {
+			s := c.s
+			phi := func(x float64) float64 { return math.Exp(-x*x/(2*s*s)) / (s * math.Sqrt(2*math.Pi)) }
+			const n = 200000
+			a, b := -12*s, 1+12*s
+			dx := (b - a) / n
+			var want float64
+			for i := 0; i < n; i++ {
+				x := a + (float64(i)+0.5)*dx
+				p := (1-c.q)*phi(x) + c.q*phi(x-1)
+				want += p * remOne64(c.q, s, e-sgmLoss(x, c.q, s*s)) * dx
+			}
+			got := cm.delta(e)
+			if !(got.Lo <= want*(1+1e-6) && want*(1-1e-6) <= got.Hi) {
+				t.Errorf("engine(q=%g, sigma=%g, 2 steps) delta(%g) = %v, want %.8g (quadrature)", c.q, c.s, e, got, want)
+			}
+		}
+	}
+}
+
+// Independent check: seeded Monte Carlo of the composed loss (remove
+// direction), 4e5 samples; the estimate must be within 5 standard errors of
+// the interval.
+func TestEngineMonteCarlo(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	q, s, n := 0.2, 1.0, 8
+	cm, err := runDir([]Phase{{q, s, n}}, 1.0/2048, 0.5, false, 1<<22)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const N = 400000
+	for _, e := range []float64{0.5, 1} {
+		var sum, sum2 float64
+		for i := 0; i < N; i++ {
+			var L float64
+			for j := 0; j < n; j++ {
+				x := rng.NormFloat64() * s
+				if rng.Float64() < q {
+					x++
+				}
+				L += sgmLoss(x, q, s*s)
+			}
+			f := math.Max(0, -math.Expm1(e-L))
+			sum += f
+			sum2 += f * f
+		}
+		mean := sum / N
+		se := math.Sqrt((sum2/N - mean*mean) / N)
+		got := cm.delta(e)
+		if mean+5*se < got.Lo || mean-5*se > got.Hi {
+			t.Errorf("engine(q=%g, sigma=%g, %d steps) delta(%g) = %v, Monte Carlo %g +- %g", q, s, n, e, got, mean, se)
+		}
+	}
+}
+
+// Peers' numbers (data, not truth; ../shared/peers/pld/profile.json,
+// dp_accounting 0.6.0 PLD pessimistic at 1e-5): a pessimistic estimate is
+// an upper bound if its implementation is sound, so the certified lower end
+// must not exceed it, and the upper end should be close to it.
+func TestPeersPessimistic(t *testing.T) {
+	for _, c := range []struct {
+		ph   []Phase
+		pess float64
+	}{
+		{[]Phase{{0.01, 0.8, 1000}}, 3.14101},
+		{[]Phase{{0.1, 1, 100}}, 7.04660},
+	} {
+		iv, err := SGMEpsilon(c.ph, 1e-5, Options{H: 1.0 / 4096})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if iv.Lo > c.pess || iv.Hi < c.pess*(1-2e-3) || iv.RelWidth() > 2e-3 {
+			t.Errorf("SGMEpsilon(%v, 1e-5) = %v, dp_accounting pessimistic %g", c.ph, iv, c.pess)
+		}
+	}
+}
+
+// Law: the certified lower end is never above the eps that RDP gives
+// (fast.SGMCurve at dp_accounting's default orders, Improved conversion,
+// an upper bound on the optimal eps).
+func TestLowerBelowRDP(t *testing.T) {
+	orders := rdp.DefaultOrders()
+	rd := make([]float64, len(orders))
+	for _, p := range []Phase{{0.01, 0.8, 50}, {0.1, 1, 20}, {0.05, 2, 40}} {
+		if err := fast.SGMCurve(p.Q, p.Sigma, p.Steps, orders, rd); err != nil {
+			t.Fatal(err)
+		}
+		for _, delta := range []float64{1e-5, 1e-8} {
+			er, _, err := fast.Epsilon(orders, rd, delta, rdp.Improved)
+			if err != nil {
+				t.Fatal(err)
+			}
+			iv, err := SGMEpsilon([]Phase{p}, delta, testOpts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if iv.Lo > er {
+				t.Errorf("SGMEpsilon(%v, %g) = %v above RDP eps %g", p, delta, iv, er)
+			}
+		}
+	}
+}
+
+// ---- laws on delta(eps), each with a mutant it catches ----
+
+type profFn func(ph []Phase, eps float64) Interval
+
+func realProf(ph []Phase, eps float64) Interval {
+	iv, err := SGMDelta(ph, eps, testOpts)
+	if err != nil {
+		panic(err)
+	}
+	return iv
+}
+
+// Law: more steps never lower delta: lo(n) <= hi(n + k).
+func lawSteps(f profFn) error {
+	for _, e := range []float64{0.3, 1} {
+		prev := Interval{}
+		for _, n := range []int{2, 5, 12, 30} {
+			iv := f([]Phase{{0.05, 1, n}}, e)
+			if iv.Hi < prev.Lo {
+				return fmt.Errorf("steps %d: delta(%g) = %v below %v at fewer steps", n, e, iv, prev)
+			}
+			prev = iv
+		}
+	}
+	return nil
+}
+
+// Law: delta grows with q and with 1/sigma.
+func lawQSigma(f profFn) error {
+	e := 0.5
+	prev := Interval{}
+	for _, q := range []float64{0.01, 0.05, 0.1, 0.2} {
+		iv := f([]Phase{{q, 1, 10}}, e)
+		if iv.Hi < prev.Lo {
+			return fmt.Errorf("q %g: %v below %v at smaller q", q, iv, prev)
+		}
+		prev = iv
+	}
+	prev = Interval{}
+	for _, s := range []float64{3, 2, 1.5, 1} {
+		iv := f([]Phase{{0.1, s, 10}}, e)
+		if iv.Hi < prev.Lo {
+			return fmt.Errorf("sigma %g: %v below %v at larger sigma", s, iv, prev)
+		}
+		prev = iv
+	}
+	return nil
+}
+
+// Law: identical phases composed equal the one-run profile (intervals
+// overlap).
+func lawPhases(f profFn) error {
+	for _, e := range []float64{0.3, 1} {
+		a := f([]Phase{{0.1, 1, 10}}, e)
+		b := f([]Phase{{0.1, 1, 4}, {0.1, 1, 6}}, e)
+		if a.Hi < b.Lo || b.Hi < a.Lo {
+			return fmt.Errorf("delta(%g): one run %v, two phases %v", e, a, b)
+		}
+	}
+	return nil
+}
+
+// Law: delta(eps) non-increasing, and convex in t = e^eps: at the middle of
+// two points the lower end is at most the chord through the upper ends.
+func lawShape(f profFn) error {
+	ph := []Phase{{0.1, 1, 10}}
+	es := []float64{0, 0.25, 0.5, 0.75, 1, 1.5}
+	ivs := make([]Interval, len(es))
+	for i, e := range es {
+		ivs[i] = f(ph, e)
+	}
+	for i := 1; i < len(es); i++ {
+		if ivs[i].Lo > ivs[i-1].Hi {
+			return fmt.Errorf("delta(%g) = %v above delta(%g) = %v", es[i], ivs[i], es[i-1], ivs[i-1])
+		}
+	}
+	for i := 1; i+1 < len(es); i++ {
+		t0, t1, t2 := math.Exp(es[i-1]), math.Exp(es[i]), math.Exp(es[i+1])
+		w := (t2 - t1) / (t2 - t0)
+		chord := w*ivs[i-1].Hi + (1-w)*ivs[i+1].Hi
+		if ivs[i].Lo > chord*(1+1e-12) {
+			return fmt.Errorf("not convex in e^eps at eps=%g: %v above chord %g", es[i], ivs[i], chord)
+		}
+	}
+	return nil
+}
+
+func TestLaws(t *testing.T) {
+	laws := []struct {
+		name   string
+		law    func(profFn) error
+		mutant profFn
+	}{
+		{"steps", lawSteps, func(ph []Phase, e float64) Interval { // drops steps past 10
+			p := append([]Phase(nil), ph...)
+			if p[0].Steps > 10 {
+				p[0].Steps = 3
+			}
+			return realProf(p, e)
+		}},
+		{"q and sigma", lawQSigma, func(ph []Phase, e float64) Interval { // halves a large q
+			p := append([]Phase(nil), ph...)
+			if p[0].Q >= 0.2 {
+				p[0].Q /= 4
+			}
+			return realProf(p, e)
+		}},
+		{"phases", lawPhases, func(ph []Phase, e float64) Interval { // forgets all but the first phase
+			return realProf(ph[:1], e)
+		}},
+		{"shape", lawShape, func(ph []Phase, e float64) Interval { // a bump at eps = 0.75
+			iv := realProf(ph, e)
+			if e == 0.75 {
+				iv.Lo *= 1.5
+				iv.Hi *= 1.5
+			}
+			return iv
+		}},
+	}
+	for _, l := range laws {
+		if err := l.law(realProf); err != nil {
+			t.Errorf("law %s: %v", l.name, err)
+		}
+		if err := l.law(l.mutant); err == nil {
+			t.Errorf("law %s does not catch its mutant", l.name)
+		}
+	}
+}

@@ -1,0 +1,86 @@
+// Package pld computes certified intervals [Lo, Hi] around the optimal
+// privacy profile delta(eps) = sup H_(e^eps)(M(D) || M(D')) and its inverse
+// eps(delta) of the Gaussian mechanism, of one step of the
+// Poisson-subsampled Gaussian (SGM) in closed form, and of runs of phases
+// of the SGM (add/remove neighbours), the floor that issue 21 asks for.
+// Every accountant, whatever its method, that reports an eps below Lo is
+// unsound for that run.
+//
+// # What is computed
+//
+// For the SGM with sampling rate q and noise s (sensitivity 1) the
+// dominating pairs are (Zhu, Dong, Wang 2022, Thm. 11): remove,
+// P = (1-q) N(0,s^2) + q N(1,s^2) against Q = N(0,s^2); add, the reverse.
+// A run of phases composes the pairs of one direction (the same pair of
+// datasets throughout), and the profile is the larger of the two
+// directions' composed profiles. delta(eps) = E_P[(1 - e^(eps - L))_+]
+// with L = log(P/Q) the privacy loss (+Inf where Q = 0); for a product of
+// pairs, L is the sum of independent losses.
+//
+// # Method
+//
+// 1. The curve lemma. For a measure mu on (-Inf, +Inf] write
+// c_mu(t) = E_mu (1 - t e^(-L))_+, t >= 0. If two measures satisfy
+// c_A >= c_B on [0, Inf) (so |A| >= |B| at t = 0), then E_A phi >= E_B phi
+// for every phi(l) = G(e^-l) with G convex, non-increasing and >= 0
+// (G(u) = G(Inf) + int (s-u)_+ dnu(s), each term a multiple of a
+// (1 - t e^-l)_+). For independent R, l -> E f_eps(l + R) is such a phi,
+// whatever R's law; so replacing each step's loss law by one with a larger
+// (smaller) curve, one step at a time, bounds the composed delta(eps) from
+// above (below). No validity of the replaced measures (Q-masses) is needed:
+// they are only measures on the grid g_k = k h (h a power of two, so g_k
+// is exact).
+//
+// 2. One step on the grid (grid.go, measure.go). The loss is monotone in
+// the outcome x, so the cell (g_j, g_(j+1)] is an x-interval, and its
+// P-mass alpha_j, Q-mass beta_j and surplus A_j = E_P[1_cell (1 - e^(g_j-L))]
+// are normal integrals (normal64.go: Mills ratio, and Taylor series free of
+// cancellation for narrow cells, each with a relative error bound).
+// Upper measure: connect the dots (Doroshenko, Ghazi, Kamath, Kumar,
+// Manurangsi 2022), written per cell: A_j/(1-e^-h) at g_(j+1), the rest of
+// alpha_j at g_j. This split keeps the cell's P- and Q-mass, so its curve
+// is the chord of the cell's convex curve on [e^g_j, e^g_(j+1)] and equal
+// to it elsewhere: above. Values are rounded up; P-mass below the grid is
+// put at its lowest point, above it at +Inf; the mass within the error of
+// each computed cell boundary (sliver) is added two points up.
+// Lower measure: the same split minus the measure of iota, the
+// piecewise-linear function through d_k = max(Dmax_(k-1), Dmax_k) with
+// Dmax_j = A_j C_j/(A_j + C_j) >= max (split - true) on cell j
+// (C_j = (e^h - 1) e^g_j beta_j - A_j); split - iota <= true everywhere, and
+// its masses differ from the split's by second differences of d, so the
+// bias is second order in h (not the n h of rounding down). The last cell
+// is rounded down whole; d is raised where a mass would go negative; any
+// remainder clamped to 0 is charged to the lower bound (compose.go); when
+// that charge is not negligible the lower measure is the rounded-down one
+// (each cell at its left point, below by coupling).
+//
+// 3. Composition (compose.go, fft.go). The measures are tilted,
+// p_k e^(lambda g_k), lambda >= 0 near the saddle point of the query, so
+// that the float64 FFT's absolute error is small relative to the part of
+// the distribution that delta(eps) reads. Runs are composed by repeated
+// squaring; each convolution's entrywise error is bounded from Higham's
+// Thm. 24.2 (radix-2 Cooley-Tukey, twiddles within 16u). The upper vector
+// keeps max(computed, 0) and a slack S with E_U phi <= E_up phi +
+// S sup phi(l) e^(-lambda l) for all phi >= 0 (error times length, and the
+// tilted mass dropped at the ends, which is at most 1e-24 of the total or
+// twice the FFT error), propagated as S_ab = S_a (T_b + S_b) + S_b T_a. The
+// lower vector keeps max(computed - error, 0) and loses what is dropped.
+//
+// 4. delta(eps). Upper: the sum over g_k > eps of p_k (1 - e^(eps-g_k)),
+// plus S e^(-lambda eps) kappa (kappa = sup_y (1-e^-y) e^(-lambda y)), plus
+// the +Inf mass of the composition (at most n m (max(1, mass))^n). Lower:
+// the same sum over the lower vector, minus the clamped lower mass's share
+// (tilted mass times the composition's, times e^(-lambda eps) kappa).
+// Sums are of positive terms, widened by 16 (len + 40) u.
+//
+// 5. eps(delta) (invert): Hi is an eps at which the certified upper delta
+// is <= delta; Lo is 0 or an eps at which the certified lower delta
+// exceeds delta; each is checked at the value returned. The profile's
+// interval is the larger of the two directions' at each end. SGMEpsilon
+// halves h from 2^-12 until hi/lo - 1 <= Options.Width.
+//
+// Assumptions, stated and tested: math.Exp, Expm1, Log, Log1p, Erfc and
+// Sincos within 2 ulps (normal64_test.go checks the normal integrals
+// against big.Float); the closed forms (GaussianDelta, one SGM step) are
+// evaluated in big.Float and Ziv-checked.
+package pld

@@ -1,0 +1,313 @@
+package pld
+
+import (
+	"math"
+)
+
+// One step's privacy loss, discretised on the grid g_k = k h into an upper
+// and a lower measure (see doc.go, "Method", steps 1 and 2).
+//
+// A cell j is the set of outcomes whose loss L lies in (g_j, g_(j+1)]; for
+// the mechanisms here L is monotone in the outcome x, so a cell is an
+// x-interval, and the package computes for it
+//
+//	alpha_j = P(cell),  beta_j = Q(cell),  A_j = E_P[1_cell (1 - e^(g_j - L))]
+//
+// (A_j >= 0 is the cell's surplus over its left grid point; the deficit
+// below its right one is C_j = (e^g_(j+1) - e^g_j) beta_j - A_j).
+
+// cell holds a cell's quantities as scaled values.
+type cell struct {
+	alpha, beta, A sc
+	sliver         float64 // log of a bound on the P-mass within the uncertainty of the cell's right boundary
+}
+
+// stepGrid is one step discretised: grid points k0 .. k0+len(up)-1.
+// up and lo hold tilted masses p_k e^(lambda g_k - ref) (rounded up and
+// down); infMass is the upper measure's mass at +Inf (untilted); mass is
+// an upper bound on the upper measure's finite mass (untilted).
+type stepGrid struct {
+	k0          int
+	up, lo      []float64
+	ref         float64
+	infMass     float64
+	mass        float64
+	roundedDown bool    // the lower measure is the rounded-down one (see buildStep)
+	excess      float64 // tilted mass of the clamped lower entries over the lower's tilted mass (see buildStep)
+}
+
+// boundary of an x-interval computed in float64, with a bound on its error.
+type xb struct {
+	x, err float64
+}
+
+// sgmX returns x(g) = s^2 log((e^g - 1 + q)/q) + 1/2, the outcome at which
+// the remove-direction loss L(x) = log(1 - q + q e^((2x-1)/(2 s^2))) equals
+// g (g > log(1-q)), with an error bound: e = expm1(g) + q within
+// 4u|expm1 g| + 2u e, log within 4u, the rest within 8u (|x| + 1), plus
+// 4u (|x| + 2) for the standardisations (x-1)/s and x/s made of it later.
+func sgmX(g, q, s2 float64) xb {
+	em := math.Expm1(g)
+	e := em + q
+	if !(e > 0) {
+		return xb{math.Inf(-1), 0}
+	}
+	re := (4*math.Abs(em) + 2*e) * u64 / e
+	lq := math.Log(q)
+	le := math.Log(e)
+	x := s2*(le-lq) + 0.5
+	err := s2*(re*1.01+8*u64*(math.Abs(le)+math.Abs(lq))) + 12*u64*(math.Abs(x)+2)
+	if re > 0.01 {
+		err = math.Inf(1)
+	}
+	return xb{x, err}
+}
+
+// sgmLoss returns the remove-direction loss at x.
+func sgmLoss(x, q, s2 float64) float64 {
+	return math.Log1p(q * math.Expm1((2*x-1)/(2*s2)))
+}
+
+// sgmCells discretises one SGM step in direction add (false: remove).
+// lambda is the tilt (used to place the right cut).
+func sgmCells(q, sigma, h, lambda float64, add bool) (kmin int, cells []cell, leftTail, rightTail sc, err error) {
+	s := sigma
+	s2 := s * s
+	c := 1 / s
+	lmin := math.Inf(-1)
+	if q < 1 {
+		lmin = math.Log1p(-q)
+	}
+	// x-range kept: remove: [xlo, xhi]; the loss is increasing in x.
+	xloCut := -13*s - 1
+	xhiCut := 1 + math.Max(lambda, 0) + 13*s
+	if add {
+		xloCut = -math.Max(lambda, 0) - 13*s - 1
+		xhiCut = 13*s + 1
+	}
+	Llo := sgmLoss(xloCut, q, s2)
+	Lhi := sgmLoss(xhiCut, q, s2)
+	// remove: cells cover (g_kmin, g_kmax+1] ⊇ (Llo, Lhi]; add: losses -L.
+	var loCutUsed bool // remove: x lower cut in force (else x from -Inf)
+	if !add {
+		if q < 1 && Llo-lmin < h/2 {
+			kmin = int(math.Floor(lmin / h))
+		} else {
+			kmin = int(math.Floor(Llo / h))
+			loCutUsed = true
+		}
+		kmax := int(math.Ceil(Lhi/h)) - 1
+		if kmax < kmin {
+			kmax = kmin
+		}
+		cells = make([]cell, kmax-kmin+1)
+		bnd := make([]xb, len(cells)+1)
+		for i := range bnd {
+			g := float64(kmin+i) * h
+			bnd[i] = sgmX(g, q, s2)
+		}
+		if !loCutUsed {
+			bnd[0] = xb{math.Inf(-1), 0}
+		}
+		for i := range cells {
+			g := float64(kmin+i) * h
+			xl, xr := bnd[i], bnd[i+1]
+			cells[i] = sgmCell(q, s, c, h, g, xl, xr, false)
+		}
+		// tails
+		last := bnd[len(bnd)-1]
+		rightTail = tailAbove(last.x-last.err, q, s, false)
+		if loCutUsed {
+			leftTail = tailBelow(bnd[0].x+bnd[0].err, q, s, false)
+		} else {
+			leftTail = sc{0, 0, 0}
+		}
+		return kmin, cells, leftTail, rightTail, checkSlivers(cells, h, bnd, s2)
+	}
+	// add: loss L' = -L(x), decreasing in x. Cells j: L' in (g_j, g_(j+1)]
+	// <=> x in [x(-g_(j+1)), x(-g_j)].
+	topCut := true
+	var kmax int
+	if q < 1 && -Llo-(-lmin) > -h/2 && false {
+		topCut = false
+	}
+	if q < 1 {
+		// the top cell contains the largest loss -log(1-q), reached as x -> -Inf
+		kmax = int(math.Ceil(-lmin/h)) - 1
+		topCut = false
+		if -Llo < -lmin-h { // the cut is below the top: keep it simple, no cut
+			topCut = false
+		}
+	} else {
+		kmax = int(math.Ceil(-Llo/h)) - 1
+	}
+	kmin = int(math.Floor(-Lhi / h))
+	if kmax < kmin {
+		kmax = kmin
+	}
+	cells = make([]cell, kmax-kmin+1)
+	bnd := make([]xb, len(cells)+1) // bnd[i] = x(-g_(kmin+i)), decreasing in i
+	for i := range bnd {
+		g := float64(kmin+i) * h
+		bnd[i] = sgmX(-g, q, s2)
+	}
+	if !topCut {
+		bnd[len(bnd)-1] = xb{math.Inf(-1), 0}
+	}
+	for i := range cells {
+		g := float64(kmin+i) * h
+		cells[i] = sgmCell(q, s, c, h, g, bnd[i+1], bnd[i], true)
+	}
+	leftTail = tailAbove(bnd[0].x-bnd[0].err, q, s, true)
+	if topCut {
+		b := bnd[len(bnd)-1]
+		rightTail = tailBelow(b.x+b.err, q, s, true)
+	}
+	// slivers: reverse the order of boundaries to match cells' right ends
+	rb := make([]xb, len(bnd))
+	copy(rb, bnd)
+	return kmin, cells, leftTail, rightTail, checkSlivers(cells, h, rb, s2)
+}
+
+func checkSlivers(cells []cell, h float64, bnd []xb, s2 float64) error {
+	for _, b := range bnd {
+		if !math.IsInf(b.x, -1) && b.err/s2 > h/4 {
+			return &precisionErr{"grid", "a cell boundary is not known to h/4"}
+		}
+	}
+	return nil
+}
+
+// P-mass of x > b (remove: the mixture; add: N(0,s^2)), rounded up later.
+func tailAbove(b, q, s float64, add bool) sc {
+	t0 := normInt(b/s, math.Inf(1))
+	if add {
+		return t0
+	}
+	t1 := normInt((b-1)/s, math.Inf(1))
+	return t0.scale(1-q).add(t1, q)
+}
+
+func tailBelow(b, q, s float64, add bool) sc {
+	t0 := normUpTo(b / s)
+	if add {
+		return t0
+	}
+	t1 := normUpTo((b - 1) / s)
+	return t0.scale(1-q).add(t1, q)
+}
+
+// sgmCell computes one cell's quantities. Remove (add=false): the cell is
+// x in [xl, xr] (xl may be -Inf), P the mixture, Q = N(0,s^2), and
+// A = q K1, K1 = int_0^w phi(z+t)(1 - e^(-c t)) dt, z = (xl-1)/s,
+// w = (xr-xl)/s, c = 1/s (e^L(x) - e^L(xl) = q (e^u(x) - e^u(xl)) and
+// phi_s(x) e^u(x) = phi_s(x-1)). Add: the cell is x in [xl, xr], loss -L
+// decreasing, P = N(0,s^2), and A = q e^g K2, K2 = int_0^w phi(z+t)
+// (e^(c(w-t)) - 1) dt. When the integrals' window is narrow they come from
+// sSeries (no cancellation); otherwise from differences of normInt values.
+// The boundary's error (xb.err) moves the loss at the boundary by at most
+// tau = err/s^2, which changes A by at most 1.02 alpha tau (added to A's
+// error), and puts at most the sliver mass on the wrong side (see grid.go's
+// use of cell.sliver).
+func sgmCell(q, s, c, h, g float64, xl, xr xb, add bool) cell {
+	var n1, n0 sc // N(1,s^2) and N(0,s^2) masses of the cell
+	zr := (xr.x - 1) / s
+	if math.IsInf(xl.x, -1) {
+		n1 = normUpTo(zr)
+		n0 = normUpTo(xr.x / s)
+	} else {
+		z := (xl.x - 1) / s
+		w := (xr.x - xl.x) / s
+		n1 = normInt(z, w)
+		n0 = normInt(xl.x/s, w)
+	}
+	mix := n0.scale(1-q).add(n1, q)
+	var cl cell
+	if !add {
+		cl.alpha, cl.beta = mix, n0
+	} else {
+		cl.alpha, cl.beta = n0, mix
+	}
+	// surplus A
+	switch {
+	case !add && math.IsInf(xl.x, -1):
+		// A = alpha - e^g beta (g < log(1-q) < every loss of the cell)
+		cl.A = cl.alpha.sub(cl.beta, math.Exp(g)*(1+2*u64))
+		cl.A.err += 4 * u64 * math.Abs(cl.beta.m) * math.Exp(g+cl.beta.ls-cl.A.ls)
+	case !add:
+		z := (xl.x - 1) / s
+		w := (xr.x - xl.x) / s
+		var k1 sc
+		if w <= 0.5 && math.Abs(z)*w <= 0.5 && c*w <= 0.5 {
+			v, rel := sSeries(z, -c, w)
+			k1 = sc{-v, logPhi(z), rel * math.Abs(v)}
+		} else {
+			sh := normInt(xl.x/s, w)
+			sh.ls += c*z + c*c/2
+			sh.err += math.Abs(sh.m) * (c*math.Abs(z) + c*c + 4) * 4 * u64
+			k1 = n1.sub(sh, 1)
+		}
+		cl.A = k1.scale(q)
+	default:
+		zr := (xr.x - 1) / s
+		var k2 sc
+		if math.IsInf(xl.x, -1) {
+			sh := normUpTo(xr.x / s)
+			sh.ls += c*zr + c*c/2
+			sh.err += math.Abs(sh.m) * (c*math.Abs(zr) + c*c + 4) * 4 * u64
+			k2 = sh.sub(n1, 1)
+		} else {
+			z := (xl.x - 1) / s
+			w := (xr.x - xl.x) / s
+			zeta := -zr
+			if w <= 0.5 && math.Abs(zeta)*w <= 0.5 && c*w <= 0.5 {
+				v, rel := sSeries(zeta, c, w)
+				k2 = sc{v, logPhi(zeta), rel * math.Abs(v)}
+			} else {
+				sh := normInt(xl.x/s, w)
+				sh.ls += c*w + c*z + c*c/2
+				sh.err += math.Abs(sh.m) * (c*w + c*math.Abs(z) + c*c + 4) * 4 * u64
+				k2 = sh.sub(n1, 1)
+			}
+		}
+		k2.ls += g
+		k2.err += math.Abs(k2.m) * (math.Abs(g) + 2) * 4 * u64
+		cl.A = k2.scale(q)
+	}
+	// boundary error: A moves by at most 1.02 alpha tau.
+	var bErr float64
+	if add {
+		bErr = xr.err
+	} else {
+		bErr = xl.err
+	}
+	if math.IsInf(xl.x, -1) && !add {
+		bErr = 0
+	}
+	tau := bErr / (s * s)
+	if tau > 0 {
+		cl.A = cl.A.add(cl.alpha, 0)
+		aEr := (math.Abs(cl.alpha.m) + cl.alpha.err) * math.Exp(cl.alpha.ls-cl.A.ls) * 1.02 * tau
+		cl.A.err += aEr
+	}
+	// sliver at the boundary shared with the next cell (remove: xr; add: xl)
+	bx := xr
+	if add {
+		bx = xl
+	}
+	cl.sliver = math.Inf(-1)
+	if !math.IsInf(bx.x, 0) && bx.err > 0 {
+		// density bound over [x - err, x + err]
+		d0 := logPhi(bx.x/s) - math.Log(s)
+		d1 := logPhi((bx.x-1)/s) - math.Log(s)
+		var ld float64
+		if add {
+			ld = d0
+		} else {
+			ld = math.Max(d0, d1) + math.Log1p(math.Exp(math.Min(d0, d1)-math.Max(d0, d1)))
+		}
+		grow := (math.Abs(bx.x) + 1 + bx.err) * bx.err / (s * s)
+		cl.sliver = math.Log(2*bx.err) + ld + grow + 1e-12
+	}
+	return cl
+}

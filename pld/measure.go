@@ -1,0 +1,245 @@
+package pld
+
+import "math"
+
+// buildStep turns cells (cell i is (g_(kmin+i), g_(kmin+i+1)]) into the
+// tilted upper and lower measures of one step. leftTail is P-mass below
+// g_kmin (upper: at g_kmin; lower: dropped), rightTail P-mass above the
+// last cell (upper: at +Inf; lower: dropped).
+//
+// Upper (connect the dots, Doroshenko et al. 2022, written per cell):
+// a_hi = A/(1 - e^-h) at the cell's right point, a_lo = alpha - a_hi at
+// its left point; both preserve the cell's P and Q masses, and since a
+// convex function lies below its chords the split's curve
+// c(t) = E_P (1 - t e^-L)_+ is above the cell's on [s_j, s_(j+1)]
+// (s_k = e^g_k) and equal elsewhere. Slivers (boundary uncertainty) add
+// their mass two points up. Lower: the same split minus the measure of
+// iota, the piecewise-linear function through d_k = max(Dmax_(k-1),
+// Dmax_k), Dmax_j = A_j C_j/(A_j + C_j) >= max of (split - true) on cell
+// j (the split is linear, the true curve is at least (alpha - t beta)_+),
+// so split - iota <= true everywhere; its masses are the split's minus
+// iota's second differences (iotaMass), raised where negative by raising
+// d (fixNegative), or, failing that, the rounded-down measure.
+func buildStep(kmin int, cells []cell, leftTail, rightTail sc, h, lambda float64) stepGrid {
+	n := len(cells) + 3
+	// reference scale: the largest tilted cell mass
+	ref := math.Inf(-1)
+	for i, cl := range cells {
+		g := float64(kmin+i) * h
+		if cl.alpha.m > 0 {
+			ref = math.Max(ref, cl.alpha.ls+math.Log(cl.alpha.m)+lambda*g)
+		}
+	}
+	if math.IsInf(ref, -1) {
+		ref = 0
+	}
+	at := func(v sc, k int) (hi, lo float64) { // tilted at grid index k
+		return v.at(ref - lambda*float64(kmin+k)*h)
+	}
+	up := make([]float64, n)
+	lo := make([]float64, n)
+	omeh := -math.Expm1(-h) // 1 - e^-h, within 4u
+	eh1 := math.Expm1(h)
+	eh := math.Exp(h)
+	var mass float64
+	aHiLo := make([]float64, len(cells)) // A's lower bound (tilted at left point)
+	aHiHi := make([]float64, len(cells))
+	dmax := make([]float64, len(cells))
+	for i, cl := range cells {
+		k := i // index into up/lo (grid kmin + i)
+		// lower bounds lose the slivers on both sides
+		sl := math.Inf(-1)
+		if i > 0 {
+			sl = cells[i-1].sliver
+		}
+		sl = logAdd(sl, cl.sliver)
+		alpha, A := cl.alpha, cl.A
+		if !math.IsInf(sl, -1) {
+			alpha = alpha.add(sc{0, sl, 1}, 1)
+			A = A.add(sc{0, sl, 1}, 1)
+		}
+		aH, aL := at(alpha, k)
+		AH, AL := at(A, k)
+		if AL < 0 {
+			AL = 0
+		}
+		hiH := AH / omeh * (1 + 8*u64) // a_hi upper, tilted at k
+		hiL := AL / omeh * (1 - 8*u64)
+		aHiLo[i], aHiHi[i] = AL, AH
+		// upper: a_hi at k+1 (tilt by e^(lambda h)), a_lo at k
+		tl := math.Exp(lambda*h) * (1 + 4*u64)
+		up[k+1] += hiH * tl * (1 + 2*u64)
+		loUp := aH - hiL
+		if loUp < 0 {
+			loUp = 0
+		}
+		up[k] += loUp * (1 + 2*u64)
+		// lower (the last cell is rounded down whole, see below)
+		if i == len(cells)-1 {
+			lo[k] += aL
+		} else {
+			lo[k+1] += hiL * math.Exp(lambda*h) * (1 - 6*u64)
+			loLo := (aL - hiH) * (1 - 2*u64)
+			if loLo > 0 {
+				lo[k] += loLo
+			}
+		}
+		mass += cl.alpha.hi()
+		// slivers of the upper: two points up
+		if !math.IsInf(cl.sliver, -1) && k+2 < n {
+			v, _ := at(sc{1, cl.sliver, 0}, k+2)
+			up[k+2] += v
+			mass += math.Exp(cl.sliver) * (1 + 8*u64)
+		}
+		// Dmax = A C/(A+C), C = (e^h - 1) e^g beta - A (upper bounds)
+		bH, _ := at(cl.beta, k)
+		bH *= math.Exp(float64(kmin+i) * h)
+		CH := eh1*bH*(1+8*u64) - AL
+		if CH < 0 {
+			CH = 0
+		}
+		if AH+CH > 0 {
+			dmax[i] = AH * CH / (AH + CH) * (1 + 8*u64)
+		}
+	}
+	// tails
+	if lt, _ := at(leftTail, 0); lt > 0 {
+		up[0] += lt
+		mass += leftTail.hi()
+	}
+	infMass := rightTail.hi()
+	if infMass < 0 {
+		infMass = 0
+	}
+	// lower: d_k tilted at k. Cell i spans points i, i+1. The last cell
+	// (index m-1) is rounded down whole to its left point (its curve is
+	// then below the cell's, by coupling) and carries no split, so iota is
+	// 0 from point m-1 on; on cell m-2 iota runs from d >= A_(m-2) down to
+	// 0, above the split's excess a_hi (1 - t/s_(m-1)) there.
+	m := len(cells)
+	d := make([]float64, m+3) // indices 0..m+1 are grid points
+	et := math.Exp(lambda * h)
+	for i := 0; i < m-1; i++ {
+		d[i] = math.Max(d[i], dmax[i])
+		d[i+1] = math.Max(d[i+1], dmax[i]*et*(1+4*u64))
+	}
+	if m >= 2 {
+		d[m-2] = math.Max(d[m-2], aHiHi[m-2]*(1+2*u64))
+	}
+	if m >= 1 {
+		d[m-1] = 0
+	}
+	d[m] = 0
+	sg := stepGrid{k0: kmin, up: up, ref: ref, infMass: infMass, mass: mass}
+	clamped := fixNegative(lo, d, m, h, lambda, eh, eh1)
+	// Entries still negative are set to 0. That adds a measure mu to the
+	// lower one; its effect on the composed delta(eps) is at most
+	// E[e^(lambda (X + R - eps))] = T(mu) T(R) e^(-lambda eps) (f_eps(l) <=
+	// e^(lambda (l - eps))), and T(R) <= T(composed upper)/T(this step's
+	// lower). excess keeps T(mu)/T(lower) (tilted masses); compose.go takes
+	// n excess T(upper) e^(logZ - lambda eps) kappa off delta's lower bound.
+	var cl, tlo float64
+	for _, c := range clamped {
+		cl += c
+	}
+	for _, v := range lo {
+		tlo += v
+	}
+	if cl > 0 {
+		if tlo > 0 {
+			sg.excess = cl * (1 + float64(len(lo)+4)*u64) / (tlo * (1 - float64(len(lo)+4)*u64))
+		} else {
+			sg.excess = inf
+		}
+	}
+	if sg.excess > 1e-9 {
+		// The iota construction left too much to clamp: use the
+		// rounded-down measure (each cell's P-mass at its left point,
+		// below the true one by coupling; no excess).
+		for i := range lo {
+			lo[i] = 0
+		}
+		for i, cl := range cells {
+			_, aL := at(cl.alpha, i)
+			lo[i] += aL
+		}
+		sg.excess = 0
+		sg.roundedDown = true
+	}
+	sg.lo = lo
+	return sg
+}
+
+// iotaMass returns an upper bound on the tilted mass of iota at point k
+// (0 <= k <= m+1): [(d_(k+1) e^(-lambda h) - d_k) - e^h (d_k - d_(k-1) e^(lambda h))]/(e^h - 1)
+// with d_(-1) = d_0 (flat to the left) and d beyond m+1 zero.
+func iotaMass(d []float64, k, m int, h, lambda, eh, eh1 float64) float64 {
+	el := math.Exp(lambda * h)
+	dk := d[k]
+	var dn, dp float64
+	if k+1 <= m+1 {
+		dn = d[k+1] / el
+	}
+	if k == 0 {
+		dp = dk / el // flat: d_(k-1) e^(lambda h) = d_k
+	} else {
+		dp = d[k-1]
+	}
+	v := ((dn - dk) - eh*(dk-dp*el)) / eh1
+	e := 12 * u64 * (dn + (1+eh)*dk + eh*dp*el) / eh1
+	return v + e
+}
+
+// fixNegative sets lo -= iota's masses and, where an entry would go
+// negative, raises d there (which lowers iota's mass at that point and
+// raises it at the neighbours; d from point m-1 on stays 0) over a few sweeps.
+// Entries still negative are set to 0 and returned (tilted) in clamped.
+func fixNegative(lo, d []float64, m int, h, lambda, eh, eh1 float64) (clamped []float64) {
+	base := make([]float64, m+2)
+	copy(base, lo[:m+2])
+	res := make([]float64, m+2)
+	for sweep := 0; ; sweep++ {
+		bad := false
+		for k := 0; k <= m+1; k++ {
+			res[k] = base[k] - iotaMass(d, k, m, h, lambda, eh, eh1)
+			if res[k] < 0 && k < m-1 {
+				bad = true
+			}
+		}
+		if !bad || sweep == 60 {
+			break
+		}
+		for k := 0; k < m-1; k++ { // d from m-1 on stays 0
+			if res[k] < 0 {
+				coef := (1 + eh) / eh1
+				if k == 0 {
+					coef = 1 / eh1
+				}
+				d[k] += -res[k] / coef * 1.5
+			}
+		}
+	}
+	clamped = make([]float64, m+2)
+	for k := 0; k <= m+1; k++ {
+		if res[k] < 0 {
+			clamped[k] = -res[k]
+			res[k] = 0
+		}
+		lo[k] = res[k]
+	}
+	for k := m + 2; k < len(lo); k++ {
+		lo[k] = 0
+	}
+	return clamped
+}
+
+func logAdd(a, b float64) float64 {
+	if math.IsInf(a, -1) {
+		return b
+	}
+	if math.IsInf(b, -1) {
+		return a
+	}
+	mx := math.Max(a, b)
+	return mx + math.Log1p(math.Exp(math.Min(a, b)-mx))
+}

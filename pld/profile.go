@@ -1,0 +1,299 @@
+package pld
+
+import (
+	"math"
+)
+
+// Phase is a run of Steps steps of the Poisson-subsampled Gaussian
+// mechanism with sampling rate Q and noise multiplier Sigma (noise standard
+// deviation Sigma times the L2 sensitivity).
+type Phase struct {
+	Q, Sigma float64
+	Steps    int
+}
+
+// Options tunes the certified computations. The zero value asks for the
+// defaults.
+type Options struct {
+	// Width is the relative width hi/lo - 1 the eps interval should reach;
+	// the grid is refined (h halved) until it does. Default 1e-3.
+	Width float64
+	// H, when > 0, fixes the grid spacing (rounded down to a power of two)
+	// and disables refinement.
+	H float64
+	// MaxGrid bounds the number of grid cells of one step; refinement stops
+	// before exceeding it. Default 1<<22.
+	MaxGrid int
+}
+
+func (o Options) width() float64 {
+	if o.Width > 0 {
+		return o.Width
+	}
+	return 1e-3
+}
+
+func (o Options) maxGrid() int {
+	if o.MaxGrid > 0 {
+		return o.MaxGrid
+	}
+	return 1 << 22
+}
+
+func checkPhases(fn string, phases []Phase) error {
+	if len(phases) == 0 {
+		return inputErr(fn, "phases", math.NaN(), "must not be empty")
+	}
+	for _, p := range phases {
+		if !(p.Q >= 0 && p.Q <= 1) {
+			return inputErr(fn, "q", p.Q, "must be in [0, 1]")
+		}
+		if err := checkSigma(fn, p.Sigma); err != nil {
+			return err
+		}
+		if p.Sigma < 0.1 || p.Sigma > 1e3 {
+			return &tooLargeErr{fn, "sigma outside [0.1, 1000] is not supported"}
+		}
+		if p.Steps < 0 {
+			return inputErr(fn, "steps", float64(p.Steps), "must be >= 0")
+		}
+	}
+	return nil
+}
+
+// cumulant returns an estimate (float64 quadrature, not certified: it only
+// chooses the tilt) of K(lambda) = log E_P e^(lambda L) for one step in
+// direction add.
+func cumulant(q, s, lambda float64, add bool) float64 {
+	s2 := s * s
+	lo, hi := -15*s-1-lambda, 1+lambda+15*s
+	const n = 3000
+	dx := (hi - lo) / n
+	best := math.Inf(-1)
+	vals := make([]float64, n+1)
+	for i := 0; i <= n; i++ {
+		x := lo + float64(i)*dx
+		L := sgmLoss(x, q, s2)
+		var v float64
+		if add {
+			v = logPhi(x/s) - lambda*L
+		} else {
+			v = logPhi(x/s) + (lambda+1)*L
+		}
+		vals[i] = v
+		best = math.Max(best, v)
+	}
+	var sum float64
+	for _, v := range vals {
+		sum += math.Exp(v - best)
+	}
+	return best + math.Log(sum*dx/s)
+}
+
+func totalK(phases []Phase, lambda float64, add bool) float64 {
+	var t float64
+	for _, p := range phases {
+		if p.Steps == 0 || p.Q == 0 {
+			continue
+		}
+		t += float64(p.Steps) * cumulant(p.Q, p.Sigma, lambda, add)
+	}
+	return t
+}
+
+// tiltForEps solves sum n_i K_i'(lambda) = eps for lambda >= 0.
+func tiltForEps(phases []Phase, eps float64, add bool) float64 {
+	d := func(l float64) float64 {
+		e := 1e-4 * (1 + l)
+		return (totalK(phases, l+e, add) - totalK(phases, math.Max(l-e, 0), add)) / (l + e - math.Max(l-e, 0))
+	}
+	if d(0) >= eps {
+		return 0
+	}
+	a, b := 0.0, 1.0
+	for d(b) < eps && b < 200 {
+		a, b = b, 2*b
+	}
+	for i := 0; i < 40; i++ {
+		m := (a + b) / 2
+		if d(m) < eps {
+			a = m
+		} else {
+			b = m
+		}
+	}
+	return (a + b) / 2
+}
+
+// tiltForDelta minimises the Chernoff estimate (K(lambda) - log delta)/lambda.
+func tiltForDelta(phases []Phase, delta float64, add bool) float64 {
+	f := func(l float64) float64 { return (totalK(phases, l, add) - math.Log(delta)) / l }
+	best, bl := math.Inf(1), 1.0
+	for l := 1.0 / 64; l <= 256; l *= 1.25 {
+		if v := f(l); v < best {
+			best, bl = v, l
+		}
+	}
+	return bl
+}
+
+// runDir composes the phases in one direction at spacing h and tilt lambda.
+func runDir(phases []Phase, h, lambda float64, add bool, maxGrid int) (*composed, error) {
+	var acc *tmeas
+	var logMass, inf, excess float64
+	type part struct {
+		inf, excess float64
+		n           int
+	}
+	var parts []part
+	for _, p := range phases {
+		if p.Steps == 0 || p.Q == 0 {
+			continue
+		}
+		kmin, cells, lt, rt, err := sgmCells(p.Q, p.Sigma, h, lambda, add)
+		if err != nil {
+			return nil, err
+		}
+		if len(cells) > maxGrid {
+			return nil, &tooLargeErr{"SGM", "grid larger than Options.MaxGrid"}
+		}
+		_ = kmin
+		sg := buildStep(kmin, cells, lt, rt, h, lambda)
+		m := power(fromStep(sg), p.Steps)
+		if acc == nil {
+			acc = &m
+		} else {
+			c := conv(acc, &m)
+			acc = &c
+		}
+		logMass += float64(p.Steps) * math.Log(math.Max(1, (sg.mass+sg.infMass)*(1+4*u64)))
+		parts = append(parts, part{sg.infMass, sg.excess, p.Steps})
+	}
+	if acc == nil {
+		return nil, nil
+	}
+	f := math.Exp(logMass) * (1 + 8*u64)
+	for _, pt := range parts {
+		inf += float64(pt.n) * pt.inf * f
+		excess += float64(pt.n) * pt.excess
+	}
+	return &composed{m: *acc, h: h, lambda: lambda, inf: inf * (1 + 8*u64), excess: excess * (1 + 8*u64)}, nil
+}
+
+func gridH(h float64) float64 {
+	_, e := math.Frexp(h)
+	return math.Ldexp(1, e-1)
+}
+
+// SGMDelta returns a certified interval for the optimal delta(eps) of a run
+// of phases of the Poisson-subsampled Gaussian, add/remove neighbours,
+// maximised over both directions (see doc.go for the method).
+//
+// Special cases:
+//
+//	SGMDelta(phases with all q = 0 or steps = 0, eps) = [0, 0] for eps >= 0
+//	SGMDelta(phases, +Inf) = [0, 0]
+func SGMDelta(phases []Phase, eps float64, opts ...Options) (Interval, error) {
+	const fn = "SGMDelta"
+	if err := checkPhases(fn, phases); err != nil {
+		return Interval{}, err
+	}
+	if err := checkEps(fn, eps); err != nil {
+		return Interval{}, err
+	}
+	var o Options
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	if math.IsInf(eps, 1) {
+		return Interval{0, 0}, nil
+	}
+	if len(phases) == 1 && phases[0].Steps == 1 {
+		return sgmOneStep(phases[0].Q, phases[0].Sigma, eps), nil
+	}
+	h := 1.0 / 4096
+	if o.H > 0 {
+		h = gridH(o.H)
+	}
+	var res Interval
+	for _, add := range []bool{false, true} {
+		lam := tiltForEps(phases, eps, add)
+		c, err := runDir(phases, h, lam, add, o.maxGrid())
+		if err != nil {
+			return Interval{}, err
+		}
+		if c == nil {
+			if eps < 0 {
+				return Interval{1 - math.Exp(eps), 1 - math.Exp(eps)}, nil
+			}
+			return Interval{0, 0}, nil
+		}
+		iv := c.delta(eps)
+		res.Lo = math.Max(res.Lo, iv.Lo)
+		res.Hi = math.Max(res.Hi, iv.Hi)
+	}
+	return res, nil
+}
+
+// SGMEpsilon returns a certified interval for the optimal eps(delta) =
+// inf{eps >= 0 : delta(eps) <= delta} of a run of phases of the
+// Poisson-subsampled Gaussian (add/remove, both directions), refining the
+// grid until the interval is within Options.Width (default 1e-3) relative
+// or Options.MaxGrid is reached (then ErrPrecision is returned with the
+// certified, wider interval).
+func SGMEpsilon(phases []Phase, delta float64, opts ...Options) (Interval, error) {
+	const fn = "SGMEpsilon"
+	if err := checkPhases(fn, phases); err != nil {
+		return Interval{}, err
+	}
+	if err := checkDelta(fn, delta); err != nil {
+		return Interval{}, err
+	}
+	var o Options
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	if len(phases) == 1 && phases[0].Steps == 1 {
+		p := phases[0]
+		return invert(func(e float64) Interval { return sgmOneStep(p.Q, p.Sigma, e) }, delta, 1e-9)
+	}
+	h := 1.0 / 4096
+	fixed := o.H > 0
+	if fixed {
+		h = gridH(o.H)
+	}
+	for {
+		iv, err := sgmEpsilonAt(phases, delta, h, o)
+		if err != nil {
+			return iv, err
+		}
+		if fixed || iv.RelWidth() <= o.width() || iv.Hi == 0 {
+			return iv, nil
+		}
+		h /= 2
+		if h < 0x1p-24 {
+			return iv, &precisionErr{fn, "width not reached"}
+		}
+	}
+}
+
+func sgmEpsilonAt(phases []Phase, delta, h float64, o Options) (Interval, error) {
+	var res Interval
+	for _, add := range []bool{false, true} {
+		lam := tiltForDelta(phases, delta, add)
+		c, err := runDir(phases, h, lam, add, o.maxGrid())
+		if err != nil {
+			return Interval{}, err
+		}
+		if c == nil {
+			continue
+		}
+		iv, err := invert(c.delta, delta, o.width()/50)
+		if err != nil {
+			return iv, err
+		}
+		res.Lo = math.Max(res.Lo, iv.Lo)
+		res.Hi = math.Max(res.Hi, iv.Hi)
+	}
+	return res, nil
+}
