@@ -116,7 +116,7 @@ func TestAccountOutputs(t *testing.T) {
 		{[]string{"-delta", "1e-5", "-relation", "REPLACE_ONE", eventDir + "dpsgd_two_phases.json"}, 1, "event.events[0].event: PoissonSampledDpEvent needs the relation"},
 		{[]string{"-delta", "1e-5", "-relation", "nope", eventDir + "dpsgd_two_phases.json"}, 1, "unknown neighboring relation"},
 		{[]string{"-delta", "1e-10", eventDir + "pure_and_approx.json"}, 1, "not above the delta of the (epsilon, delta) events"},
-		{[]string{eventDir + "queries_mixed.json"}, 1, "give one of -delta"},
+		{[]string{eventDir + "queries_mixed.json"}, 2, "give one of -delta"},
 		{[]string{"-delta", "1e-5"}, 2, "want one event file"},
 		{[]string{"-delta", "1e-5", "no-such-file.json"}, 1, "rdpcheck account: cannot read no-such-file.json: no such file or directory\n"},
 	} {
