@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rdpcheck/rdpcheck/cases"
@@ -178,5 +179,25 @@ func TestEpsilonReferenceProgress(t *testing.T) {
 	}
 	if got.EpsilonReference != cases.Decimal(eps) {
 		t.Errorf("epsilon_reference %s, want %s", got.EpsilonReference, cases.Decimal(eps))
+	}
+}
+
+// TestCalibrationProgress: sigma and steps say on stderr what they are
+// doing once they run longer than progressAfter.
+func TestCalibrationProgress(t *testing.T) {
+	defer func(a, e time.Duration) { progressAfter, progressEvery = a, e }(progressAfter, progressEvery)
+	progressAfter, progressEvery = 0, time.Millisecond
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"sigma", "-q", "0.01", "-steps", "100", "-eps", "1", "-delta", "1e-5"}, "rdpcheck sigma: 0 s: searching sigma in [0.01, 10000]"},
+		{[]string{"steps", "-q", "0.01", "-sigma", "300", "-eps", "0.01", "-delta", "1e-5"}, "rdpcheck steps: 0 s: searching counts up to 2^40"},
+		{[]string{"epsilon", "-q", "0.01", "-sigma", "1", "-steps", "100", "-delta", "1e-5"}, "rdpcheck epsilon: 0 s: searching the best order"},
+	} {
+		code, _, errOut := runCLI(c.args...)
+		if code != 0 || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want %q", c.args, code, errOut, c.want)
+		}
 	}
 }

@@ -57,6 +57,8 @@ func runEpsilon(args []string, stdout, stderr io.Writer) int {
 	o := ob.orders()
 	var eps, order float64
 	var err error
+	pr := startProgress(stderr, "epsilon")
+	pr.set("searching the best order (%s)", ob.describe())
 	if ob.best() {
 		var a fast.Accountant
 		if err = a.Compose(fast.SGMEvent(q, sg), steps); err == nil {
@@ -65,6 +67,7 @@ func runEpsilon(args []string, stdout, stderr io.Writer) int {
 	} else {
 		eps, order, err = cases.FastEpsilon(q, sg, steps, o, delta, d.conv.conv)
 	}
+	pr.end()
 	if err != nil {
 		return fail(stderr, "epsilon", err)
 	}

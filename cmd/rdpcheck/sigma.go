@@ -74,6 +74,9 @@ func runSigma(args []string, stdout, stderr io.Writer) int {
 		e, _, err := fast.Epsilon(o, rdp, delta, conv)
 		return e, err
 	}
+	pr := startProgress(stderr, "sigma")
+	defer pr.end()
+	pr.set("searching sigma in [0.01, 10000] (%s)", d.orders.describe())
 	var sigma float64
 	var err error
 	if d.orders.best() {
@@ -85,7 +88,9 @@ func runSigma(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, "sigma", err)
 	}
 	// the printed sigma, rounded up, and its own eps
+	pr.set("checking the printed sigma")
 	printed, achieved, err := roundUpMeeting(sigma, target, epsAt)
+	pr.end()
 	if err != nil {
 		return fail(stderr, "sigma", err)
 	}

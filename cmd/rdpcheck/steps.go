@@ -56,11 +56,14 @@ func runSteps(args []string, stdout, stderr io.Writer) int {
 	var steps int
 	var achieved float64
 	var err error
+	pr := startProgress(stderr, "steps")
+	pr.set("searching counts up to 2^40 (%s)", d.orders.describe())
 	if d.orders.best() {
 		steps, achieved, err = fast.MaxStepsBest(q, sg, target, delta, conv)
 	} else {
 		steps, achieved, err = fast.MaxSteps(q, sg, target, delta, conv, d.orders.orders())
 	}
+	pr.end()
 	if err != nil {
 		return fail(stderr, "steps", err)
 	}
