@@ -210,4 +210,3 @@ func accountReference(p *dpevent.Plan, res *dpevent.Result, wantDelta bool, conv
 	}
 	return cases.Decimal(v), nil
 }
-
