@@ -1,6 +1,7 @@
 package dpevent
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -321,8 +322,27 @@ func accountWOR(e *Event, n int64, p *Plan) error {
 		if ops > 0 {
 			s = math.Nextafter(s*(1-float64(2*ops+2)*0x1p-53), 0)
 		}
+		// the reference at one order: the least of Theorem 27's bound and
+		// the unsampled Gaussian, as fast.WORGaussianEvent takes at a
+		// single order (it may go lower with higher orders in one call)
 		if err := p.add(e, n, fmt.Sprintf("WOR-sampled Gaussian q=%v sigma=%v", q, s), fast.WORGaussianEvent(q, s),
-			func(c reference.Context, a float64) (*big.Float, error) { return c.WORGaussian(q, s, a) }); err != nil {
+			func(c reference.Context, a float64) (*big.Float, error) {
+				if q == 0 {
+					return c.WORGaussian(q, s, a)
+				}
+				u, err := c.Gaussian(s, a)
+				if err != nil {
+					return nil, err
+				}
+				w, err := c.WORGaussian(q, s, a)
+				if errors.Is(err, reference.ErrTooLarge) {
+					return u, nil
+				}
+				if err != nil {
+					return nil, err
+				}
+				return minBig(w, u), nil
+			}); err != nil {
 			return err
 		}
 		return nil
@@ -333,6 +353,11 @@ func accountWOR(e *Event, n int64, p *Plan) error {
 	}
 	if err := p.add(e, n, fmt.Sprintf("WOR-sampled q=%v of [%s] (WBK19 Thm 9)", q, sub.what()), fast.WORBoundEvent(q, sub.fastEvent()),
 		func(c reference.Context, a float64) (*big.Float, error) {
+			if q > 0 && !math.IsInf(a, 1) && a > rdp.MaxWOROrder {
+				// beyond Theorem 9's range: the base's own RDP, as fast.WORBoundEvent
+				own, _, err := sub.ReferenceRDP(c, a, nil)
+				return own, err
+			}
 			top := 2
 			if !math.IsInf(a, 1) {
 				top = max(2, int(math.Ceil(a)))
@@ -358,11 +383,38 @@ func accountWOR(e *Event, n int64, p *Plan) error {
 			if len(bc.Eps) > 0 && maxOf(bc.Eps) > bc.Inf {
 				bc.Inf = math.Inf(1)
 			}
-			return c.WORBound(q, a, bc)
+			// the least of Theorem 9's bound and the base's own curve (its
+			// integer values interpolated; bc.Inf at +Inf), as
+			// fast.WORBoundEvent takes at a single order
+			if q == 0 {
+				return c.WORBound(q, a, bc)
+			}
+			var u *big.Float
+			if math.IsInf(a, 1) {
+				u = new(big.Float).SetFloat64(bc.Inf)
+			} else {
+				var err error
+				if u, err = c.WORBound(1, a, bc); err != nil {
+					return nil, err
+				}
+			}
+			w, err := c.WORBound(q, a, bc)
+			if err != nil {
+				return nil, err
+			}
+			return minBig(w, u), nil
 		}); err != nil {
 		return err
 	}
 	return nil
+}
+
+// minBig returns the smaller of x and y.
+func minBig(x, y *big.Float) *big.Float {
+	if x.Cmp(y) <= 0 {
+		return x
+	}
+	return y
 }
 
 func maxOf(x []float64) float64 {
@@ -403,10 +455,13 @@ func accountPoissonBound(e *Event, n int64, p *Plan, q float64) error {
 			if err != nil {
 				return nil, err
 			}
-			if zw.Cmp(own) < 0 {
-				return zw, nil
+			// and PoissonBound at q = 1 (the base's integer values
+			// interpolated), as fast.PoissonBoundEvent takes
+			one, err := c.PoissonBound(1, a, bc)
+			if err != nil {
+				return nil, err
 			}
-			return own, nil
+			return minBig(minBig(zw, one), own), nil
 		}); err != nil {
 		return err
 	}
