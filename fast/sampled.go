@@ -252,7 +252,9 @@ func hLogNear1(g, t, dt, L, l1, dL, dl1 float64) (lh, e float64, ok bool) {
 			return 0, 0, false
 		}
 		lem = math.Log(em)
-		eem = 8*unit + math.Abs(em+y)*math.Abs(y)*(dL+unit)/em + 2*unit
+		// em's error, relative, and the log's own rounding (1 ulp of
+		// |lem|, which may exceed |la| below: L + lem can cancel).
+		eem = 8*unit + math.Abs(em+y)*math.Abs(y)*(dL+unit)/em + 2*unit*math.Abs(lem)
 	}
 	// 1 + t = e^L (t > e^20): log A = L + log em(y), L's error |L| dL.
 	la := L + lem
@@ -268,7 +270,8 @@ func hLogNear1(g, t, dt, L, l1, dL, dl1 float64) (lh, e float64, ok bool) {
 		if !(k > 0) {
 			return 0, 0, false
 		}
-		lk, ek = math.Log(k), e/k+2*unit
+		lk = math.Log(k)
+		ek = e/k + 2*unit*math.Abs(lk)
 	}
 	lb := math.Log(d) + lk
 	eb := ek + 2*unit*math.Abs(math.Log(d)) + 2*unit*math.Abs(lb)
