@@ -9,7 +9,7 @@ import (
 )
 
 // deepComposed is a ComposedDpEvent nested depth levels deep, each level
-// holding a Gaussian and the next level (the shape of issue 18's 407 KB,
+// holding a Gaussian and the next level (the shape of a user's 407 KB,
 // 4,900-deep file).
 func deepComposed(depth int) []byte {
 	g := `{"class_name": "GaussianDpEvent", "noise_multiplier": 1.0}`
@@ -23,7 +23,7 @@ func deepComposed(depth int) []byte {
 }
 
 // wideComposed is a ComposedDpEvent of n Gaussians of three noises, as
-// dp_accounting writes them (issue 18's 50 MB file holds 497,900).
+// dp_accounting writes them (a user's 50 MB file held 497,900).
 func wideComposed(n int) []byte {
 	var b strings.Builder
 	b.WriteString(`{"event": {"class_name": "ComposedDpEvent", "events": [`)
@@ -79,7 +79,7 @@ func BenchmarkDeepFile(b *testing.B) {
 }
 
 // BenchmarkWideFile: 100,000 and 497,900 Gaussians in one ComposedDpEvent
-// (issue 18's 50 MB file): linear in the number of leaves.
+// (a user's 50 MB file): linear in the number of leaves.
 func BenchmarkWideFile(b *testing.B) {
 	for _, n := range []int{100000, 497900} {
 		data := wideComposed(n)

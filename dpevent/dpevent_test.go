@@ -247,7 +247,7 @@ func TestDecodeErrors(t *testing.T) {
 		{g(`1e400`), `event.noise_multiplier: 1e400 is beyond the float64 range (magnitude at most 1.7976931348623157e+308)`},
 		{g(`1e-400`), `event.noise_multiplier: 1e-400 is below the float64 range (it would be 0; the smallest is 5e-324)`},
 		{`{"class_name": "GaussianDpEvent", "sigma": 1}`, `event: unknown key "sigma" in GaussianDpEvent (it accepts class_name, module_name, noise_multiplier)`},
-		// caught: "a duplicate key: the last wins" (issue 18)
+		// caught: "a duplicate key: the last wins"
 		{`{"class_name": "GaussianDpEvent", "noise_multiplier": 1, "noise_multiplier": 0.1}`,
 			`event: duplicate key "noise_multiplier" in GaussianDpEvent (each key at most once; it accepts class_name, module_name, noise_multiplier)`},
 		{`{"class_name": "ComposedDpEvent", "events": [], "class_name": "ComposedDpEvent"}`, `event: duplicate key "class_name" in ComposedDpEvent`},
@@ -258,7 +258,7 @@ func TestDecodeErrors(t *testing.T) {
 		{`{"class_name": "FooDpEvent"}`, "event: FooDpEvent: unknown event class"},
 		{`{"event": {"class_name": "SelfComposedDpEvent", "event": ` + g("1") + `, "count": 2.5}}`, "event.count: must be an integer (is 2.5)"},
 		{`{"event": {"class_name": "SelfComposedDpEvent", "event": ` + g("1") + `, "count": -1}}`, "event.count: must be >= 0 (is -1)"},
-		// caught: "count 1e30: must be an integer, not 1e30" (issue 18)
+		// caught: "count 1e30: must be an integer, not 1e30"
 		{`{"event": {"class_name": "SelfComposedDpEvent", "event": ` + g("1") + `, "count": 1e30}}`, "event.count: is too large: at most 2^53 = 9007199254740992 (is 1e30)"},
 		// 2^53 + 1 was read as 2^53 (float64) and accepted
 		{`{"event": {"class_name": "SelfComposedDpEvent", "event": ` + g("1") + `, "count": 9007199254740993}}`, "event.count: is too large: at most 2^53 = 9007199254740992 (is 9007199254740993)"},

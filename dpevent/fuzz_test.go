@@ -38,7 +38,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`{"class_name": "RepeatAndSelectDpEvent", "mean": 1, "shape": 0, "event": {"class_name": "NoOpDpEvent"}}`))
 	f.Add([]byte(`{"class_name": "DiscreteGaussianDpEvent", "sigma": 0.01, "sensitivity": 0, "dimension": 1}`))
 	f.Add([]byte(`{"event": {"class_name": "SingleEpochTreeAggregationDpEvent", "noise_multiplier": 1e-300, "step_counts": [0, 0]}, "neighboring_relation": "REPLACE_SPECIAL"}`))
-	// issue 18: duplicate keys, counts in exponent form and beyond 2^53,
+	// the strict reader: duplicate keys, counts in exponent form and beyond 2^53,
 	// escapes in keys, nesting
 	f.Add([]byte(`{"class_name": "GaussianDpEvent", "noise_multiplier": 1, "noise_multiplier": 0.1}`))
 	f.Add([]byte(`{"class_name": "GaussianDpEvent", "noise_multiplier": 1, "noise_multipli\u0065r": 0.1}`))

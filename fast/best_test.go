@@ -114,7 +114,7 @@ func TestBestSearchRange(t *testing.T) {
 	}
 }
 
-// TestBestAfterComposeName: ComposeSGM remembers its event (issue 18: it
+// TestBestAfterComposeName: ComposeSGM remembers its event (it
 // used to keep only the curve, and BestEpsilon refused), so RDPAt and
 // BestEpsilon give what they give after Compose(SGMEvent); a repeated
 // event is merged into one remembered entry, whose value off the grid is

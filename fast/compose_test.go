@@ -9,7 +9,7 @@ import (
 	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
-// One composition API (issue 18, item 4): every Compose<Name> method is
+// One composition API: every Compose<Name> method is
 // Compose(<Name>Event(...), count). The old paths below are the bodies the
 // Compose<Name> methods had at commit c94e5c4 (fast/accountant.go,
 // dgauss.go, tree.go, repeat.go, zcdptight.go), before the accountant

@@ -109,7 +109,7 @@ func TestEngineMonteCarlo(t *testing.T) {
 	}
 }
 
-// Peers' numbers (data, not truth; ../shared/peers/pld/profile.json,
+// Peers' numbers (data, not truth: what dp_accounting 0.6.0 printed, profile.json of the peers' PLD data,
 // dp_accounting 0.6.0 PLD pessimistic at 1e-5): a pessimistic estimate is
 // an upper bound if its implementation is sound, so the certified lower end
 // must not exceed it, and the upper end should be close to it.

@@ -212,7 +212,7 @@ func (m *accountantMachine) invalid(t *rapid.T) {
 		name, err = "ComposeRepeatAndSelect(mean=0.5)", m.acc.ComposeRepeatAndSelect([]float64{2, math.Inf(1)}, []float64{0.1, 0.2}, 0.5, 1, 1)
 	case 17:
 		// (a base curve whose orders stop below the accountant's is no
-		// longer refused: fast gives +Inf there, issue 18 item 4)
+		// longer refused: fast gives +Inf there, as the one composition API does)
 		name, err = "ComposeRepeatAndSelect(rdp=-0.1)", m.acc.ComposeRepeatAndSelect([]float64{2, math.Inf(1)}, []float64{-0.1, 0.2}, 2, 1, 1)
 	default:
 		name, err = "ComposeGaussian(count=0)", m.acc.ComposeGaussian(1, 0)
