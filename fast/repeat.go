@@ -338,6 +338,7 @@ func tnbLogInvGammaUp(mean, eta float64) (ev, error) {
 	}
 	return ev{}, fmt.Errorf("fast.RepeatAndSelect: gamma for mean %g not verified: %w", mean, ErrNotConverged)
 }
+
 // tnbLogInvGammaUpLog is tnbLogInvGammaUp on log mean, for mean > 1e300
 // (log mean is increasing in u). u is raised until the computed log mean
 // minus its bound reaches log mean's upper bound.

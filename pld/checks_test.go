@@ -109,8 +109,8 @@ func TestEngineMonteCarlo(t *testing.T) {
 	}
 }
 
-// Peers' numbers (data, not truth: what dp_accounting 0.6.0 printed, profile.json of the peers' PLD data,
-// dp_accounting 0.6.0 PLD pessimistic at 1e-5): a pessimistic estimate is
+// Peers' numbers (data, not truth: dp_accounting 0.6.0's PLD accountant,
+// pessimistic at 1e-5, as the peers' PLD data records it): a pessimistic estimate is
 // an upper bound if its implementation is sound, so the certified lower end
 // must not exceed it, and the upper end should be close to it.
 func TestPeersPessimistic(t *testing.T) {
