@@ -312,25 +312,32 @@ func tnbLogInvGammaUp(mean, eta float64) (ev, error) {
 			return ev{}, fmt.Errorf("fast.RepeatAndSelect: no gamma for mean %g: %w", mean, ErrNotConverged)
 		}
 	}
+	return invertVerified(lo, hi, mean, func(u float64) ev { return tnbMean(u, eta) }, mean)
+}
+
+// invertVerified returns the least u in [lo, hi] (to the verification's
+// step) whose f(u) minus its error bound reaches target, for f increasing
+// in u: a bisection on f's value, then u raised until the bound verifies.
+// The step doubles from 4 ulps of u: near mean = 1 (u small) the error
+// bound of the mean (ulps of the mean, not of u) needs a step far above
+// u's ulps; doubling overshoots the smallest verified u by at most the
+// last step, below twice the bound's width in u.
+func invertVerified(lo, hi, target float64, f func(float64) ev, mean float64) (ev, error) {
 	for range 2000 {
 		mid := lo + (hi-lo)/2
 		if mid <= lo || mid >= hi {
 			break
 		}
-		if tnbMean(mid, eta).v < mean {
+		if f(mid).v < target {
 			lo = mid
 		} else {
 			hi = mid
 		}
 	}
-	// The step doubles from 4 ulps of u: near mean = 1 (u small) the
-	// error bound of the mean (ulps of the mean, not of u) needs a step
-	// far above u's ulps; doubling overshoots the smallest verified u by
-	// at most the last step, below twice the bound's width in u.
 	u, step := hi, 4*unit*hi
 	for range 200 {
-		m := tnbMean(u, eta)
-		if m.v-m.e*(1+0x1p-20) >= mean {
+		m := f(u)
+		if m.v-m.e*(1+0x1p-20) >= target {
 			return evExact(u), nil
 		}
 		u = math.Nextafter(u+step, math.Inf(1))
@@ -346,26 +353,5 @@ func tnbLogInvGammaUpLog(mean, eta float64) (ev, error) {
 	tl := evLog(evExact(mean))
 	target := tl.v + tl.e*(1+0x1p-20)
 	// mean(u) >= expm1(u)/u: mean(1024) > e^1024/1024 > MaxFloat64.
-	lo, hi := 0.0, 1024.0
-	for range 200 {
-		mid := lo + (hi-lo)/2
-		if mid <= lo || mid >= hi {
-			break
-		}
-		if tnbLogMean(mid, eta).v < target {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	u, step := hi, 4*unit*hi
-	for range 200 {
-		m := tnbLogMean(u, eta)
-		if m.v-m.e*(1+0x1p-20) >= target {
-			return evExact(u), nil
-		}
-		u = math.Nextafter(u+step, math.Inf(1))
-		step *= 2
-	}
-	return ev{}, fmt.Errorf("fast.RepeatAndSelect: gamma for mean %g not verified: %w", mean, ErrNotConverged)
+	return invertVerified(0, 1024, target, func(u float64) ev { return tnbLogMean(u, eta) }, mean)
 }
