@@ -1,11 +1,21 @@
-package fast
+package properties
 
 import (
 	"math"
 	"math/rand/v2"
 	"strconv"
 	"testing"
+
+	"github.com/rdpcheck/rdpcheck/fast"
 )
+
+// The law of fast's best-order search: it is never above an independent
+// dense scan of the orders by more than fast.SearchTolerance. It lives
+// here, not in fast, so that its 70 s run in a test binary of their own.
+
+// integerOrders: above this order the search evaluates integers only
+// (fast.BestEpsilon's doc), so the scan does too.
+const integerOrders = 1024
 
 // denseScanEpsilon is an independent minimum of eps over (1, 2^20] for
 // steps steps of the SGM(q, sigma): every order of a geometric scan with
@@ -13,18 +23,18 @@ import (
 // the search works on integers and an order costs linear time), stopped once steps RDP(alpha) plus the least conversion
 // term beyond alpha exceeds the minimum so far (RDP is non-decreasing in
 // the order), then a second scan of 80 orders over the 5% around the
-// first scan's best. It shares with the search only SGMCurve and the
+// first scan's best. It shares with the search only fast.SGMCurve and the
 // conversion at one order.
-func denseScanEpsilon(t *testing.T, q, sigma float64, steps int, delta float64, conv Conversion) (eps, order float64) {
+func denseScanEpsilon(t *testing.T, q, sigma float64, steps int, delta float64, conv fast.Conversion) (eps, order float64) {
 	t.Helper()
 	eps, order = math.Inf(1), 0
 	visit := func(orders []float64) bool {
 		rdp := make([]float64, len(orders))
-		if err := SGMCurve(q, sigma, steps, orders, rdp); err != nil {
-			t.Fatalf("SGMCurve(%g, %g, %d): %v", q, sigma, steps, err)
+		if err := fast.SGMCurve(q, sigma, steps, orders, rdp); err != nil {
+			t.Fatalf("fast.SGMCurve(%g, %g, %d): %v", q, sigma, steps, err)
 		}
 		for i, a := range orders {
-			e, _, err := Epsilon(orders[i:i+1], rdp[i:i+1], delta, conv)
+			e, _, err := fast.Epsilon(orders[i:i+1], rdp[i:i+1], delta, conv)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -34,7 +44,7 @@ func denseScanEpsilon(t *testing.T, q, sigma float64, steps int, delta float64, 
 			// beyond a: eps >= rdp(a) + the least conversion term, which
 			// is above -(1 + log a)/(a - 1) (improved) or 0 (classic)
 			floor := rdp[i]
-			if conv == Improved {
+			if conv == fast.Improved {
 				floor -= (1 + math.Log(a)) / (a - 1)
 			}
 			if floor > eps {
@@ -44,8 +54,8 @@ func denseScanEpsilon(t *testing.T, q, sigma float64, steps int, delta float64, 
 		return true
 	}
 	var orders []float64
-	for a := 1 + 0x1p-52; a <= MaxSearchOrder; a = math.Max(a*scanRatio(a), a+0x1p-50) {
-		if a > searchIntegerOrder {
+	for a := 1 + 0x1p-52; a <= fast.MaxSearchOrder; a = math.Max(a*scanRatio(a), a+0x1p-50) {
+		if a > integerOrders {
 			a = math.Ceil(a)
 		}
 		orders = append(orders, a)
@@ -62,10 +72,10 @@ func denseScanEpsilon(t *testing.T, q, sigma float64, steps int, delta float64, 
 	var fine []float64
 	for j := 0; j <= 80; j++ {
 		a := lo + (hi-lo)*float64(j)/80
-		if a > searchIntegerOrder {
+		if a > integerOrders {
 			a = math.Round(a)
 		}
-		if a > 1 && a <= MaxSearchOrder {
+		if a > 1 && a <= fast.MaxSearchOrder {
 			fine = append(fine, a)
 		}
 	}
@@ -76,7 +86,7 @@ func denseScanEpsilon(t *testing.T, q, sigma float64, steps int, delta float64, 
 // TestBestSearchAgainstDenseScan: over random DP-SGD runs (2,000; 200
 // with -short), a fifth of them with sigma in [100, 1000], the search's
 // eps is at most the dense scan's (denseScanEpsilon) times 1 +
-// SearchTolerance. Runs whose best order is above 2^15 cost seconds each
+// fast.SearchTolerance. Runs whose best order is above 2^15 cost seconds each
 // (fast's SGM costs linear time in an integer order), so at most 3 of
 // them (1 with -short) are checked and further ones are drawn again. With
 // -v it prints the worst gap.
@@ -99,12 +109,12 @@ func TestBestSearchAgainstDenseScan(t *testing.T) {
 			q, sigma, steps = logU(1e-3, 1), 100+900*rng.Float64(), int(logU(100, 1e6))
 		}
 		delta := logU(1e-12, 1e-2)
-		conv := Improved
+		conv := fast.Improved
 		if i%3 == 0 {
-			conv = Classic
+			conv = fast.Classic
 		}
-		var a Accountant
-		if err := a.Compose(SGMEvent(q, sigma), steps); err != nil {
+		var a fast.Accountant
+		if err := a.Compose(fast.SGMEvent(q, sigma), steps); err != nil {
 			t.Fatal(err)
 		}
 		got, at, err := a.BestEpsilon(delta, conv)
@@ -120,7 +130,7 @@ func TestBestSearchAgainstDenseScan(t *testing.T) {
 		}
 		want, wantAt := denseScanEpsilon(t, q, sigma, steps, delta, conv)
 		gap := (got - want) / want
-		if gap > SearchTolerance {
+		if gap > fast.SearchTolerance {
 			t.Errorf("q=%g sigma=%g steps=%d delta=%g %v: search %.15g at %g, dense scan %.15g at %g (gap %.2g)",
 				q, sigma, steps, delta, conv, got, at, want, wantAt, gap)
 		}
@@ -132,7 +142,7 @@ func TestBestSearchAgainstDenseScan(t *testing.T) {
 	t.Logf("%d runs (%d with the best order above 2^15): worst (search - dense)/dense = %.3g (%s)", runs, large, worst, worstRun)
 }
 
-func fmtRun(q, sigma float64, steps int, delta float64, conv Conversion, at, denseAt float64) string {
+func fmtRun(q, sigma float64, steps int, delta float64, conv fast.Conversion, at, denseAt float64) string {
 	return "q=" + ftoa(q) + " sigma=" + ftoa(sigma) + " steps=" + ftoa(float64(steps)) + " delta=" + ftoa(delta) + " " + conv.String() + " search order " + ftoa(at) + ", scan order " + ftoa(denseAt)
 }
 
@@ -140,8 +150,38 @@ func ftoa(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
 
 // scanRatio is denseScanEpsilon's geometric step at the order a.
 func scanRatio(a float64) float64 {
-	if a > searchIntegerOrder {
+	if a > integerOrders {
 		return 1.02
 	}
 	return 1.01
+}
+
+// TestBestSearchRegressions: runs where the search once stopped short of
+// the minimum, each against the dense scan (denseScanEpsilon).
+func TestBestSearchRegressions(t *testing.T) {
+	for _, c := range []struct {
+		caught   string
+		q, sigma float64
+		steps    int
+		delta    float64
+	}{
+		// a batch recomputed the best order one ulp lower; the copy became
+		// the bracket's end and hid the side beyond it
+		{"bracket end a rounding of the best order", 0.3101563178718817, 80.56186815860698, 3, 1.8279165937206788e-11},
+		// the largest order of the old range (4096) was never evaluated
+		{"range end 4096 skipped", 0.01, 300, 100, 1e-5},
+	} {
+		var a fast.Accountant
+		if err := a.Compose(fast.SGMEvent(c.q, c.sigma), c.steps); err != nil {
+			t.Fatal(err)
+		}
+		got, at, err := a.BestEpsilon(c.delta, fast.Improved)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, wantAt := denseScanEpsilon(t, c.q, c.sigma, c.steps, c.delta, fast.Improved)
+		if (got-want)/want > fast.SearchTolerance {
+			t.Errorf("%s: search %.15g at %g, dense scan %.15g at %g", c.caught, got, at, want, wantAt)
+		}
+	}
 }
