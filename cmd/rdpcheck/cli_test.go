@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"math"
 	"math/big"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -199,5 +201,35 @@ func TestCalibrationProgress(t *testing.T) {
 		if code != 0 || !strings.Contains(errOut, c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want %q", c.args, code, errOut, c.want)
 		}
+	}
+}
+
+// TestRoundDigits: the printed bounds keep their direction: roundDownDigits
+// is at most x and roundUpDigits at least x, each has at most n significant
+// digits when printed, and they are within one unit of the n-th digit of x.
+func TestRoundDigits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	for range 20000 {
+		x := math.Exp(rng.Float64()*80 - 40)
+		for _, n := range []int{1, 7, 8, 15} {
+			lo, hi := roundDownDigits(x, n), roundUpDigits(x, n)
+			unit := math.Pow(10, math.Floor(math.Log10(x))-float64(n-1))
+			if lo > x || hi < x || x-lo > 1.0001*unit || hi-x > 1.0001*unit {
+				t.Fatalf("x = %.17g, n = %d: down %.17g, up %.17g", x, n, lo, hi)
+			}
+			for _, v := range []float64{lo, hi} {
+				digits := strings.TrimLeft(strings.ReplaceAll(strings.Split(strconv.FormatFloat(v, 'e', -1, 64), "e")[0], ".", ""), "0")
+				if len(digits) > n {
+					t.Fatalf("x = %.17g, n = %d: %v prints with %d digits", x, n, v, len(digits))
+				}
+			}
+		}
+	}
+	// caught: "sigma printed rounded to nearest read back above the target"
+	if got := roundUpDigits(0.5831149057, 8); got != 0.58311491 {
+		t.Errorf("roundUpDigits(0.5831149057, 8) = %v, want 0.58311491", got)
+	}
+	if got := roundDownDigits(0.58311491, 8); got != 0.58311491 {
+		t.Errorf("roundDownDigits of an 8-digit number changed it: %v", got)
 	}
 }

@@ -402,7 +402,7 @@ func fail(stderr io.Writer, cmd string, err error) int {
 }
 
 // goName is the "fast.SGMCurve: " a library error starts with.
-var goName = regexp.MustCompile(`\b(fast|reference|cases|dpevent|rdp|oracles)\.[A-Za-z]+: `)
+var goName = regexp.MustCompile(`\b(fast|reference|cases|dpevent|rdp|oracles|pld)\.[A-Za-z]+: `)
 
 // userMessage words a library error without Go package or function
 // names: an InputError as "arg = value: what it must be".
@@ -413,6 +413,36 @@ func userMessage(err error) string {
 	}
 	return goName.ReplaceAllString(err.Error(), "")
 }
+
+// roundUpDigits is the least number of n significant digits >= x > 0,
+// as the float64 that prints as those digits (itself >= x), so that a
+// printed upper bound stays one.
+func roundUpDigits(x float64, n int) float64 { return roundDigits(x, n, 1) }
+
+// roundDownDigits is the greatest number of n significant digits <= x
+// (x > 0), as the float64 that prints as those digits (itself <= x).
+func roundDownDigits(x float64, n int) float64 { return roundDigits(x, n, -1) }
+
+func roundDigits(x float64, n int, dir float64) float64 {
+	if !(x > 0) || math.IsInf(x, 1) {
+		return x
+	}
+	p, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'e', n-1, 64), 64)
+	for i := 0; (dir > 0 && p < x) || (dir < 0 && p > x); i++ {
+		if i == 4 {
+			return x // not expected: x itself is a bound in the direction asked
+		}
+		// one unit in x's n-th digit in the direction asked (x's, not
+		// p's: p may have rounded up to the next power of ten)
+		unit := math.Pow(10, math.Floor(math.Log10(x))-float64(n-1))
+		p, _ = strconv.ParseFloat(strconv.FormatFloat(p+dir*unit, 'e', n-1, 64), 64)
+	}
+	return p
+}
+
+// formatDigits prints a value rounded by roundUpDigits or roundDownDigits
+// with the digits it has.
+func formatDigits(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)

@@ -127,19 +127,6 @@ func roundUpMeeting(sigma, target float64, epsAt func(float64) (float64, error))
 	return 0, 0, fmt.Errorf("sigma %v rounded up to %d digits does not meet the target", sigma, sigmaDigits)
 }
 
-// roundUpDigits is the least number of n significant digits >= x > 0,
-// as the float64 that prints as those digits (itself >= x).
-func roundUpDigits(x float64, n int) float64 {
-	p, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'e', n-1, 64), 64)
-	for p < x {
-		// one unit in the last printed digit up
-		exp := math.Floor(math.Log10(p))
-		step := math.Pow(10, exp-float64(n-1))
-		p, _ = strconv.ParseFloat(strconv.FormatFloat(p+step, 'e', n-1, 64), 64)
-	}
-	return p
-}
-
 // sigmaJSON is sigma -json's output; every float goes through
 // schema.JSONFloat, so that an infinite one is written "inf".
 func sigmaJSON(q float64, steps int, eps, delta float64, conv fast.Conversion, sigma, achieved float64, orders string) map[string]any {
