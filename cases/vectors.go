@@ -177,7 +177,7 @@ var otherGroups = map[string]struct {
 	schema.SampledDivergence:  {"sampled-divergence", gen.DivergenceTolerance, false},
 	schema.WORGaussian:        {"wor-gaussian", gen.SGMTolerance, false},
 
-	// the events of issue 12
+	// the events of dp_accounting's other classes (dpevent)
 	schema.KaryRandomizedResponse: {"kary-randomized-response", gen.EventsTolerance, false},
 	schema.PureDP:                 {"pure-dp", gen.EventsTolerance, false},
 	schema.ZCDP:                   {"zcdp", gen.EventsTolerance, false},

@@ -93,7 +93,7 @@ func ZCDPEpsilonRDP(rho, delta float64) (eps, order float64, err error) {
 
 // PureDPCurve writes PureDP(eps, orders[i]) into out[i]: the tight RDP
 // curve of any pure eps-DP mechanism, binary randomized response's (see
-// PureDP), with its order-free parts computed once. (Until issue 12 it
+// PureDP), with its order-free parts computed once. (It once
 // wrote the looser min(eps, alpha eps^2/2) of Mironov 2017, Prop 3 with
 // Bun-Steinke 2016, Prop 1.4: 1 instead of 0.735 at eps = 1, alpha = 2.)
 //

@@ -382,7 +382,7 @@ func TestAccountantEvents(t *testing.T) {
 		}
 	}
 	// dp_accounting drops the count of ExponentialMechanismDpEvent: its
-	// curve of ten is that of one, 0.248 at order 2 (issue 12). Ten
+	// curve of ten is that of one, 0.248 at order 2 (events_FINDINGS.md). Ten
 	// applications are ten times that.
 	acc := fast.Accountant{Orders: []float64{2}}
 	_ = acc.ComposeExponentialMechanism(1, 10)

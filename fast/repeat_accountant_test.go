@@ -66,7 +66,7 @@ func TestComposeRepeatAndSelect(t *testing.T) {
 // TestEpsilonInfOrderAfterEvents: with +Inf among the accountant's orders,
 // epsilon after a discrete Gaussian or a tree (RDP +Inf there) comes from
 // a finite order, and equals the conversion without +Inf (dp_accounting
-// returns 0 here: issue 12); after repeat-and-select, whose curve is
+// returns 0 here, events_FINDINGS.md); after repeat-and-select, whose curve is
 // finite at +Inf, it is at most rdp(+Inf) (the conversion's value there).
 func TestEpsilonInfOrderAfterEvents(t *testing.T) {
 	fin := []float64{1.5, 2, 4, 8, 16, 32, 64}

@@ -1,6 +1,6 @@
 package fast_test
 
-// The two README tables of issue 12's tight-zCDP part, generated here:
+// The two README tables of the tight zCDP parameters, generated here:
 //
 //	go test ./fast -run 'TestBoundComparisonTable|TestGroupPrivacyTable' -v
 //

@@ -131,7 +131,7 @@ const (
 	mapped byte = 0x80
 )
 
-// The events of issue 12: with op & extended, op & 3 picks one of them
+// The events of dp_accounting's other classes: with op & extended, op & 3 picks one of them
 // (and op & 4 the relation of k-ary randomized response). No committed
 // seed sets the bit.
 const (

@@ -62,7 +62,7 @@ func (im *Impl) checkAccountant(t *rapid.T) {
 		"Epsilon":            m.epsilon,
 		"":                   m.check,
 
-		// the events of issue 12
+		// the events of dp_accounting's other classes
 		"KaryRandomizedResponse": m.kary,
 		"ExponentialMechanism":   m.expMech,
 		"ZCDPXi":                 m.zcdpXi,

@@ -72,7 +72,7 @@ type Impl struct {
 	WORGaussian func(q, sigma, alpha float64) (float64, error)
 	WORBound    func(q, alpha float64, base rdp.BaseCurve) (float64, error)
 
-	// The events of issue 12 (see fast/events.go).
+	// The events of dp_accounting's other classes (see fast/events.go).
 	KaryRandomizedResponse func(noise, buckets float64, relation string, alpha float64) (float64, error)
 	PureDP                 func(eps, alpha float64) (float64, error)
 	ZCDP                   func(rho, xi, alpha float64) (float64, error)

@@ -217,7 +217,7 @@ var mutants = []mutant{
 			return v * 1.2, err
 		}
 	})},
-	// the events of issue 12
+	// the events of dp_accounting's other classes
 	{"events", "KaryRandomizedResponse with its noise 0.1% low", withFast(func(im *Impl) {
 		krr := im.KaryRandomizedResponse
 		im.KaryRandomizedResponse = func(n, k float64, rel string, a float64) (float64, error) { return krr(n*0.999, k, rel, a) }
@@ -231,7 +231,7 @@ var mutants = []mutant{
 			return krr(n, k, rel, a)
 		}
 	})},
-	{"events", "PureDP as the looser min(eps, alpha eps^2/2) (rdpcheck's curve before issue 12)", withFast(func(im *Impl) {
+	{"events", "PureDP as the looser min(eps, alpha eps^2/2) (rdpcheck's curve once)", withFast(func(im *Impl) {
 		im.PureDP = func(e, a float64) (float64, error) {
 			if e == 0 {
 				return 0, nil

@@ -8,8 +8,8 @@ import (
 	"github.com/rdpcheck/rdpcheck/reference"
 )
 
-// TestNewClassesAgainstReference: for each class added for issues 11 and
-// 12, the plan's fast RDP (termRDP) is at or above the reference's
+// TestNewClassesAgainstReference: for each class of classes_sampled.go, the
+// plan's fast RDP (termRDP) is at or above the reference's
 // (ReferenceRDP at 64 bits) and within 1e-12 of it, at integer and
 // fractional orders; closed forms where there is one.
 func TestNewClassesAgainstReference(t *testing.T) {

@@ -11,7 +11,9 @@ import (
 	"github.com/rdpcheck/rdpcheck/reference"
 )
 
-// The classes of issues 11 and 12's mechanisms, with the neighbouring
+// The classes of the sampled (without replacement, Poisson with any base),
+// k-ary randomized response, exponential, zCDP, discrete Gaussian, tree and
+// repeat-and-select mechanisms, with the neighbouring
 // relations dp_accounting 0.6.0's RdpAccountant._maybe_compose accepts for
 // each (rdp/rdp_privacy_accountant.py of google/differential-privacy,
 // python/dp_accounting).

@@ -10,7 +10,7 @@ import (
 	"github.com/rdpcheck/rdpcheck/reference"
 )
 
-// TestNewEventsMatchTheirFunctions checks that each Event of eventsnew.go
+// TestNewEventsMatchTheirFunctions checks that each Event of events_sampled.go
 // gives, at each order, exactly what the mechanism's own one-order
 // function gives (the functions carry the accuracy tests).
 func TestNewEventsMatchTheirFunctions(t *testing.T) {
