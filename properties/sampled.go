@@ -1,6 +1,6 @@
 package properties
 
-// Laws of Poisson sampling (issue 11): the exact SampledLaplace and
+// Laws of Poisson sampling: the exact SampledLaplace and
 // SampledDivergence at q = 0 and 1, monotone in q and alpha and below the
 // unsampled curve; SampledLaplace below Zhu and Wang's PoissonBound and
 // above every binning of its output; SampledDivergence of the binned

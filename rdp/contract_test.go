@@ -362,7 +362,7 @@ var contractCases = []contractCase{
 	sampledDivergence("SampledDivergence(sum 0.9) = ErrInput", 0.3, []float64{0.4, 0.5}, []float64{0.5, 0.5}, 2, both(badInput)),
 	sampledDivergence("SampledDivergence(lengths differ) = ErrInput", 0.3, []float64{1}, []float64{0.5, 0.5}, 2, both(badInput)),
 	sampledDivergence("SampledDivergence(alpha<1) = ErrInput", 0.3, []float64{0.75, 0.25}, []float64{0.25, 0.75}, 0.5, both(badInput)),
-	// the events of issue 12
+	// the events of dp_accounting's other classes
 	event("KaryRandomizedResponse(noise=1) = 0", func() (float64, error) { return fast.KaryRandomizedResponse(1, 4, fast.ReplaceOne, 2) },
 		func() (*big.Float, error) { return ref.KaryRandomizedResponse(1, 4, reference.ReplaceOne, 2) }, both(zero)),
 	event("KaryRandomizedResponse(noise=0) = +Inf", func() (float64, error) { return fast.KaryRandomizedResponse(0, 4, fast.ReplaceSpecial, 2) },

@@ -156,7 +156,7 @@
 //	    or NaN, an rdp < 0 or NaN (nil), an unknown conv; Epsilon for delta
 //	    outside (0, 1) or NaN; Delta for eps < 0, NaN or +Inf
 //
-// The events of issue 12 (fast/events.go, reference/events.go), alpha in
+// The events of dp_accounting's other classes (fast/events.go, reference/events.go), alpha in
 // (1, +Inf]:
 //
 //	KaryRandomizedResponse(noise=1, buckets, relation, alpha) = 0

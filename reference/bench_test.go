@@ -31,7 +31,7 @@ func BenchmarkCurveDefaultOrders(b *testing.B) {
 }
 
 // BenchmarkWORCurveDefaultOrders is the reference's WORGaussian curve (WBK19,
-// Theorem 27) over the 156 default orders at 256 bits; issue 11 asks for at
+// Theorem 27) over the 156 default orders at 256 bits; the target is at
 // most 30 s a curve on 2 cores.
 func BenchmarkWORCurveDefaultOrders(b *testing.B) {
 	orders := dpAccountingOrders()

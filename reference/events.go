@@ -313,7 +313,7 @@ func (c Context) ZCDP(rho, xi, alpha float64) (*big.Float, error) {
 // cancellation in K and in u is paid for with proven extra bits (K >= u^2/2,
 // u >= eps/2 - eps^2/12).
 //
-// Checked against the mathematics (issue 12; the text of arXiv 2004.07223
+// Checked against the mathematics (the text of arXiv 2004.07223
 // was not available to this package's authors, so its lemma numbers are
 // not cited): K = v - 1 - log v, v = eps/expm1(eps), equals c - 1 - log c,
 // c = eps/(1 - e^-eps) (c - v = eps = log(c/v)), the largest KL divergence

@@ -20,7 +20,7 @@ type tenfoldEvent struct {
 // epsilonAfterEvents adds, for each conversion, the group
 // "epsilon-after-events/<conversion>": Epsilon at delta 1e-5 and 1e-10
 // after ten applications of each event, over orders that include +inf
-// (issue 12's conversions: the value at +inf is the RDP there, and an
+// (the conversions' rules: the value at +inf is the RDP there, and an
 // undefined per-order value is never chosen). The curve is ten times the
 // reference value at each order rounded up to float64, an upper bound
 // taken exactly. file names the vector file in the panic of an event that

@@ -1,6 +1,6 @@
 package gen
 
-// vectors/events.json: the events of issue 12 (k-ary randomized response,
+// vectors/events.json: the events of dp_accounting's other classes (k-ary randomized response,
 // the tight curve of pure DP, zCDP lines, the exponential mechanism's
 // bounded-range bound, group privacy), their invalid inputs, and
 // conversions whose orders include +inf after each event.

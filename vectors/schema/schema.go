@@ -65,7 +65,7 @@ const (
 	SampledDivergence  = "SampledDivergence"  // q, distP, distQ, alpha
 	WORGaussian        = "WORGaussian"        // q, sigma, alpha: WBK19 Theorem 27 (sampling without replacement)
 
-	// The events of issue 12.
+	// The events of dp_accounting's other classes.
 	KaryRandomizedResponse = "KaryRandomizedResponse" // noise, buckets, relation, alpha
 	PureDP                 = "PureDP"                 // eps, alpha: the tight curve of eps-DP
 	ZCDP                   = "ZCDP"                   // rho, xi, alpha: xi + rho alpha
