@@ -117,7 +117,8 @@ func need(name string, f *numFlag, what string) error {
 	return nil
 }
 
-// ordersFlag parses a comma-separated list of orders ("1.5,2,4,inf").
+// ordersFlag parses a comma-separated list of orders ("1.5,2,4,inf"), or
+// "grid" for dp_accounting's 156.
 type ordersFlag struct{ orders []float64 }
 
 func (o *ordersFlag) String() string {
@@ -132,6 +133,10 @@ func (o *ordersFlag) String() string {
 }
 
 func (o *ordersFlag) Set(v string) error {
+	if v == "grid" {
+		o.orders = nil // dp_accounting's 156
+		return nil
+	}
 	var out []float64
 	for _, f := range strings.Split(v, ",") {
 		f = strings.TrimSpace(f)

@@ -326,7 +326,7 @@ func runCurve(args []string, stdout, stderr io.Writer) int {
 	var mechs mechFlag
 	fs.Var(&mechs, "mech", "a mechanism `kind:key=value,...` (repeatable; see above)")
 	var orders ordersFlag
-	fs.Var(&orders, "orders", "RDP orders: comma-separated or default")
+	fs.Var(&orders, "orders", "RDP orders: grid (the default: dp_accounting's 156) or a comma-separated list (e.g. 1.5,2,4,8,inf)")
 	png := fs.String("png", "", "draw the curves into this PNG `file`")
 	svg := fs.String("svg", "", "draw the curves into this SVG `file`")
 	if st := parse(fs, args); st >= 0 {
