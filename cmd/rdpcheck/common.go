@@ -142,6 +142,9 @@ func (o *ordersFlag) Set(v string) error {
 		f = strings.TrimSpace(f)
 		a, err := strconv.ParseFloat(f, 64)
 		if err != nil || math.IsNaN(a) {
+			if !strings.Contains(v, ",") {
+				return fmt.Errorf("want grid or a list of orders (e.g. 1.5,2,8,inf)")
+			}
 			return fmt.Errorf("order %q is not a number (use e.g. 1.5,2,8,inf)", f)
 		}
 		if !(a > 1) || (a > rdp.MaxIntegerOrder && !math.IsInf(a, 1)) {
@@ -186,7 +189,12 @@ func (b *bestOrdersFlag) Set(v string) error {
 		return nil
 	}
 	if err := b.list.Set(v); err != nil {
-		return fmt.Errorf("%v; or best, or grid", err)
+		if !strings.Contains(v, ",") {
+			if _, perr := strconv.ParseFloat(v, 64); perr != nil {
+				return errors.New("want best, grid or a list of orders (e.g. 1.5,2,8,inf)")
+			}
+		}
+		return err
 	}
 	b.mode = "list"
 	return nil
