@@ -42,7 +42,10 @@
 // is the chord of the cell's convex curve on [e^g_j, e^g_(j+1)] and equal
 // to it elsewhere: above. Values are rounded up; P-mass below the grid is
 // put at its lowest point, above it at +Inf; the mass within the error of
-// each computed cell boundary (sliver) is added two points up.
+// each computed cell boundary (sliver) is added two points up, and the
+// split is of the cell less its slivers (their loss is within h/4 of the
+// boundary, so they move A by at most their mass times 1 - e^-h + h/4:
+// the split's error stays of the order of the sliver mass, not 1/h times).
 // Lower measure: the same split minus the measure of iota, the
 // piecewise-linear function through d_k = max(Dmax_(k-1), Dmax_k) with
 // Dmax_j = A_j C_j/(A_j + C_j) >= max (split - true) on cell j
@@ -59,17 +62,24 @@
 // that the float64 FFT's absolute error is small relative to the part of
 // the distribution that delta(eps) reads. Runs are composed by repeated
 // squaring; each convolution's entrywise error is bounded from Higham's
-// Thm. 24.2 (radix-2 Cooley-Tukey, twiddles within 16u). The upper vector
-// keeps max(computed, 0) and a slack S with E_U phi <= E_up phi +
-// S sup phi(l) e^(-lambda l) for all phi >= 0 (error times length, and the
+// Thm. 24.2 (radix-2 Cooley-Tukey, twiddles within 16u), a bound E on the
+// 2-norm of the result's error vector, so that its entries' absolute
+// errors sum to at most sqrt(len) E. Each vector keeps max(computed, 0)
+// (the exact values are >= 0, so clamping moves no entry away from them)
+// and a slack: the upper's S with E_U phi <= E_up phi +
+// S sup phi(l) e^(-lambda l) for all phi >= 0 (sqrt(len) E, and the
 // tilted mass dropped at the ends, which is at most 1e-24 of the total or
-// twice the FFT error), propagated as S_ab = S_a (T_b + S_b) + S_b T_a. The
-// lower vector keeps max(computed - error, 0) and loses what is dropped.
+// twice sqrt(len) E), propagated as S_ab = S_a (T_b + S_b) + S_b T_a +
+// sqrt(len) E (T the vectors' tilted sums); the lower's S' bounds the
+// tilted total variation between the lower vector and a measure X below
+// the composed lower measure, propagated the same way (what is dropped at
+// the ends is dropped from X too, which keeps X below).
 //
 // 4. delta(eps). Upper: the sum over g_k > eps of p_k (1 - e^(eps-g_k)),
 // plus S e^(-lambda eps) kappa (kappa = sup_y (1-e^-y) e^(-lambda y)), plus
 // the +Inf mass of the composition (at most n m (max(1, mass))^n). Lower:
-// the same sum over the lower vector, minus the clamped lower mass's share
+// the same sum over the lower vector, minus S' e^(-lambda eps) kappa, minus
+// the clamped lower mass's share
 // (tilted mass times the composition's, times e^(-lambda eps) kappa).
 // Sums are of positive terms, widened by 16 (len + 40) u.
 //

@@ -39,6 +39,7 @@ func buildStep(kmin int, cells []cell, leftTail, rightTail sc, h, lambda float64
 	up := make([]float64, n)
 	lo := make([]float64, n)
 	omeh := -math.Expm1(-h) // 1 - e^-h, within 4u
+	slA := math.Max(omeh+h/4, math.Expm1(h/4)) * (1 + 8*u64)
 	eh1 := math.Expm1(h)
 	eh := math.Exp(h)
 	var mass float64
@@ -47,7 +48,15 @@ func buildStep(kmin int, cells []cell, leftTail, rightTail sc, h, lambda float64
 	dmax := make([]float64, len(cells))
 	for i, cl := range cells {
 		k := i // index into up/lo (grid kmin + i)
-		// lower bounds lose the slivers on both sides
+		// The split is of the sliver-free part of the cell (the computed
+		// x-interval less the slivers at both ends: inside the true cell);
+		// the slivers' mass is covered by the copies two points up. A
+		// sliver of mass s has its loss within tau <= h/4 of its boundary
+		// (checkSlivers), so it changes alpha by at most s and A by at
+		// most s max(1 - e^-h + h/4, e^(h/4) - 1) (the integrand
+		// 1 - e^(g_j - L) at the right end, at the left end), not s: the
+		// split divides A's error by 1 - e^-h, and an error of s there
+		// would add s/h to the mass.
 		sl := math.Inf(-1)
 		if i > 0 {
 			sl = cells[i-1].sliver
@@ -56,7 +65,7 @@ func buildStep(kmin int, cells []cell, leftTail, rightTail sc, h, lambda float64
 		alpha, A := cl.alpha, cl.A
 		if !math.IsInf(sl, -1) {
 			alpha = alpha.add(sc{0, sl, 1}, 1)
-			A = A.add(sc{0, sl, 1}, 1)
+			A = A.add(sc{0, sl, slA}, 1)
 		}
 		aH, aL := at(alpha, k)
 		AH, AL := at(A, k)
