@@ -140,6 +140,7 @@ type composed struct {
 	inf     float64 // upper bound on the composed upper measure's mass at +Inf
 	excess  float64 // sum over steps of their excess (see buildStep)
 	scaleHi float64 // max(1, finite upper mass) product bound (for reporting)
+	untilt  []float64
 }
 
 // delta returns certified bounds on this direction's delta(eps).
@@ -148,14 +149,24 @@ func (c *composed) delta(eps float64) Interval {
 		return Interval{0, math.Min(1, c.inf)}
 	}
 	m := &c.m
+	if c.untilt == nil { // e^(logZ - lambda g_k), the same values at every eps
+		c.untilt = make([]float64, len(m.up))
+		for i := range m.up {
+			c.untilt[i] = math.Exp(m.logZ - c.lambda*float64(m.k0+i)*c.h)
+		}
+	}
 	var sHi, sLo float64
-	for i := range m.up {
+	i0 := 0
+	if k := math.Floor(eps/c.h) - float64(m.k0); k > 0 {
+		i0 = int(math.Min(k, float64(len(m.up))))
+	}
+	for i := i0; i < len(m.up); i++ {
 		g := float64(m.k0+i) * c.h
 		if !(g > eps) {
 			continue
 		}
 		w := -math.Expm1(eps - g)
-		f := math.Exp(m.logZ - c.lambda*g)
+		f := c.untilt[i]
 		sHi += m.up[i] * f * w
 		sLo += m.lo[i] * f * w
 	}

@@ -262,38 +262,63 @@ func SGMEpsilon(phases []Phase, delta float64, opts ...Options) (Interval, error
 	if fixed {
 		h = gridH(o.H)
 	}
+	// Each refinement's interval for each direction is certified, so
+	// their intersection is too. The profile's eps is the larger of the
+	// two directions' (delta(eps) is the larger of theirs), so once one
+	// direction's Hi is at most the other's Lo it can change neither end
+	// of [max Lo, max Hi] again, and finer grids skip it.
+	var best [2]Interval
+	var seen, skip [2]bool
 	for {
-		iv, err := sgmEpsilonAt(phases, delta, h, o)
-		if err != nil {
-			return iv, err
+		for d, add := range []bool{false, true} {
+			if skip[d] {
+				continue
+			}
+			iv, ok, err := sgmEpsilonDir(phases, delta, h, add, o)
+			if err != nil {
+				return iv, err
+			}
+			if !ok {
+				skip[d] = true
+				continue
+			}
+			if !seen[d] {
+				best[d], seen[d] = iv, true
+			} else {
+				best[d].Lo = math.Max(best[d].Lo, iv.Lo)
+				best[d].Hi = math.Min(best[d].Hi, iv.Hi)
+			}
 		}
-		if fixed || iv.RelWidth() <= o.width() || iv.Hi == 0 {
-			return iv, nil
+		var res Interval
+		for d := range best {
+			if seen[d] {
+				res.Lo = math.Max(res.Lo, best[d].Lo)
+				res.Hi = math.Max(res.Hi, best[d].Hi)
+			}
+		}
+		if fixed || res.RelWidth() <= o.width() || res.Hi == 0 {
+			return res, nil
+		}
+		for d := range best {
+			if seen[d] && seen[1-d] && best[d].Hi <= best[1-d].Lo {
+				skip[d] = true
+			}
 		}
 		h /= 2
 		if h < 0x1p-24 {
-			return iv, &precisionErr{fn, "width not reached"}
+			return res, &precisionErr{fn, "width not reached"}
 		}
 	}
 }
 
-func sgmEpsilonAt(phases []Phase, delta, h float64, o Options) (Interval, error) {
-	var res Interval
-	for _, add := range []bool{false, true} {
-		lam := tiltForDelta(phases, delta, add)
-		c, err := runDir(phases, h, lam, add, o.maxGrid())
-		if err != nil {
-			return Interval{}, err
-		}
-		if c == nil {
-			continue
-		}
-		iv, err := invert(c.delta, delta, o.width()/50)
-		if err != nil {
-			return iv, err
-		}
-		res.Lo = math.Max(res.Lo, iv.Lo)
-		res.Hi = math.Max(res.Hi, iv.Hi)
+// sgmEpsilonDir returns the certified eps interval of one direction at
+// spacing h; ok is false when the direction has no steps.
+func sgmEpsilonDir(phases []Phase, delta, h float64, add bool, o Options) (iv Interval, ok bool, err error) {
+	lam := tiltForDelta(phases, delta, add)
+	c, err := runDir(phases, h, lam, add, o.maxGrid())
+	if err != nil || c == nil {
+		return Interval{}, false, err
 	}
-	return res, nil
+	iv, err = invert(c.delta, delta, o.width()/50)
+	return iv, err == nil, err
 }
