@@ -285,3 +285,39 @@ func TestLaws(t *testing.T) {
 		}
 	}
 }
+
+// Regressions at the default width (Options{}), each named after what it
+// caught. Every row must reach the width without error, and its lower end
+// must be at most the RDP eps (fast.SGMCurve at the default orders,
+// Improved conversion: an upper bound on the optimal eps) and at most the
+// peer's pessimistic value where one is given (dp_accounting 0.6.0, PLD
+// pessimistic at value_discretization_interval 1e-5, issue 21's table).
+func TestEpsilonDefaultWidthRegressions(t *testing.T) {
+	for _, c := range []struct {
+		caught string
+		p      Phase
+		delta  float64
+		pess   float64 // 0: none
+	}{
+		{"[0, 2.36] with ErrPrecision: a sliver's mass over 1 - e^-h swamped the fine grids", Phase{0.001, 50, 10000}, 1e-5, 0.004492},
+		{"the speed goal's run (10,000 steps) refined to h = 2^-14", Phase{256.0 / 60000, 1.1, 10000}, 1e-5, 0},
+	} {
+		iv, err := SGMEpsilon([]Phase{c.p}, c.delta)
+		if err != nil || iv.RelWidth() > 1e-3 {
+			t.Errorf("%s: SGMEpsilon(%v, %g) = %v, %v (width %.3g), want width <= 1e-3", c.caught, c.p, c.delta, iv, err, iv.RelWidth())
+			continue
+		}
+		orders := rdp.DefaultOrders()
+		rd := make([]float64, len(orders))
+		if err := fast.SGMCurve(c.p.Q, c.p.Sigma, c.p.Steps, orders, rd); err != nil {
+			t.Fatal(err)
+		}
+		er, _, err := fast.Epsilon(orders, rd, c.delta, rdp.Improved)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if iv.Lo > er || (c.pess > 0 && iv.Lo > c.pess) {
+			t.Errorf("%s: SGMEpsilon(%v, %g) = %v above RDP eps %g or pessimistic %g", c.caught, c.p, c.delta, iv, er, c.pess)
+		}
+	}
+}
