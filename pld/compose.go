@@ -140,7 +140,27 @@ type composed struct {
 	inf     float64 // upper bound on the composed upper measure's mass at +Inf
 	excess  float64 // sum over steps of their excess (see buildStep)
 	scaleHi float64 // max(1, finite upper mass) product bound (for reporting)
-	untilt  []float64
+	// prepared once (prepare): the untilted upper and lower masses
+	// uU = up e^(logZ - lambda g), uL likewise, and eg = e^-g (where
+	// gMax <= 600), the same at every eps.
+	uU, uL, eg []float64
+	gMax       float64
+}
+
+func (c *composed) prepare() {
+	m := &c.m
+	n := len(m.up)
+	c.uU, c.uL, c.eg = make([]float64, n), make([]float64, n), make([]float64, n)
+	c.gMax = float64(m.k0+n-1) * c.h
+	for i := range m.up {
+		g := float64(m.k0+i) * c.h
+		f := math.Exp(m.logZ - c.lambda*g)
+		c.uU[i] = m.up[i] * f
+		c.uL[i] = m.lo[i] * f
+		if c.gMax <= 600 {
+			c.eg[i] = math.Exp(-g)
+		}
+	}
 }
 
 // delta returns certified bounds on this direction's delta(eps).
@@ -149,26 +169,43 @@ func (c *composed) delta(eps float64) Interval {
 		return Interval{0, math.Min(1, c.inf)}
 	}
 	m := &c.m
-	if c.untilt == nil { // e^(logZ - lambda g_k), the same values at every eps
-		c.untilt = make([]float64, len(m.up))
-		for i := range m.up {
-			c.untilt[i] = math.Exp(m.logZ - c.lambda*float64(m.k0+i)*c.h)
-		}
+	if c.uU == nil {
+		c.prepare()
 	}
 	var sHi, sLo float64
 	i0 := 0
 	if k := math.Floor(eps/c.h) - float64(m.k0); k > 0 {
 		i0 = int(math.Min(k, float64(len(m.up))))
 	}
-	for i := i0; i < len(m.up); i++ {
-		g := float64(m.k0+i) * c.h
-		if !(g > eps) {
-			continue
+	if eps >= 0 && eps <= 600 && c.gMax <= 600 {
+		// w = 1 - e^eps e^-g: e^eps and e^-g within 4u each, their
+		// product within 10u, so |w - (1 - e^(eps-g))| <= 10u e^(eps-g)
+		// + u |w| <= 11u for g > eps; each term's error is at most 11u
+		// times its U (or L), added below.
+		E := math.Exp(eps)
+		var sU, sL float64
+		for i := i0; i < len(m.up); i++ {
+			if !(float64(m.k0+i)*c.h > eps) {
+				continue
+			}
+			w := 1 - E*c.eg[i]
+			sHi += c.uU[i] * w
+			sLo += c.uL[i] * w
+			sU += c.uU[i]
+			sL += c.uL[i]
 		}
-		w := -math.Expm1(eps - g)
-		f := c.untilt[i]
-		sHi += m.up[i] * f * w
-		sLo += m.lo[i] * f * w
+		sHi += 11 * u64 * sU
+		sLo -= 11 * u64 * sL
+	} else {
+		for i := i0; i < len(m.up); i++ {
+			g := float64(m.k0+i) * c.h
+			if !(g > eps) {
+				continue
+			}
+			w := -math.Expm1(eps - g)
+			sHi += c.uU[i] * w
+			sLo += c.uL[i] * w
+		}
 	}
 	n := float64(len(m.up) + 40)
 	sHi *= 1 + 16*n*u64

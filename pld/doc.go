@@ -81,13 +81,20 @@
 // the same sum over the lower vector, minus S' e^(-lambda eps) kappa, minus
 // the clamped lower mass's share
 // (tilted mass times the composition's, times e^(-lambda eps) kappa).
-// Sums are of positive terms, widened by 16 (len + 40) u.
+// Sums are of positive terms, widened by 16 (len + 40) u; where
+// 0 <= eps <= 600 and every g_k <= 600 the weight 1 - e^(eps-g_k) is
+// computed as 1 - e^eps e^(-g_k), within 11u absolute, and 11u times the
+// sum of the masses above eps is added (upper) or taken off (lower).
 //
 // 5. eps(delta) (invert): Hi is an eps at which the certified upper delta
 // is <= delta; Lo is 0 or an eps at which the certified lower delta
 // exceeds delta; each is checked at the value returned. The profile's
 // interval is the larger of the two directions' at each end. SGMEpsilon
-// halves h from 2^-12 until hi/lo - 1 <= Options.Width.
+// halves h from 2^-12 until hi/lo - 1 <= Options.Width, keeping for each
+// direction the intersection of its certified intervals over the grids
+// (each contains the truth), and dropping a direction from finer grids
+// once its Hi is at most the other's Lo (the larger of the two eps can
+// then come only from the other).
 //
 // Assumptions, stated and tested: math.Exp, Expm1, Log, Log1p, Erfc and
 // Sincos within 2 ulps (normal64_test.go checks the normal integrals
