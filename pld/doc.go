@@ -2,10 +2,11 @@
 // privacy profile delta(eps) = sup H_(e^eps)(M(D) || M(D')) and its inverse
 // eps(delta) of the Gaussian mechanism, of one step of the
 // Poisson-subsampled Gaussian (SGM) in closed form, and of runs of phases
-// of the SGM (add/remove neighbours), and of compositions of binary
-// randomized response (RRDelta, RREpsilon: an exact binomial sum in the
-// log domain with a running error bound, see rr.go), the floor that
-// issue 21 asks for.
+// of the SGM (add/remove neighbours), of the Laplace mechanism (one step
+// in closed form, compositions on the SGM's grid, see laplace.go), and of
+// compositions of binary randomized response (RRDelta, RREpsilon: an
+// exact binomial sum in the log domain with a running error bound, see
+// rr.go), the floor that issue 21 asks for.
 // Every accountant, whatever its method, that reports an eps below Lo is
 // unsound for that run.
 //

@@ -103,9 +103,14 @@ func totalK(phases []Phase, lambda float64, add bool) float64 {
 
 // tiltForEps solves sum n_i K_i'(lambda) = eps for lambda >= 0.
 func tiltForEps(phases []Phase, eps float64, add bool) float64 {
+	return tiltEps(func(l float64) float64 { return totalK(phases, l, add) }, eps)
+}
+
+// tiltEps solves K'(lambda) = eps for lambda >= 0 (K a cumulant estimate).
+func tiltEps(K func(float64) float64, eps float64) float64 {
 	d := func(l float64) float64 {
 		e := 1e-4 * (1 + l)
-		return (totalK(phases, l+e, add) - totalK(phases, math.Max(l-e, 0), add)) / (l + e - math.Max(l-e, 0))
+		return (K(l+e) - K(math.Max(l-e, 0))) / (l + e - math.Max(l-e, 0))
 	}
 	if d(0) >= eps {
 		return 0
@@ -127,7 +132,11 @@ func tiltForEps(phases []Phase, eps float64, add bool) float64 {
 
 // tiltForDelta minimises the Chernoff estimate (K(lambda) - log delta)/lambda.
 func tiltForDelta(phases []Phase, delta float64, add bool) float64 {
-	f := func(l float64) float64 { return (totalK(phases, l, add) - math.Log(delta)) / l }
+	return tiltDelta(func(l float64) float64 { return totalK(phases, l, add) }, delta)
+}
+
+func tiltDelta(K func(float64) float64, delta float64) float64 {
+	f := func(l float64) float64 { return (K(l) - math.Log(delta)) / l }
 	best, bl := math.Inf(1), 1.0
 	for l := 1.0 / 64; l <= 256; l *= 1.25 {
 		if v := f(l); v < best {
@@ -139,6 +148,29 @@ func tiltForDelta(phases []Phase, delta float64, add bool) float64 {
 
 // runDir composes the phases in one direction at spacing h and tilt lambda.
 func runDir(phases []Phase, h, lambda float64, add bool, maxGrid int) (*composed, error) {
+	var parts []stepSpec
+	for _, p := range phases {
+		if p.Steps == 0 || p.Q == 0 {
+			continue
+		}
+		p := p
+		parts = append(parts, stepSpec{p.Steps, func() (int, []cell, sc, sc, error) {
+			return sgmCells(p.Q, p.Sigma, h, lambda, add)
+		}})
+	}
+	return composeSteps(parts, h, lambda, maxGrid)
+}
+
+// stepSpec is a run of n identical steps whose cells (see grid.go) cells
+// computes.
+type stepSpec struct {
+	n     int
+	cells func() (kmin int, cells []cell, leftTail, rightTail sc, err error)
+}
+
+// composeSteps discretises each part's step at spacing h and tilt lambda
+// and composes the runs (nil when there are none).
+func composeSteps(specs []stepSpec, h, lambda float64, maxGrid int) (*composed, error) {
 	var acc *tmeas
 	var logMass, inf, excess float64
 	type part struct {
@@ -146,28 +178,24 @@ func runDir(phases []Phase, h, lambda float64, add bool, maxGrid int) (*composed
 		n           int
 	}
 	var parts []part
-	for _, p := range phases {
-		if p.Steps == 0 || p.Q == 0 {
-			continue
-		}
-		kmin, cells, lt, rt, err := sgmCells(p.Q, p.Sigma, h, lambda, add)
+	for _, p := range specs {
+		kmin, cells, lt, rt, err := p.cells()
 		if err != nil {
 			return nil, err
 		}
 		if len(cells) > maxGrid {
 			return nil, &tooLargeErr{"SGM", "grid larger than Options.MaxGrid"}
 		}
-		_ = kmin
 		sg := buildStep(kmin, cells, lt, rt, h, lambda)
-		m := power(fromStep(sg), p.Steps)
+		m := power(fromStep(sg), p.n)
 		if acc == nil {
 			acc = &m
 		} else {
 			c := conv(acc, &m)
 			acc = &c
 		}
-		logMass += float64(p.Steps) * math.Log(math.Max(1, (sg.mass+sg.infMass)*(1+4*u64)))
-		parts = append(parts, part{sg.infMass, sg.excess, p.Steps})
+		logMass += float64(p.n) * math.Log(math.Max(1, (sg.mass+sg.infMass)*(1+4*u64)))
+		parts = append(parts, part{sg.infMass, sg.excess, p.n})
 	}
 	if acc == nil {
 		return nil, nil
