@@ -55,11 +55,14 @@
 // Dmax_j = A_j C_j/(A_j + C_j) >= max (split - true) on cell j
 // (C_j = (e^h - 1) e^g_j beta_j - A_j); split - iota <= true everywhere, and
 // its masses differ from the split's by second differences of d, so the
-// bias is second order in h (not the n h of rounding down). The last cell
-// is rounded down whole; d is raised where a mass would go negative; any
-// remainder clamped to 0 is charged to the lower bound (compose.go); when
-// that charge is not negligible the lower measure is the rounded-down one
-// (each cell at its left point, below by coupling).
+// bias is second order in h (not the n h of rounding down). A set R of
+// cells is rounded down whole instead (each cell's sliver-free mass at its
+// left point, below it by coupling) and iota is built over the other cells
+// alone (curves add, so the sum stays below the truth); R holds the last
+// cell; d is raised where a mass would go negative; any remainder clamped
+// to 0 is charged to the lower bound (compose.go); when that charge is not
+// negligible R takes the cells next to the clamped points, up to four
+// times, and then every cell.
 //
 // 3. Composition (compose.go, fft.go). The measures are tilted,
 // p_k e^(lambda g_k), lambda >= 0 near the saddle point of the query, so

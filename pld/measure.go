@@ -46,6 +46,11 @@ func buildStep(kmin int, cells []cell, leftTail, rightTail sc, h, lambda float64
 	aHiLo := make([]float64, len(cells)) // A's lower bound (tilted at left point)
 	aHiHi := make([]float64, len(cells))
 	dmax := make([]float64, len(cells))
+	// the lower split of each cell (sliver-free): at its right point
+	// (tilted there), at its left point, and the whole cell rounded down
+	lsHi := make([]float64, len(cells))
+	lsLo := make([]float64, len(cells))
+	lsDown := make([]float64, len(cells))
 	for i, cl := range cells {
 		k := i // index into up/lo (grid kmin + i)
 		// The split is of the sliver-free part of the cell (the computed
@@ -83,15 +88,11 @@ func buildStep(kmin int, cells []cell, leftTail, rightTail sc, h, lambda float64
 			loUp = 0
 		}
 		up[k] += loUp * (1 + 2*u64)
-		// lower (the last cell is rounded down whole, see below)
-		if i == len(cells)-1 {
-			lo[k] += aL
-		} else {
-			lo[k+1] += hiL * math.Exp(lambda*h) * (1 - 6*u64)
-			loLo := (aL - hiH) * (1 - 2*u64)
-			if loLo > 0 {
-				lo[k] += loLo
-			}
+		// lower (built below, once it is known which cells are split)
+		lsDown[i] = aL
+		lsHi[i] = hiL * math.Exp(lambda*h) * (1 - 6*u64)
+		if loLo := (aL - hiH) * (1 - 2*u64); loLo > 0 {
+			lsLo[i] = loLo
 		}
 		mass += cl.alpha.hi()
 		// slivers of the upper: two points up
@@ -120,60 +121,96 @@ func buildStep(kmin int, cells []cell, leftTail, rightTail sc, h, lambda float64
 	if infMass < 0 {
 		infMass = 0
 	}
-	// lower: d_k tilted at k. Cell i spans points i, i+1. The last cell
-	// (index m-1) is rounded down whole to its left point (its curve is
-	// then below the cell's, by coupling) and carries no split, so iota is
-	// 0 from point m-1 on; on cell m-2 iota runs from d >= A_(m-2) down to
-	// 0, above the split's excess a_hi (1 - t/s_(m-1)) there.
+	// lower: d_k tilted at k. Cell i spans points i, i+1. Cells in the
+	// set R (down[i]) are rounded down whole to their left point (their
+	// curve is then below the cell's, by coupling) and carry no split;
+	// the others are split and iota is built over them alone: the curve
+	// is additive, so (split_S - iota) + down_R is below true_S + true_R
+	// as soon as iota is above the split's excess on every split cell,
+	// which d_k >= Dmax of the split cells next to point k gives. The last
+	// cell (m-1) is always in R, so iota is 0 from point m-1 on; on cell
+	// m-2, if split, iota runs from d >= A_(m-2) down to 0, above the
+	// split's excess a_hi (1 - t/s_(m-1)) there. R starts with the last
+	// cell and grows by the cells next to entries fixNegative could not
+	// make >= 0, a few times; then all cells are rounded down.
 	m := len(cells)
-	d := make([]float64, m+3) // indices 0..m+1 are grid points
-	et := math.Exp(lambda * h)
-	for i := 0; i < m-1; i++ {
-		d[i] = math.Max(d[i], dmax[i])
-		d[i+1] = math.Max(d[i+1], dmax[i]*et*(1+4*u64))
-	}
-	if m >= 2 {
-		d[m-2] = math.Max(d[m-2], aHiHi[m-2]*(1+2*u64))
-	}
-	if m >= 1 {
-		d[m-1] = 0
-	}
-	d[m] = 0
 	sg := stepGrid{k0: kmin, up: up, ref: ref, infMass: infMass, mass: mass}
-	clamped := fixNegative(lo, d, m, h, lambda, eh, eh1)
-	// Entries still negative are set to 0. That adds a measure mu to the
-	// lower one; its effect on the composed delta(eps) is at most
-	// E[e^(lambda (X + R - eps))] = T(mu) T(R) e^(-lambda eps) (f_eps(l) <=
-	// e^(lambda (l - eps))), and T(R) <= T(composed upper)/T(this step's
-	// lower). excess keeps T(mu)/T(lower) (tilted masses); compose.go takes
-	// n excess T(upper) e^(logZ - lambda eps) kappa off delta's lower bound.
-	var cl, tlo float64
-	for _, c := range clamped {
-		cl += c
+	down := make([]bool, m)
+	if m >= 1 {
+		down[m-1] = true
 	}
-	for _, v := range lo {
-		tlo += v
-	}
-	if cl > 0 {
-		if tlo > 0 {
-			sg.excess = cl * (1 + float64(len(lo)+4)*u64) / (tlo * (1 - float64(len(lo)+4)*u64))
-		} else {
-			sg.excess = inf
-		}
-	}
-	if sg.excess > 1e-9 {
-		// The iota construction left too much to clamp: use the
-		// rounded-down measure (each cell's P-mass at its left point,
-		// below the true one by coupling; no excess).
+	et := math.Exp(lambda * h)
+	for round := 0; ; round++ {
 		for i := range lo {
 			lo[i] = 0
 		}
-		for i, cl := range cells {
-			_, aL := at(cl.alpha, i)
-			lo[i] += aL
+		d := make([]float64, m+3) // indices 0..m+1 are grid points
+		for i := 0; i < m; i++ {
+			if down[i] {
+				lo[i] += lsDown[i]
+				continue
+			}
+			lo[i+1] += lsHi[i]
+			lo[i] += lsLo[i]
+			d[i] = math.Max(d[i], dmax[i])
+			d[i+1] = math.Max(d[i+1], dmax[i]*et*(1+4*u64))
+		}
+		if m >= 2 && !down[m-2] {
+			d[m-2] = math.Max(d[m-2], aHiHi[m-2]*(1+2*u64))
+		}
+		if m >= 1 {
+			d[m-1] = 0
+		}
+		d[m] = 0
+		clamped := fixNegative(lo, d, m, h, lambda, eh, eh1)
+		// Entries still negative are set to 0. That adds a measure mu to
+		// the lower one; its effect on the composed delta(eps) is at most
+		// E[e^(lambda (X + R - eps))] = T(mu) T(R) e^(-lambda eps)
+		// (f_eps(l) <= e^(lambda (l - eps))), and T(R) <= T(composed
+		// upper)/T(this step's lower). excess keeps T(mu)/T(lower) (tilted
+		// masses); compose.go takes n excess T(upper) e^(logZ - lambda
+		// eps) kappa off delta's lower bound.
+		var cl, tlo float64
+		for _, c := range clamped {
+			cl += c
+		}
+		for _, v := range lo {
+			tlo += v
 		}
 		sg.excess = 0
-		sg.roundedDown = true
+		if cl > 0 {
+			if tlo > 0 {
+				sg.excess = cl * (1 + float64(len(lo)+4)*u64) / (tlo * (1 - float64(len(lo)+4)*u64))
+			} else {
+				sg.excess = inf
+			}
+		}
+		if sg.excess <= 1e-9 {
+			break
+		}
+		if round == 4 {
+			// The iota construction left too much to clamp: use the
+			// rounded-down measure (each cell's sliver-free P-mass at its
+			// left point, below the true one by coupling; no excess).
+			for i := range lo {
+				lo[i] = 0
+			}
+			for i := range cells {
+				lo[i] += lsDown[i]
+			}
+			sg.excess = 0
+			sg.roundedDown = true
+			break
+		}
+		for k, c := range clamped {
+			if c > 0 {
+				for i := k - 2; i <= k+1; i++ {
+					if i >= 0 && i < m {
+						down[i] = true
+					}
+				}
+			}
+		}
 	}
 	sg.lo = lo
 	return sg
@@ -182,8 +219,8 @@ func buildStep(kmin int, cells []cell, leftTail, rightTail sc, h, lambda float64
 // iotaMass returns an upper bound on the tilted mass of iota at point k
 // (0 <= k <= m+1): [(d_(k+1) e^(-lambda h) - d_k) - e^h (d_k - d_(k-1) e^(lambda h))]/(e^h - 1)
 // with d_(-1) = d_0 (flat to the left) and d beyond m+1 zero.
-func iotaMass(d []float64, k, m int, h, lambda, eh, eh1 float64) float64 {
-	el := math.Exp(lambda * h)
+// el is e^(lambda h) as math.Exp computes it.
+func iotaMass(d []float64, k, m int, el, eh, eh1 float64) float64 {
 	dk := d[k]
 	var dn, dp float64
 	if k+1 <= m+1 {
@@ -207,10 +244,11 @@ func fixNegative(lo, d []float64, m int, h, lambda, eh, eh1 float64) (clamped []
 	base := make([]float64, m+2)
 	copy(base, lo[:m+2])
 	res := make([]float64, m+2)
+	el := math.Exp(lambda * h)
 	for sweep := 0; ; sweep++ {
 		bad := false
 		for k := 0; k <= m+1; k++ {
-			res[k] = base[k] - iotaMass(d, k, m, h, lambda, eh, eh1)
+			res[k] = base[k] - iotaMass(d, k, m, el, eh, eh1)
 			if res[k] < 0 && k < m-1 {
 				bad = true
 			}
