@@ -53,7 +53,10 @@
 // Lower measure: the same split minus the measure of iota, the
 // piecewise-linear function through d_k = max(Dmax_(k-1), Dmax_k) with
 // Dmax_j = A_j C_j/(A_j + C_j) >= max (split - true) on cell j
-// (C_j = (e^h - 1) e^g_j beta_j - A_j); split - iota <= true everywhere, and
+// (C_j = (e^h - 1) e^g_j beta_j - A_j), and left of the first grid point
+// the line d_0 t/s_0 through the origin (there the split equals the true
+// curve, so iota needs only be >= 0, and iota(0) = 0 keeps the P-mass);
+// split - iota <= true everywhere, and
 // its masses differ from the split's by second differences of d, so the
 // bias is second order in h (not the n h of rounding down). A set R of
 // cells is rounded down whole instead (each cell's sliver-free mass at its

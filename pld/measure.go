@@ -218,8 +218,13 @@ func buildStep(kmin int, cells []cell, leftTail, rightTail sc, h, lambda float64
 
 // iotaMass returns an upper bound on the tilted mass of iota at point k
 // (0 <= k <= m+1): [(d_(k+1) e^(-lambda h) - d_k) - e^h (d_k - d_(k-1) e^(lambda h))]/(e^h - 1)
-// with d_(-1) = d_0 (flat to the left) and d beyond m+1 zero.
-// el is e^(lambda h) as math.Exp computes it.
+// with d beyond m+1 zero and, to the left, iota(t) = d_0 t/s_0 for
+// t <= s_0 (the line through the origin: d_(-1) e^(lambda h) = d_0 e^-h).
+// Left of s_0 every cell's split equals its curve, so iota needs only be
+// >= 0 there, and a line through the origin keeps iota(0), the P-mass the
+// lower measure loses, at 0 (a flat iota = d_0 would take d_0 off every
+// step's mass: e^(-n d_0) after n steps). el is e^(lambda h) as math.Exp
+// computes it.
 func iotaMass(d []float64, k, m int, el, eh, eh1 float64) float64 {
 	dk := d[k]
 	var dn, dp float64
@@ -227,12 +232,12 @@ func iotaMass(d []float64, k, m int, el, eh, eh1 float64) float64 {
 		dn = d[k+1] / el
 	}
 	if k == 0 {
-		dp = dk / el // flat: d_(k-1) e^(lambda h) = d_k
+		dp = dk / eh // d_(-1) e^(lambda h) = d_0 e^-h
 	} else {
-		dp = d[k-1]
+		dp = d[k-1] * el
 	}
-	v := ((dn - dk) - eh*(dk-dp*el)) / eh1
-	e := 12 * u64 * (dn + (1+eh)*dk + eh*dp*el) / eh1
+	v := ((dn - dk) - eh*(dk-dp)) / eh1
+	e := 12 * u64 * (dn + (1+eh)*dk + eh*dp) / eh1
 	return v + e
 }
 
@@ -260,7 +265,7 @@ func fixNegative(lo, d []float64, m int, h, lambda, eh, eh1 float64) (clamped []
 			if res[k] < 0 {
 				coef := (1 + eh) / eh1
 				if k == 0 {
-					coef = 1 / eh1
+					coef = eh / eh1
 				}
 				d[k] += -res[k] / coef * 1.5
 			}
