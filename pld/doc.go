@@ -50,7 +50,21 @@
 // split is of the cell less its slivers (their loss is within h/4 of the
 // boundary, so they move A by at most their mass times 1 - e^-h + h/4:
 // the split's error stays of the order of the sliver mass, not 1/h times).
-// Lower measure: the same split minus the measure of iota, the
+// Lower measure: a post-processing of the pair (measure.go, garbleLower).
+// Merging each cell's outcomes into one (P-mass alpha_j, Q-mass beta_j) is
+// a post-processing; so is sending the fraction theta_j of cell j to an
+// outcome k = j and the rest to k = j + 1. Outcome k's P - e^(g_k) Q is
+// theta_k A_k - (1 - theta_(k-1)) C_(k-1) (C_j = e^(g_(j+1)) beta_j -
+// alpha_j); theta is chosen left to right to make it 0 where it can, and
+// it is checked >= 0 with certified bounds (A from below, C from above),
+// so outcome k's loss is >= g_k and its P-mass (from below) goes at g_k
+// (coupling). By the data-processing inequality its curve is below the
+// truth, in every composition. Its errors are those of merging, of the
+// same kind as the split's: where outcomes are exactly on the grid the
+// lower and the upper measure both keep P- and Q-mass. Where a check
+// fails (a cell with no surplus next to one with a large deficit: an atom,
+// mass concentrated within a cell) the lower measure is instead the same
+// split as the upper's minus the measure of iota, the
 // piecewise-linear function through d_k = max(Dmax_(k-1), Dmax_k) with
 // Dmax_j = A_j C_j/(A_j + C_j) >= max (split - true) on cell j
 // (C_j = (e^h - 1) e^g_j beta_j - A_j), and left of the first grid point

@@ -51,6 +51,7 @@ func buildStep(kmin int, cells []cell, leftTail, rightTail sc, h, lambda float64
 	lsHi := make([]float64, len(cells))
 	lsLo := make([]float64, len(cells))
 	lsDown := make([]float64, len(cells))
+	cHi := make([]float64, len(cells)) // C's upper bound, tilted at the left point
 	for i, cl := range cells {
 		k := i // index into up/lo (grid kmin + i)
 		// The split is of the sliver-free part of the cell (the computed
@@ -108,6 +109,7 @@ func buildStep(kmin int, cells []cell, leftTail, rightTail sc, h, lambda float64
 		if CH < 0 {
 			CH = 0
 		}
+		cHi[i] = CH
 		if AH+CH > 0 {
 			dmax[i] = AH * CH / (AH + CH) * (1 + 8*u64)
 		}
@@ -135,6 +137,12 @@ func buildStep(kmin int, cells []cell, leftTail, rightTail sc, h, lambda float64
 	// make >= 0, a few times; then all cells are rounded down.
 	m := len(cells)
 	sg := stepGrid{k0: kmin, up: up, ref: ref, infMass: infMass, mass: mass}
+	// The lower measure: a post-processing of the cells, placed on the
+	// grid (garbleLower); where its checks fail, the split minus iota.
+	if g, ok := garbleLower(lsDown, aHiLo, cHi, math.Exp(lambda*h), n); ok {
+		sg.lo = g
+		return sg
+	}
 	down := make([]bool, m)
 	if m >= 1 {
 		down[m-1] = true
@@ -294,4 +302,76 @@ func logAdd(a, b float64) float64 {
 	}
 	mx := math.Max(a, b)
 	return mx + math.Log1p(math.Exp(math.Min(a, b)-mx))
+}
+
+// garbleLower returns the lower measure of a post-processing of the
+// cell-merged pair (each cell j an outcome with P-mass alpha_j, Q-mass
+// beta_j): cell j sends the fraction theta_j of itself to the outcome
+// k = j and the rest to k = j+1, and outcome k is placed at g_k. Outcome
+// k's loss is >= g_k when its P - e^(g_k) Q = theta_k A_k - (1 -
+// theta_(k-1)) C_(k-1) >= 0 (A_j = alpha_j - e^(g_j) beta_j, C_j =
+// e^(g_(j+1)) beta_j - alpha_j); then putting its P-mass (or less) at g_k
+// lowers the curve (coupling). A post-processing of a post-processing of
+// the mechanism is dominated by it in every composition, so the composed
+// lower measure's curve is below the truth. theta is chosen left to right
+// to make each outcome's P - e^(g_k) Q zero where it can (then it is
+// placed exactly), else theta_(k-1) is raised. aL (tilted at k): lower
+// bounds on alpha; AL (tilted at k): on A; cH (tilted at k): upper bounds
+// on C; el: e^(lambda h) (within 4u). Each outcome's inequality is checked
+// with the rounded values; ok is false if one fails.
+func garbleLower(aL, AL, cH []float64, el float64, n int) ([]float64, bool) {
+	m := len(aL)
+	theta := make([]float64, m+1)
+	A := func(k int) float64 {
+		if k >= m {
+			return 0
+		}
+		return AL[k]
+	}
+	// theta_0: outcome 0 has only theta_0 A_0 >= 0; start at 0 (all of
+	// cell 0 to the right) and let the pass raise it.
+	for k := 1; k <= m; k++ {
+		need := (1 - theta[k-1]) * cH[k-1] * el * (1 + 16*u64) // tilted at k
+		a := A(k)
+		if a > 0 && need <= a {
+			theta[k] = math.Min(1, need/a*(1+8*u64))
+			continue
+		}
+		// raise theta_(k-1) so that (1 - theta_(k-1)) C_(k-1) <= A_k
+		if a > 0 && cH[k-1] > 0 {
+			theta[k-1] = math.Max(theta[k-1], math.Min(1, 1-a/(cH[k-1]*el*(1+16*u64))*(1-8*u64)))
+		} else {
+			theta[k-1] = 1
+		}
+		if a > 0 {
+			theta[k] = 1
+		} else {
+			theta[k] = 0
+		}
+	}
+	if m > 0 {
+		theta[m] = 0
+	}
+	// check every outcome: theta_k A_k - (1 - theta_(k-1)) C_(k-1) >= 0
+	for k := 0; k <= m; k++ {
+		var sur, def float64
+		if k < m {
+			sur = theta[k] * A(k) * (1 - 4*u64)
+			if A(k) < 0 && theta[k] > 0 {
+				return nil, false
+			}
+		}
+		if k > 0 {
+			def = (1 - theta[k-1]) * (1 + 2*u64) * cH[k-1] * el * (1 + 8*u64)
+		}
+		if sur < def {
+			return nil, false
+		}
+	}
+	lo := make([]float64, n)
+	for k := 0; k < m; k++ {
+		lo[k] += theta[k] * aL[k] * (1 - 4*u64)
+		lo[k+1] += (1 - theta[k]) * (1 - 2*u64) * aL[k] * el * (1 - 8*u64)
+	}
+	return lo, true
 }
