@@ -302,8 +302,9 @@ func TestEpsilonDefaultWidthRegressions(t *testing.T) {
 	}{
 		{"[0, 2.36] with ErrPrecision: a sliver's mass over 1 - e^-h swamped the fine grids", Phase{0.001, 50, 10000}, 1e-5, 0.004492, 1e-3},
 		// at h = 2^-13: 7.9e-4 with the lower measure split minus iota,
-		// 3.3e-4 with the post-processed cells
-		{"the speed goal's run (10,000 steps) refined to h = 2^-14", Phase{256.0 / 60000, 1.1, 10000}, 1e-5, 0, 5e-4},
+		// 3.3e-4 with the post-processed cells chosen left to right, 2.0e-4
+		// with the chains that contract
+		{"the speed goal's run (10,000 steps) refined to h = 2^-14", Phase{256.0 / 60000, 1.1, 10000}, 1e-5, 0, 2.5e-4},
 	} {
 		iv, err := SGMEpsilon([]Phase{c.p}, c.delta)
 		if err != nil || iv.RelWidth() > c.width {

@@ -55,8 +55,10 @@
 // a post-processing; so is sending the fraction theta_j of cell j to an
 // outcome k = j and the rest to k = j + 1. Outcome k's P - e^(g_k) Q is
 // theta_k A_k - (1 - theta_(k-1)) C_(k-1) (C_j = e^(g_(j+1)) beta_j -
-// alpha_j); theta is chosen left to right to make it 0 where it can, and
-// it is checked >= 0 with certified bounds (A from below, C from above),
+// alpha_j); theta makes it 0 where it can (left to right up to the
+// heaviest cell, where that chain contracts, right to left beyond it,
+// where that one does), and it is checked >= 0 with certified bounds (A
+// from below, C from above),
 // so outcome k's loss is >= g_k and its P-mass (from below) goes at g_k
 // (coupling). By the data-processing inequality its curve is below the
 // truth, in every composition. Its errors are those of merging, of the

@@ -339,7 +339,7 @@ func garbleLower(aL, AL, cH []float64, el float64, n int) ([]float64, bool) {
 		}
 		// raise theta_(k-1) so that (1 - theta_(k-1)) C_(k-1) <= A_k
 		if a > 0 && cH[k-1] > 0 {
-			theta[k-1] = math.Max(theta[k-1], math.Min(1, 1-a/(cH[k-1]*el*(1+16*u64))*(1-8*u64)))
+			theta[k-1] = math.Max(theta[k-1], oneMinus(a/(cH[k-1]*el*(1+16*u64))*(1-8*u64)))
 		} else {
 			theta[k-1] = 1
 		}
@@ -351,6 +351,39 @@ func garbleLower(aL, AL, cH []float64, el float64, n int) ([]float64, bool) {
 	}
 	if m > 0 {
 		theta[m] = 0
+	}
+	// The forward chain theta_k = (1 - theta_(k-1)) C_(k-1)/A_k contracts
+	// where the mass grows (C_(k-1) < A_k) and oscillates into raises
+	// where it falls; there the backward chain theta_(k-1) = 1 - theta_k
+	// A_k/C_(k-1) contracts instead. Right of the heaviest cell the
+	// backward chain is used, joined to the forward one by raising
+	// theta_(s-1) if outcome s needs it.
+	s := 0
+	for k := range aL {
+		if aL[k] > aL[s] {
+			s = k
+		}
+	}
+	for k := m; k > s; k-- {
+		c := cH[k-1] * el * (1 + 16*u64)
+		a := A(k)
+		switch {
+		case a < 0:
+			theta[k] = 0
+			theta[k-1] = 1
+		case c <= 0:
+			theta[k-1] = 0
+		default:
+			theta[k-1] = oneMinus(theta[k] * a / c * (1 - 8*u64))
+		}
+	}
+	if s > 0 {
+		c := cH[s-1] * el * (1 + 16*u64)
+		if a := A(s); c > 0 && a >= 0 {
+			theta[s-1] = math.Max(theta[s-1], oneMinus(theta[s]*a/c*(1-8*u64)))
+		} else if c > 0 {
+			theta[s-1] = 1
+		}
 	}
 	// check every outcome: theta_k A_k - (1 - theta_(k-1)) C_(k-1) >= 0
 	for k := 0; k <= m; k++ {
@@ -374,4 +407,13 @@ func garbleLower(aL, AL, cH []float64, el float64, n int) ([]float64, bool) {
 		lo[k+1] += (1 - theta[k]) * (1 - 2*u64) * aL[k] * el * (1 - 8*u64)
 	}
 	return lo, true
+}
+
+// oneMinus returns a float64 t in [0, 1] with 1 - t <= y exactly (y >= 0):
+// 1 - y rounded, then one ulp up.
+func oneMinus(y float64) float64 {
+	if !(y < 1) {
+		return 0
+	}
+	return math.Min(1, math.Nextafter(1-y, 2))
 }
