@@ -43,7 +43,7 @@ func buildStep(kmin int, cells []cell, leftTail, rightTail sc, h, lambda float64
 	eh1 := math.Expm1(h)
 	eh := math.Exp(h)
 	var mass float64
-	aHiLo := make([]float64, len(cells)) // A's lower bound (tilted at left point)
+	aHiLo := make([]float64, len(cells)) // A's lower bound (tilted at left point), -1 when A may be < 0
 	aHiHi := make([]float64, len(cells))
 	dmax := make([]float64, len(cells))
 	// the lower split of each cell (sliver-free): at its right point
@@ -81,6 +81,9 @@ func buildStep(kmin int, cells []cell, leftTail, rightTail sc, h, lambda float64
 		hiH := AH / omeh * (1 + 8*u64) // a_hi upper, tilted at k
 		hiL := AL / omeh * (1 - 8*u64)
 		aHiLo[i], aHiHi[i] = AL, AH
+		if !(A.m-A.err > 0) {
+			aHiLo[i] = -1 // A may be < 0 (at clamps its lower end at 0)
+		}
 		// upper: a_hi at k+1 (tilt by e^(lambda h)), a_lo at k
 		tl := math.Exp(lambda*h) * (1 + 4*u64)
 		up[k+1] += hiH * tl * (1 + 2*u64)
