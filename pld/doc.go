@@ -60,7 +60,9 @@
 // where that one does), and it is checked >= 0 with certified bounds (A
 // from below, C from above),
 // so outcome k's loss is >= g_k and its P-mass (from below) goes at g_k
-// (coupling). By the data-processing inequality its curve is below the
+// (coupling). An outcome left with a surplus W > 0 (where the chains meet,
+// or after a raise) takes the fraction W/(P_(k-1) (e^h - 1)) of outcome
+// k-1, which brings its surplus to >= 0 and moves that part up by h. By the data-processing inequality its curve is below the
 // truth, in every composition. Its errors are those of merging, of the
 // same kind as the split's: where outcomes are exactly on the grid the
 // lower and the upper measure both keep P- and Q-mass. Where a check

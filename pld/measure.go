@@ -52,6 +52,7 @@ func buildStep(kmin int, cells []cell, leftTail, rightTail sc, h, lambda float64
 	lsLo := make([]float64, len(cells))
 	lsDown := make([]float64, len(cells))
 	cHi := make([]float64, len(cells)) // C's upper bound, tilted at the left point
+	alHi := make([]float64, len(cells)) // alpha's upper bound, tilted at the left point
 	for i, cl := range cells {
 		k := i // index into up/lo (grid kmin + i)
 		// The split is of the sliver-free part of the cell (the computed
@@ -74,6 +75,7 @@ func buildStep(kmin int, cells []cell, leftTail, rightTail sc, h, lambda float64
 			A = A.add(sc{0, sl, slA}, 1)
 		}
 		aH, aL := at(alpha, k)
+		alHi[i] = aH
 		AH, AL := at(A, k)
 		if AL < 0 {
 			AL = 0
@@ -142,7 +144,7 @@ func buildStep(kmin int, cells []cell, leftTail, rightTail sc, h, lambda float64
 	sg := stepGrid{k0: kmin, up: up, ref: ref, infMass: infMass, mass: mass}
 	// The lower measure: a post-processing of the cells, placed on the
 	// grid (garbleLower); where its checks fail, the split minus iota.
-	if g, ok := garbleLower(lsDown, aHiLo, cHi, math.Exp(lambda*h), n); ok {
+	if g, ok := garbleLower(lsDown, alHi, aHiLo, cHi, math.Exp(lambda*h), eh1, n); ok {
 		sg.lo = g
 		return sg
 	}
@@ -322,7 +324,7 @@ func logAdd(a, b float64) float64 {
 // bounds on alpha; AL (tilted at k): on A; cH (tilted at k): upper bounds
 // on C; el: e^(lambda h) (within 4u). Each outcome's inequality is checked
 // with the rounded values; ok is false if one fails.
-func garbleLower(aL, AL, cH []float64, el float64, n int) ([]float64, bool) {
+func garbleLower(aL, aH, AL, cH []float64, el, eh1 float64, n int) ([]float64, bool) {
 	m := len(aL)
 	theta := make([]float64, m+1)
 	A := func(k int) float64 {
@@ -331,64 +333,112 @@ func garbleLower(aL, AL, cH []float64, el float64, n int) ([]float64, bool) {
 		}
 		return AL[k]
 	}
-	// theta_0: outcome 0 has only theta_0 A_0 >= 0; start at 0 (all of
-	// cell 0 to the right) and let the pass raise it.
-	for k := 1; k <= m; k++ {
-		need := (1 - theta[k-1]) * cH[k-1] * el * (1 + 16*u64) // tilted at k
+	cT := func(k int) float64 { return cH[k] * el * (1 + 16*u64) } // C_k tilted at k+1, from above
+	// forward step k (1 <= k): theta_k from theta_(k-1), raising
+	// theta_(k-1) where outcome k cannot be balanced; returns the
+	// surplus this leaves at outcome k-1 (the raise's waste).
+	fwd := func(th []float64, k int) float64 {
+		need := (1 - th[k-1]) * cT(k-1)
 		a := A(k)
 		if a > 0 && need <= a {
-			theta[k] = math.Min(1, need/a*(1+8*u64))
-			continue
+			th[k] = math.Min(1, need/a*(1+8*u64))
+			return 0
 		}
-		// raise theta_(k-1) so that (1 - theta_(k-1)) C_(k-1) <= A_k
+		old := th[k-1]
 		if a > 0 && cH[k-1] > 0 {
-			theta[k-1] = math.Max(theta[k-1], oneMinus(a/(cH[k-1]*el*(1+16*u64))*(1-8*u64)))
+			th[k-1] = math.Max(th[k-1], oneMinus(a/cT(k-1)*(1-8*u64)))
 		} else {
-			theta[k-1] = 1
+			th[k-1] = 1
 		}
 		if a > 0 {
-			theta[k] = 1
+			th[k] = 1
 		} else {
-			theta[k] = 0
+			th[k] = 0
 		}
+		return (th[k-1] - old) * math.Max(A(k-1), 0)
 	}
-	if m > 0 {
-		theta[m] = 0
+	// backward step k (k <= m): theta_(k-1) from theta_k; returns the
+	// surplus left at outcome k (where it cannot be balanced).
+	bwd := func(th []float64, k int) float64 {
+		c := cT(k - 1)
+		a := A(k)
+		switch {
+		case a < 0:
+			th[k] = 0
+			th[k-1] = 1
+			return 0
+		case c <= 0:
+			th[k-1] = 0
+			return th[k] * a
+		}
+		y := th[k] * a / c * (1 - 8*u64)
+		th[k-1] = oneMinus(y)
+		if y > 1 {
+			return th[k]*a - c
+		}
+		return 0
 	}
 	// The forward chain theta_k = (1 - theta_(k-1)) C_(k-1)/A_k contracts
 	// where the mass grows (C_(k-1) < A_k) and oscillates into raises
 	// where it falls; there the backward chain theta_(k-1) = 1 - theta_k
-	// A_k/C_(k-1) contracts instead. Right of the heaviest cell the
-	// backward chain is used, joined to the forward one by raising
-	// theta_(s-1) if outcome s needs it.
-	s := 0
+	// A_k/C_(k-1) contracts instead. The forward chain runs up to cell
+	// s-1 and the backward one down to cell s, and outcome s joins them
+	// (raising theta_(s-1) if it needs to). s is the junction with the
+	// least surplus (waste) among the cells near the heaviest, judged from
+	// one full pass of each chain.
+	mode := 0
 	for k := range aL {
-		if aL[k] > aL[s] {
-			s = k
+		if aL[k] > aL[mode] {
+			mode = k
 		}
 	}
-	for k := m; k > s; k-- {
-		c := cH[k-1] * el * (1 + 16*u64)
-		a := A(k)
-		switch {
-		case a < 0:
-			theta[k] = 0
-			theta[k-1] = 1
-		case c <= 0:
-			theta[k-1] = 0
-		default:
-			theta[k-1] = oneMinus(theta[k] * a / c * (1 - 8*u64))
+	thF := make([]float64, m+1)
+	fSet := make([]float64, m+1) // theta_k as the forward step k set it
+	wF := make([]float64, m+1)   // waste of forward steps 1..k
+	for k := 1; k <= m; k++ {
+		wF[k] = wF[k-1] + fwd(thF, k)
+		fSet[k] = thF[k]
+	}
+	thB := make([]float64, m+1)
+	bSet := make([]float64, m+1) // theta_k as the backward step k+1 set it
+	wB := make([]float64, m+2)   // waste of backward steps k..m
+	for k := m; k >= 1; k-- {
+		wB[k] = wB[k+1] + bwd(thB, k)
+		bSet[k-1] = thB[k-1]
+	}
+	s, best := mode, math.Inf(1)
+	for c := mode - 256; c <= mode+256; c++ {
+		if c < 1 || c > m-1 {
+			continue
 		}
+		sur := bSet[c] * math.Max(A(c), 0)
+		def := (1 - fSet[c-1]) * cT(c-1)
+		j := sur - def
+		if j < 0 && cH[c-1] > 0 {
+			j = -j / cT(c-1) * math.Max(A(c-1), 0)
+		}
+		if t := wF[c-1] + wB[c+1] + math.Abs(j); t < best {
+			s, best = c, t
+		}
+	}
+	for k := 1; k < s; k++ {
+		fwd(theta, k)
+	}
+	theta[m] = 0
+	for k := m; k > s; k-- {
+		bwd(theta, k)
 	}
 	if s > 0 {
-		c := cH[s-1] * el * (1 + 16*u64)
+		c := cT(s - 1)
 		if a := A(s); c > 0 && a >= 0 {
 			theta[s-1] = math.Max(theta[s-1], oneMinus(theta[s]*a/c*(1-8*u64)))
 		} else if c > 0 {
 			theta[s-1] = 1
 		}
 	}
-	// check every outcome: theta_k A_k - (1 - theta_(k-1)) C_(k-1) >= 0
+	// check every outcome: theta_k A_k - (1 - theta_(k-1)) C_(k-1) >= 0;
+	// W[k] keeps its certified lower bound (the surplus)
+	W := make([]float64, m+1)
 	for k := 0; k <= m; k++ {
 		var sur, def float64
 		if k < m {
@@ -403,12 +453,36 @@ func garbleLower(aL, AL, cH []float64, el float64, n int) ([]float64, bool) {
 		if sur < def {
 			return nil, false
 		}
+		W[k] = (sur - def) * (1 - 4*u64)
+	}
+	// each outcome's P-mass, from below and above (tilted at k)
+	pL := make([]float64, m+1)
+	pH := make([]float64, m+1)
+	for k := 0; k < m; k++ {
+		pL[k] += theta[k] * aL[k] * (1 - 4*u64)
+		pH[k] += theta[k] * aH[k] * (1 + 4*u64)
+		pL[k+1] += (1 - theta[k]) * (1 - 2*u64) * aL[k] * el * (1 - 8*u64)
+		pH[k+1] += (1 - theta[k]) * (1 + 2*u64) * aH[k] * el * (1 + 8*u64)
+	}
+	// An outcome k with surplus W_k > 0 (its loss above g_k: the chains
+	// met there, or a raise) takes the fraction f = W_k/(P_(k-1)
+	// (e^h - 1)) of outcome k-1 (loss >= g_(k-1), surplus >= 0): that part's
+	// P - e^(g_k) Q is >= -f P_(k-1) (e^h - 1), so the merged outcome's
+	// is >= 0 and its P-mass goes at g_k instead of g_(k-1); what stays of
+	// outcome k-1 keeps a surplus >= 0. (Splitting an outcome at random
+	// and merging is a post-processing.)
+	for k := 1; k <= m; k++ {
+		if !(W[k] > 0) || !(pH[k-1] > 0) {
+			continue
+		}
+		f := math.Min(1, W[k]*(1-8*u64)/(pH[k-1]*el*(1+8*u64)*eh1*(1+8*u64)))
+		pL[k] += f * pL[k-1] * el * (1 - 8*u64) * (1 - 2*u64)
+		pH[k] += f * pH[k-1] * el * (1 + 8*u64) * (1 + 2*u64)
+		pL[k-1] *= (1 - f) * (1 - 2*u64)
+		pH[k-1] *= (1 - f) * (1 + 2*u64)
 	}
 	lo := make([]float64, n)
-	for k := 0; k < m; k++ {
-		lo[k] += theta[k] * aL[k] * (1 - 4*u64)
-		lo[k+1] += (1 - theta[k]) * (1 - 2*u64) * aL[k] * el * (1 - 8*u64)
-	}
+	copy(lo, pL)
 	return lo, true
 }
 
