@@ -51,7 +51,7 @@ func buildStep(kmin int, cells []cell, leftTail, rightTail sc, h, lambda float64
 	lsHi := make([]float64, len(cells))
 	lsLo := make([]float64, len(cells))
 	lsDown := make([]float64, len(cells))
-	cHi := make([]float64, len(cells)) // C's upper bound, tilted at the left point
+	cHi := make([]float64, len(cells))  // C's upper bound, tilted at the left point
 	alHi := make([]float64, len(cells)) // alpha's upper bound, tilted at the left point
 	for i, cl := range cells {
 		k := i // index into up/lo (grid kmin + i)
