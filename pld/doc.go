@@ -118,7 +118,9 @@
 // is <= delta; Lo is 0 or an eps at which the certified lower delta
 // exceeds delta; each is checked at the value returned. The profile's
 // interval is the larger of the two directions' at each end. SGMEpsilon
-// halves h from 2^-12 until hi/lo - 1 <= Options.Width, keeping for each
+// refines h from 2^-10 until hi/lo - 1 <= Options.Width (to the h the h^2
+// law predicts from the width reached, one to three halvings at a time;
+// by halving while the lower end is 0), keeping for each
 // direction the intersection of its certified intervals over the grids
 // (each contains the truth), and dropping a direction from finer grids
 // once its Hi is at most the other's Lo (the larger of the two eps can

@@ -268,7 +268,9 @@ func SGMDelta(phases []Phase, eps float64, opts ...Options) (Interval, error) {
 // Poisson-subsampled Gaussian (add/remove, both directions), refining the
 // grid until the interval is within Options.Width (default 1e-3) relative
 // or Options.MaxGrid is reached (then ErrPrecision is returned with the
-// certified, wider interval).
+// certified, wider interval). The first grid is h = 2^-10; each next one
+// is what the h^2 law predicts from the width reached (one to three
+// halvings), or half when the lower end is still 0.
 func SGMEpsilon(phases []Phase, delta float64, opts ...Options) (Interval, error) {
 	const fn = "SGMEpsilon"
 	if err := checkPhases(fn, phases); err != nil {
@@ -285,7 +287,7 @@ func SGMEpsilon(phases []Phase, delta float64, opts ...Options) (Interval, error
 		p := phases[0]
 		return invert(func(e float64) Interval { return sgmOneStep(p.Q, p.Sigma, e) }, delta, 1e-9)
 	}
-	h := 1.0 / 4096
+	h := 0x1p-10 // a cheap first grid; see the step below
 	fixed := o.H > 0
 	if fixed {
 		h = gridH(o.H)
@@ -332,7 +334,16 @@ func SGMEpsilon(phases []Phase, delta float64, opts ...Options) (Interval, error
 				skip[d] = true
 			}
 		}
-		h /= 2
+		// The width falls about as h^2 (both measures' errors are those of
+		// merging within cells): from a finite width, go to the h that
+		// the h^2 law predicts for 0.8 of the goal, one to three halvings;
+		// else halve.
+		k := 1
+		if w := res.RelWidth(); w < inf {
+			k = int(math.Ceil(math.Log2(math.Sqrt(w / (0.8 * o.width())))))
+			k = max(1, min(k, 3))
+		}
+		h = math.Ldexp(h, -k)
 		if h < 0x1p-24 {
 			return res, &precisionErr{fn, "width not reached"}
 		}
