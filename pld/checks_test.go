@@ -1,6 +1,7 @@
 package pld
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand"
@@ -365,5 +366,17 @@ func TestEngineAddDirection(t *testing.T) {
 	iv, err := invert(cm.delta, 1e-5, 1e-6)
 	if err != nil || iv.RelWidth() > 0.01 {
 		t.Errorf("add direction of %v at h = 2^-12: eps(1e-5) in %v, %v; want width <= 0.01", ph, iv, err)
+	}
+}
+
+// Regression: when a finer grid would exceed Options.MaxGrid, SGMEpsilon
+// returns ErrPrecision with the last grid's certified interval (it
+// returned [0, 0] with ErrTooLarge). The value 3.14101 (dp_accounting's
+// pessimistic, an upper bound) must not be below its lower end, and the
+// interval must be finite.
+func TestEpsilonMaxGridKeepsInterval(t *testing.T) {
+	iv, err := SGMEpsilon([]Phase{{0.01, 0.8, 1000}}, 1e-5, Options{Width: 1e-9, MaxGrid: 1 << 15})
+	if !errors.Is(err, ErrPrecision) || !(iv.Lo > 3 && iv.Lo <= 3.14101 && iv.Hi < 3.2) {
+		t.Errorf("SGMEpsilon(q=0.01, sigma=0.8, 1000, 1e-5, MaxGrid 2^15) = %v, %v; want a certified interval around 3.141 and ErrPrecision", iv, err)
 	}
 }

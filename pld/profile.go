@@ -1,6 +1,7 @@
 package pld
 
 import (
+	"errors"
 	"math"
 )
 
@@ -248,7 +249,7 @@ func SGMDelta(phases []Phase, eps float64, opts ...Options) (Interval, error) {
 		lam := tiltForEps(phases, eps, add)
 		c, err := runDir(phases, h, lam, add, o.maxGrid())
 		if err != nil {
-			return Interval{}, err
+			return Interval{0, 1}, err // delta is in [0, 1]
 		}
 		if c == nil {
 			if eps < 0 {
@@ -299,6 +300,8 @@ func SGMEpsilon(phases []Phase, delta float64, opts ...Options) (Interval, error
 	// of [max Lo, max Hi] again, and finer grids skip it.
 	var best [2]Interval
 	var seen, skip [2]bool
+	var last Interval // the last grid's certified interval
+	haveLast := false
 	for {
 		for d, add := range []bool{false, true} {
 			if skip[d] {
@@ -306,7 +309,16 @@ func SGMEpsilon(phases []Phase, delta float64, opts ...Options) (Interval, error
 			}
 			iv, ok, err := sgmEpsilonDir(phases, delta, h, add, o)
 			if err != nil {
-				return iv, err
+				// Return the last certified interval (or [0, +Inf]); a
+				// grid beyond Options.MaxGrid means the width was not
+				// reached.
+				if errors.Is(err, ErrTooLarge) && haveLast {
+					err = &precisionErr{fn, "width not reached within Options.MaxGrid"}
+				}
+				if haveLast {
+					return last, err
+				}
+				return Interval{0, inf}, err
 			}
 			if !ok {
 				skip[d] = true
@@ -329,6 +341,7 @@ func SGMEpsilon(phases []Phase, delta float64, opts ...Options) (Interval, error
 		if fixed || res.RelWidth() <= o.width() || res.Hi == 0 {
 			return res, nil
 		}
+		last, haveLast = res, true
 		for d := range best {
 			if seen[d] && seen[1-d] && best[d].Hi <= best[1-d].Lo {
 				skip[d] = true
