@@ -61,7 +61,7 @@ func LaplaceDelta(b float64, count int, eps float64) (Interval, error) {
 	lam := tiltEps(func(l float64) float64 { return float64(count) * laplaceK(b, l) }, eps)
 	c, err := laplaceRun(b, count, h, lam)
 	if err != nil {
-		return Interval{}, err
+		return Interval{0, 1}, err // delta is in [0, 1]
 	}
 	return c.delta(eps), nil
 }
@@ -90,7 +90,7 @@ func LaplaceEpsilon(b float64, count int, delta float64) (Interval, error) {
 	}
 	const width = 1e-3
 	lam := tiltDelta(func(l float64) float64 { return float64(count) * laplaceK(b, l) }, delta)
-	var best Interval
+	best := Interval{0, inf} // certified until a grid gives better
 	first := true
 	for h := laplaceH(b, 0x1p-10); ; h /= 2 {
 		c, err := laplaceRun(b, count, h, lam)
@@ -99,7 +99,10 @@ func LaplaceEpsilon(b float64, count int, delta float64) (Interval, error) {
 		}
 		iv, err := invert(c.delta, delta, width/50)
 		if err != nil {
-			return iv, err
+			if first {
+				return iv, err
+			}
+			return best, err
 		}
 		if first {
 			best, first = iv, false
