@@ -6,13 +6,17 @@ import "math"
 // k0 + i, the upper mass is up[i] e^(logZ - lambda g) and the lower
 // lo[i] e^(logZ - lambda g), g = (k0+i) h. slack (in the units of up)
 // bounds what the upper vector leaves out: for every phi >= 0,
-// E_U phi <= E_up phi + slack e^logZ sup_l phi(l) e^(-lambda l)
+// E_U phi <= E_up phi + slack e^logZ sup_l phi(l) e^(-lambda l);
+// slackLo bounds the tilted total variation |lo - X| of the lower vector
+// from a measure X below the composed lower measure, so that
+// E_L phi >= E_lo phi - slackLo e^logZ sup_l phi(l) e^(-lambda l)
 // (doc.go, Method, step 3).
 type tmeas struct {
-	k0     int
-	up, lo []float64
-	logZ   float64
-	slack  float64
+	k0      int
+	up, lo  []float64
+	logZ    float64
+	slack   float64
+	slackLo float64
 }
 
 // dropFrac is the tilted mass, relative to the total, dropped at each end
@@ -38,25 +42,33 @@ func conv(a, b *tmeas) tmeas {
 		b = a
 	}
 	ru, rl, err := convPair(a.up, a.lo, b.up, b.lo, sq)
+	// err bounds the 2-norm of either result's error vector, so the sum
+	// of its absolute entry errors is at most sqrt(len) err.
+	e1 := err * math.Sqrt(float64(len(ru))) * (1 + 4*u64)
 	Ta, Tb := sumUp(a.up), sumUp(b.up)
-	slack := a.slack*(Tb+b.slack) + b.slack*Ta
-	slack += err * float64(len(ru)) * (1 + u64)
+	slack := a.slack*(Tb+b.slack) + b.slack*Ta + e1
+	La, Lb := sumUp(a.lo), sumUp(b.lo)
+	slackLo := a.slackLo*(Lb+b.slackLo) + b.slackLo*La + e1
+	// The exact values are >= 0, so clamping at 0 moves no entry
+	// further from them.
 	for i := range ru {
 		if ru[i] < 0 {
 			ru[i] = 0
 		}
-		rl[i] -= err
 		if rl[i] < 0 {
 			rl[i] = 0
 		}
 	}
-	r := tmeas{k0: a.k0 + b.k0, up: ru, lo: rl, logZ: a.logZ + b.logZ, slack: slack * (1 + 4*u64)}
-	return normalise(truncate(r, 2*err*float64(len(ru))))
+	r := tmeas{k0: a.k0 + b.k0, up: ru, lo: rl, logZ: a.logZ + b.logZ,
+		slack: slack * (1 + 4*u64), slackLo: slackLo * (1 + 4*u64)}
+	return normalise(truncate(r, 2*e1))
 }
 
 // truncate drops entries at both ends whose upper tilted mass sums to at
-// most dropFrac of the total or budget (at each end); the dropped upper mass goes to slack, the
-// dropped lower mass is simply lost (a lower bound may lose mass).
+// most dropFrac of the total or budget (at each end); the dropped upper
+// mass goes to slack, the dropped lower mass is simply lost (X restricted
+// to the kept entries is still below the composed lower measure, and the
+// kept entries' errors are unchanged).
 func truncate(r tmeas, budget float64) tmeas {
 	T := sumUp(r.up)
 	lim := math.Max(T*dropFrac, budget)
@@ -93,6 +105,7 @@ func normalise(r tmeas) tmeas {
 		r.lo[i] *= f
 	}
 	r.slack *= f
+	r.slackLo *= f
 	r.logZ += float64(e-1) * math.Ln2
 	return r
 }
@@ -127,6 +140,27 @@ type composed struct {
 	inf     float64 // upper bound on the composed upper measure's mass at +Inf
 	excess  float64 // sum over steps of their excess (see buildStep)
 	scaleHi float64 // max(1, finite upper mass) product bound (for reporting)
+	// prepared once (prepare): the untilted upper and lower masses
+	// uU = up e^(logZ - lambda g), uL likewise, and eg = e^-g (where
+	// gMax <= 600), the same at every eps.
+	uU, uL, eg []float64
+	gMax       float64
+}
+
+func (c *composed) prepare() {
+	m := &c.m
+	n := len(m.up)
+	c.uU, c.uL, c.eg = make([]float64, n), make([]float64, n), make([]float64, n)
+	c.gMax = float64(m.k0+n-1) * c.h
+	for i := range m.up {
+		g := float64(m.k0+i) * c.h
+		f := math.Exp(m.logZ - c.lambda*g)
+		c.uU[i] = m.up[i] * f
+		c.uL[i] = m.lo[i] * f
+		if c.gMax <= 600 {
+			c.eg[i] = math.Exp(-g)
+		}
+	}
 }
 
 // delta returns certified bounds on this direction's delta(eps).
@@ -135,16 +169,43 @@ func (c *composed) delta(eps float64) Interval {
 		return Interval{0, math.Min(1, c.inf)}
 	}
 	m := &c.m
+	if c.uU == nil {
+		c.prepare()
+	}
 	var sHi, sLo float64
-	for i := range m.up {
-		g := float64(m.k0+i) * c.h
-		if !(g > eps) {
-			continue
+	i0 := 0
+	if k := math.Floor(eps/c.h) - float64(m.k0); k > 0 {
+		i0 = int(math.Min(k, float64(len(m.up))))
+	}
+	if eps >= 0 && eps <= 600 && c.gMax <= 600 {
+		// w = 1 - e^eps e^-g: e^eps and e^-g within 4u each, their
+		// product within 10u, so |w - (1 - e^(eps-g))| <= 10u e^(eps-g)
+		// + u |w| <= 11u for g > eps; each term's error is at most 11u
+		// times its U (or L), added below.
+		E := math.Exp(eps)
+		var sU, sL float64
+		for i := i0; i < len(m.up); i++ {
+			if !(float64(m.k0+i)*c.h > eps) {
+				continue
+			}
+			w := 1 - E*c.eg[i]
+			sHi += c.uU[i] * w
+			sLo += c.uL[i] * w
+			sU += c.uU[i]
+			sL += c.uL[i]
 		}
-		w := -math.Expm1(eps - g)
-		f := math.Exp(m.logZ - c.lambda*g)
-		sHi += m.up[i] * f * w
-		sLo += m.lo[i] * f * w
+		sHi += 11 * u64 * sU
+		sLo -= 11 * u64 * sL
+	} else {
+		for i := i0; i < len(m.up); i++ {
+			g := float64(m.k0+i) * c.h
+			if !(g > eps) {
+				continue
+			}
+			w := -math.Expm1(eps - g)
+			sHi += c.uU[i] * w
+			sLo += c.uL[i] * w
+		}
 	}
 	n := float64(len(m.up) + 40)
 	sHi *= 1 + 16*n*u64
@@ -157,7 +218,8 @@ func (c *composed) delta(eps float64) Interval {
 	}
 	sl := m.slack * math.Exp(m.logZ-lam*eps) * kap * (1 + 16*u64)
 	hi := sHi + sl + c.inf
-	lo := sLo - c.excess*(sumUp(m.up)+m.slack)*math.Exp(m.logZ-lam*eps)*kap*(1+16*u64)
+	slLo := m.slackLo * math.Exp(m.logZ-lam*eps) * kap * (1 + 16*u64)
+	lo := sLo - slLo - c.excess*(sumUp(m.up)+m.slack)*math.Exp(m.logZ-lam*eps)*kap*(1+16*u64)
 	if lo < 0 {
 		lo = 0
 	}

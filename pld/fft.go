@@ -25,6 +25,7 @@ const u64 = 0x1p-53
 type fftPlan struct {
 	n   int
 	tw  []complex128 // tw[k] = e^(-2 pi i k/n), k < n/2
+	st  []complex128 // st[m+k] = tw[k n/(2m)], k < m, for m = 1, 2, 4, ..., n/2
 	rev []int
 	eta float64 // relative 2-norm error bound of one transform
 }
@@ -41,6 +42,12 @@ func getPlan(n int) *fftPlan {
 		s, c := math.Sincos(2 * math.Pi * float64(k) / float64(n))
 		p.tw[k] = complex(c, -s)
 	}
+	p.st = make([]complex128, n)
+	for m := 1; m < n; m <<= 1 {
+		for k := 0; k < m; k++ {
+			p.st[m+k] = p.tw[k*(n/(2*m))]
+		}
+	}
 	for i := 0; i < n; i++ {
 		p.rev[i] = int(bits.Reverse(uint(i)) >> (bits.UintSize - lg))
 	}
@@ -54,28 +61,44 @@ func getPlan(n int) *fftPlan {
 }
 
 // transform computes the DFT of x in place (inverse: conjugate twiddles,
-// no scaling).
+// no scaling). The inverse is computed as conj(DFT(conj x)), which is the
+// same butterflies with conjugated twiddles (conjugation is exact). Stage
+// s (butterflies of half-size m) reads its twiddles w_(k n/(2m)), k < m,
+// from the contiguous copy st[m:2m]; the size-2 stage's twiddle is 1 and
+// its product is skipped (b * 1 = b exactly).
 func (p *fftPlan) transform(x []complex128, inverse bool) {
 	n := p.n
+	if inverse {
+		for i, v := range x {
+			x[i] = complex(real(v), -imag(v))
+		}
+	}
 	for i, j := range p.rev {
 		if i < j {
 			x[i], x[j] = x[j], x[i]
 		}
 	}
-	for size := 2; size <= n; size <<= 1 {
-		half := size >> 1
-		step := n / size
+	for i := 0; i+1 < n; i += 2 {
+		a, b := x[i], x[i+1]
+		x[i], x[i+1] = a+b, a-b
+	}
+	for half := 2; half < n; half <<= 1 {
+		w := p.st[half : 2*half]
+		size := 2 * half
 		for start := 0; start < n; start += size {
-			for k := 0; k < half; k++ {
-				w := p.tw[k*step]
-				if inverse {
-					w = complex(real(w), -imag(w))
-				}
-				a := x[start+k]
-				b := x[start+k+half] * w
-				x[start+k] = a + b
-				x[start+k+half] = a - b
+			lo := x[start : start+half]
+			hi := x[start+half : start+size]
+			for k := range lo {
+				a := lo[k]
+				b := hi[k] * w[k]
+				lo[k] = a + b
+				hi[k] = a - b
 			}
+		}
+	}
+	if inverse {
+		for i, v := range x {
+			x[i] = complex(real(v), -imag(v))
 		}
 	}
 }

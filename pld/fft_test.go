@@ -30,12 +30,19 @@ func TestConvPairBound(t *testing.T) {
 		}
 		da, db := direct(a1, b1), direct(a2, b2)
 		worst := 0.0
+		var l2a, l2b float64
 		for i := range da {
 			worst = math.Max(worst, math.Max(math.Abs(ra[i]-da[i]), math.Abs(rb[i]-db[i])))
+			l2a += (ra[i] - da[i]) * (ra[i] - da[i])
+			l2b += (rb[i] - db[i]) * (rb[i] - db[i])
 		}
 		// the direct sums are themselves within ~n u of exact
 		if worst > err {
 			t.Errorf("n=%d: FFT convolution error %g exceeds bound %g", n, worst, err)
+		}
+		// compose.go uses err as a bound on the error vector's 2-norm
+		if l := math.Sqrt(math.Max(l2a, l2b)); l > err {
+			t.Errorf("n=%d: FFT convolution error's 2-norm %g exceeds bound %g", n, l, err)
 		}
 		if err > 1e-11*float64(n) {
 			t.Errorf("n=%d: bound %g implausibly large", n, err)

@@ -125,7 +125,15 @@ func invert(prof func(float64) Interval, delta, tol float64) (Interval, error) {
 	if err != nil {
 		return Interval{0, inf}, err
 	}
-	lo, err := bisect(func(e float64) bool { return !(prof(e).Lo > delta) }, tol)
+	okLo := func(e float64) bool { return !(prof(e).Lo > delta) }
+	// The lower end's crossing is at most hi.first; try a bracket just
+	// below it first (checked at both ends), then the full search.
+	var lo bracket
+	if a := hi.first * (1 - 64*tol); hi.first > 0 && a > 0 && !okLo(a) && okLo(hi.first) {
+		lo, err = bisectIn(okLo, a, hi.first, tol)
+	} else {
+		lo, err = bisect(okLo, tol)
+	}
 	if err != nil {
 		return Interval{0, hi.first}, err
 	}
@@ -152,6 +160,12 @@ func bisect(ok func(float64) bool, tol float64) (bracket, error) {
 			return bracket{a, inf}, &precisionErr{"invert", "no eps up to 1e6 with delta(eps) <= delta"}
 		}
 	}
+	return bisectIn(ok, a, b, tol)
+}
+
+// bisectIn narrows [a, b], ok(a) checked false (or a = 0 with ok(0)
+// checked false) and ok(b) checked true, to b - a <= tol b.
+func bisectIn(ok func(float64) bool, a, b, tol float64) (bracket, error) {
 	for b-a > tol*b && b > 0x1p-1000 {
 		m := a + (b-a)/2
 		if m <= a || m >= b {

@@ -1,6 +1,7 @@
 package pld
 
 import (
+	"errors"
 	"math"
 )
 
@@ -103,9 +104,14 @@ func totalK(phases []Phase, lambda float64, add bool) float64 {
 
 // tiltForEps solves sum n_i K_i'(lambda) = eps for lambda >= 0.
 func tiltForEps(phases []Phase, eps float64, add bool) float64 {
+	return tiltEps(func(l float64) float64 { return totalK(phases, l, add) }, eps)
+}
+
+// tiltEps solves K'(lambda) = eps for lambda >= 0 (K a cumulant estimate).
+func tiltEps(K func(float64) float64, eps float64) float64 {
 	d := func(l float64) float64 {
 		e := 1e-4 * (1 + l)
-		return (totalK(phases, l+e, add) - totalK(phases, math.Max(l-e, 0), add)) / (l + e - math.Max(l-e, 0))
+		return (K(l+e) - K(math.Max(l-e, 0))) / (l + e - math.Max(l-e, 0))
 	}
 	if d(0) >= eps {
 		return 0
@@ -127,7 +133,11 @@ func tiltForEps(phases []Phase, eps float64, add bool) float64 {
 
 // tiltForDelta minimises the Chernoff estimate (K(lambda) - log delta)/lambda.
 func tiltForDelta(phases []Phase, delta float64, add bool) float64 {
-	f := func(l float64) float64 { return (totalK(phases, l, add) - math.Log(delta)) / l }
+	return tiltDelta(func(l float64) float64 { return totalK(phases, l, add) }, delta)
+}
+
+func tiltDelta(K func(float64) float64, delta float64) float64 {
+	f := func(l float64) float64 { return (K(l) - math.Log(delta)) / l }
 	best, bl := math.Inf(1), 1.0
 	for l := 1.0 / 64; l <= 256; l *= 1.25 {
 		if v := f(l); v < best {
@@ -139,6 +149,29 @@ func tiltForDelta(phases []Phase, delta float64, add bool) float64 {
 
 // runDir composes the phases in one direction at spacing h and tilt lambda.
 func runDir(phases []Phase, h, lambda float64, add bool, maxGrid int) (*composed, error) {
+	var parts []stepSpec
+	for _, p := range phases {
+		if p.Steps == 0 || p.Q == 0 {
+			continue
+		}
+		p := p
+		parts = append(parts, stepSpec{p.Steps, func() (int, []cell, sc, sc, error) {
+			return sgmCells(p.Q, p.Sigma, h, lambda, add)
+		}})
+	}
+	return composeSteps(parts, h, lambda, maxGrid)
+}
+
+// stepSpec is a run of n identical steps whose cells (see grid.go) cells
+// computes.
+type stepSpec struct {
+	n     int
+	cells func() (kmin int, cells []cell, leftTail, rightTail sc, err error)
+}
+
+// composeSteps discretises each part's step at spacing h and tilt lambda
+// and composes the runs (nil when there are none).
+func composeSteps(specs []stepSpec, h, lambda float64, maxGrid int) (*composed, error) {
 	var acc *tmeas
 	var logMass, inf, excess float64
 	type part struct {
@@ -146,28 +179,24 @@ func runDir(phases []Phase, h, lambda float64, add bool, maxGrid int) (*composed
 		n           int
 	}
 	var parts []part
-	for _, p := range phases {
-		if p.Steps == 0 || p.Q == 0 {
-			continue
-		}
-		kmin, cells, lt, rt, err := sgmCells(p.Q, p.Sigma, h, lambda, add)
+	for _, p := range specs {
+		kmin, cells, lt, rt, err := p.cells()
 		if err != nil {
 			return nil, err
 		}
 		if len(cells) > maxGrid {
 			return nil, &tooLargeErr{"SGM", "grid larger than Options.MaxGrid"}
 		}
-		_ = kmin
 		sg := buildStep(kmin, cells, lt, rt, h, lambda)
-		m := power(fromStep(sg), p.Steps)
+		m := power(fromStep(sg), p.n)
 		if acc == nil {
 			acc = &m
 		} else {
 			c := conv(acc, &m)
 			acc = &c
 		}
-		logMass += float64(p.Steps) * math.Log(math.Max(1, (sg.mass+sg.infMass)*(1+4*u64)))
-		parts = append(parts, part{sg.infMass, sg.excess, p.Steps})
+		logMass += float64(p.n) * math.Log(math.Max(1, (sg.mass+sg.infMass)*(1+4*u64)))
+		parts = append(parts, part{sg.infMass, sg.excess, p.n})
 	}
 	if acc == nil {
 		return nil, nil
@@ -220,7 +249,7 @@ func SGMDelta(phases []Phase, eps float64, opts ...Options) (Interval, error) {
 		lam := tiltForEps(phases, eps, add)
 		c, err := runDir(phases, h, lam, add, o.maxGrid())
 		if err != nil {
-			return Interval{}, err
+			return Interval{0, 1}, err // delta is in [0, 1]
 		}
 		if c == nil {
 			if eps < 0 {
@@ -240,7 +269,9 @@ func SGMDelta(phases []Phase, eps float64, opts ...Options) (Interval, error) {
 // Poisson-subsampled Gaussian (add/remove, both directions), refining the
 // grid until the interval is within Options.Width (default 1e-3) relative
 // or Options.MaxGrid is reached (then ErrPrecision is returned with the
-// certified, wider interval).
+// certified, wider interval). The first grid is h = 2^-10; each next one
+// is what the h^2 law predicts from the width reached (one to three
+// halvings), or half when the lower end is still 0.
 func SGMEpsilon(phases []Phase, delta float64, opts ...Options) (Interval, error) {
 	const fn = "SGMEpsilon"
 	if err := checkPhases(fn, phases); err != nil {
@@ -257,43 +288,89 @@ func SGMEpsilon(phases []Phase, delta float64, opts ...Options) (Interval, error
 		p := phases[0]
 		return invert(func(e float64) Interval { return sgmOneStep(p.Q, p.Sigma, e) }, delta, 1e-9)
 	}
-	h := 1.0 / 4096
+	h := 0x1p-10 // a cheap first grid; see the step below
 	fixed := o.H > 0
 	if fixed {
 		h = gridH(o.H)
 	}
+	// Each refinement's interval for each direction is certified, so
+	// their intersection is too. The profile's eps is the larger of the
+	// two directions' (delta(eps) is the larger of theirs), so once one
+	// direction's Hi is at most the other's Lo it can change neither end
+	// of [max Lo, max Hi] again, and finer grids skip it.
+	var best [2]Interval
+	var seen, skip [2]bool
+	var last Interval // the last grid's certified interval
+	haveLast := false
 	for {
-		iv, err := sgmEpsilonAt(phases, delta, h, o)
-		if err != nil {
-			return iv, err
+		for d, add := range []bool{false, true} {
+			if skip[d] {
+				continue
+			}
+			iv, ok, err := sgmEpsilonDir(phases, delta, h, add, o)
+			if err != nil {
+				// Return the last certified interval (or [0, +Inf]); a
+				// grid beyond Options.MaxGrid means the width was not
+				// reached.
+				if errors.Is(err, ErrTooLarge) && haveLast {
+					err = &precisionErr{fn, "width not reached within Options.MaxGrid"}
+				}
+				if haveLast {
+					return last, err
+				}
+				return Interval{0, inf}, err
+			}
+			if !ok {
+				skip[d] = true
+				continue
+			}
+			if !seen[d] {
+				best[d], seen[d] = iv, true
+			} else {
+				best[d].Lo = math.Max(best[d].Lo, iv.Lo)
+				best[d].Hi = math.Min(best[d].Hi, iv.Hi)
+			}
 		}
-		if fixed || iv.RelWidth() <= o.width() || iv.Hi == 0 {
-			return iv, nil
+		var res Interval
+		for d := range best {
+			if seen[d] {
+				res.Lo = math.Max(res.Lo, best[d].Lo)
+				res.Hi = math.Max(res.Hi, best[d].Hi)
+			}
 		}
-		h /= 2
+		if fixed || res.RelWidth() <= o.width() || res.Hi == 0 {
+			return res, nil
+		}
+		last, haveLast = res, true
+		for d := range best {
+			if seen[d] && seen[1-d] && best[d].Hi <= best[1-d].Lo {
+				skip[d] = true
+			}
+		}
+		// The width falls about as h^2 (both measures' errors are those of
+		// merging within cells): from a finite width, go to the h that
+		// the h^2 law predicts for 0.8 of the goal, one to three halvings;
+		// else halve.
+		k := 1
+		if w := res.RelWidth(); w < inf {
+			k = int(math.Ceil(math.Log2(math.Sqrt(w / (0.8 * o.width())))))
+			k = max(1, min(k, 3))
+		}
+		h = math.Ldexp(h, -k)
 		if h < 0x1p-24 {
-			return iv, &precisionErr{fn, "width not reached"}
+			return res, &precisionErr{fn, "width not reached"}
 		}
 	}
 }
 
-func sgmEpsilonAt(phases []Phase, delta, h float64, o Options) (Interval, error) {
-	var res Interval
-	for _, add := range []bool{false, true} {
-		lam := tiltForDelta(phases, delta, add)
-		c, err := runDir(phases, h, lam, add, o.maxGrid())
-		if err != nil {
-			return Interval{}, err
-		}
-		if c == nil {
-			continue
-		}
-		iv, err := invert(c.delta, delta, o.width()/50)
-		if err != nil {
-			return iv, err
-		}
-		res.Lo = math.Max(res.Lo, iv.Lo)
-		res.Hi = math.Max(res.Hi, iv.Hi)
+// sgmEpsilonDir returns the certified eps interval of one direction at
+// spacing h; ok is false when the direction has no steps.
+func sgmEpsilonDir(phases []Phase, delta, h float64, add bool, o Options) (iv Interval, ok bool, err error) {
+	lam := tiltForDelta(phases, delta, add)
+	c, err := runDir(phases, h, lam, add, o.maxGrid())
+	if err != nil || c == nil {
+		return Interval{}, false, err
 	}
-	return res, nil
+	iv, err = invert(c.delta, delta, o.width()/50)
+	return iv, err == nil, err
 }
