@@ -34,10 +34,49 @@ type Term struct {
 	Fast fast.Event
 	// Ref is its RDP at one order by package reference.
 	Ref func(c reference.Context, alpha float64) (*big.Float, error)
+	// SGM is, for a Gaussian or a Poisson-sampled Gaussian term, its
+	// sampling rate and noise multiplier (Q = 1 for the Gaussian): what a
+	// privacy loss distribution accountant composes; nil for the others.
+	SGM *SGMParams
 	// epsDelta: an (eps, delta)-DP event, composed by
 	// fast.Accountant.ComposeEpsilonDelta, which keeps its delta aside.
 	epsDelta   bool
 	eps, delta float64
+}
+
+// SGMParams are a sampled Gaussian's sampling rate and noise multiplier.
+type SGMParams struct{ Q, Sigma float64 }
+
+// SGMPhase is Count steps of the sampled Gaussian SGMParams.
+type SGMPhase struct {
+	SGMParams
+	Count int64
+}
+
+// SGMPhases returns the plan as phases of the Poisson-sampled Gaussian
+// (a Gaussian is one with Q = 1), for an accountant of its privacy loss
+// distribution, under add/remove neighbours; an error names the first
+// term that is not one.
+func (p *Plan) SGMPhases() ([]SGMPhase, error) {
+	if p.Relation != AddOrRemoveOne {
+		return nil, fmt.Errorf("only ADD_OR_REMOVE_ONE plans are phases of the sampled Gaussian, not %v", p.Relation)
+	}
+	if len(p.notes) > 0 {
+		return nil, errors.New("the plan has events with no privacy guarantee")
+	}
+	var out []SGMPhase
+	for _, t := range p.Terms {
+		if t.SGM == nil {
+			return nil, fmt.Errorf("%s (%s) is not a Gaussian or Poisson-sampled Gaussian", t.Path(), t.What)
+		}
+		out = append(out, SGMPhase{*t.SGM, t.Count})
+	}
+	return out, nil
+}
+
+// setSGM marks the term what as the sampled Gaussian (q, sigma).
+func (p *Plan) setSGM(what string, q, sigma float64) {
+	p.Terms[p.index[what]].SGM = &SGMParams{q, sigma}
 }
 
 // Path is where the term's first event is in the JSON ("event.events[1]").

@@ -205,10 +205,12 @@ func init() {
 			fields: []field{{name: "noise_multiplier", check: positive}},
 			account: func(e *Event, n int64, p *Plan) error {
 				s := e.Num("noise_multiplier")
-				if err := p.add(e, n, fmt.Sprintf("Gaussian sigma=%v", s), fast.GaussianEvent(s),
+				what := fmt.Sprintf("Gaussian sigma=%v", s)
+				if err := p.add(e, n, what, fast.GaussianEvent(s),
 					func(c reference.Context, a float64) (*big.Float, error) { return c.Gaussian(s, a) }); err != nil {
 					return err
 				}
+				p.setSGM(what, 1, s)
 				return nil
 			}},
 		// Laplace noise of scale noise_multiplier times the l1-sensitivity
@@ -304,10 +306,12 @@ func init() {
 				if ops > 0 {
 					s = math.Nextafter(s*(1-float64(2*ops+2)*0x1p-53), 0)
 				}
-				if err := p.add(e, n, fmt.Sprintf("Poisson-sampled Gaussian q=%v sigma=%v", q, s), fast.SGMEvent(q, s),
+				what := fmt.Sprintf("Poisson-sampled Gaussian q=%v sigma=%v", q, s)
+				if err := p.add(e, n, what, fast.SGMEvent(q, s),
 					func(c reference.Context, a float64) (*big.Float, error) { return c.SGM(q, s, a) }); err != nil {
 					return err
 				}
+				p.setSGM(what, q, s)
 				return nil
 			}},
 	}

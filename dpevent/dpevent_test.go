@@ -455,3 +455,31 @@ func BenchmarkPeerFiles(b *testing.B) {
 		})
 	}
 }
+
+// TestSGMPhases: a plan of sampled Gaussians (and Gaussians, at q = 1)
+// gives its phases with their counts; any other event is named.
+func TestSGMPhases(t *testing.T) {
+	p, err := ReadBytes([]byte(`{"class_name": "ComposedDpEvent", "events": [
+		{"class_name": "SelfComposedDpEvent", "count": 1000, "event": {"class_name": "PoissonSampledDpEvent", "sampling_probability": 0.01, "event": {"class_name": "GaussianDpEvent", "noise_multiplier": 1.1}}},
+		{"class_name": "SelfComposedDpEvent", "count": 3, "event": {"class_name": "GaussianDpEvent", "noise_multiplier": 5}}]}`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := p.SGMPhases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []SGMPhase{{SGMParams{0.01, 1.1}, 1000}, {SGMParams{1, 5}, 3}}
+	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
+		t.Errorf("phases %+v, want %+v", got, want)
+	}
+	p, err = ReadBytes([]byte(`{"class_name": "ComposedDpEvent", "events": [
+		{"class_name": "GaussianDpEvent", "noise_multiplier": 5},
+		{"class_name": "LaplaceDpEvent", "noise_multiplier": 2}]}`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.SGMPhases(); err == nil || !strings.Contains(err.Error(), "Laplace") {
+		t.Errorf("a Laplace event: err = %v, want one naming it", err)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/rdpcheck/rdpcheck/cases"
 	"github.com/rdpcheck/rdpcheck/dpevent"
 	"github.com/rdpcheck/rdpcheck/fast"
+	"github.com/rdpcheck/rdpcheck/pld"
 	"github.com/rdpcheck/rdpcheck/reference"
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
 )
@@ -54,6 +55,7 @@ func runAccount(args []string, stdout, stderr io.Writer) int {
 	fs.Var(eps, "eps", "target epsilon (>= 0): print delta instead of epsilon")
 	relName := fs.String("relation", "", "neighboring relation, overriding the file's: ADD_OR_REMOVE_ONE, REPLACE_ONE or REPLACE_SPECIAL (default: the file's, else ADD_OR_REMOVE_ONE)")
 	withRef := fs.Bool("reference", false, "also compute the value at the order found with the arbitrary-precision reference (progress on stderr)")
+	exact := fs.Bool("exact", false, "also print a certified interval around the optimal value, from the privacy loss distribution, for files of Gaussian and Poisson-sampled Gaussian events under ADD_OR_REMOVE_ONE (seconds to a minute)")
 	// flags may come before or after the file
 	var files []string
 	for rest := args; ; {
@@ -67,8 +69,7 @@ func runAccount(args []string, stdout, stderr io.Writer) int {
 		rest = fs.Args()[1:]
 	}
 	if len(files) != 1 {
-		fmt.Fprintf(stderr, "rdpcheck account: want one event file, have %d (rdpcheck account -h)\n", len(files))
-		return 2
+		return usageError(stderr, "account", fmt.Sprintf("want one event file, have %d", len(files)))
 	}
 	wantDelta := eps.set
 	if wantDelta == d.delta.set {
@@ -88,6 +89,24 @@ func runAccount(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "account", err)
 	}
+	var opt pld.Interval
+	if *exact {
+		sgm, err := p.SGMPhases()
+		if err != nil {
+			return fail(stderr, "account", fmt.Errorf("-exact: %w", err))
+		}
+		phases := make([]pld.Phase, len(sgm))
+		for i, ph := range sgm {
+			phases[i] = pld.Phase{Q: ph.Q, Sigma: ph.Sigma, Steps: int(ph.Count)}
+		}
+		target := d.delta.v
+		if wantDelta {
+			target = eps.v
+		}
+		if opt, err = exactInterval(stderr, "account", phases, wantDelta, target); err != nil {
+			return fail(stderr, "account", err)
+		}
+	}
 	if d.json {
 		events := make([]map[string]any, len(p.Terms))
 		for i, t := range p.Terms {
@@ -102,6 +121,13 @@ func runAccount(args []string, stdout, stderr io.Writer) int {
 		}
 		if x := p.ExtraDelta(); x > 0 {
 			out["events_delta"] = x
+		}
+		if *exact {
+			if wantDelta {
+				out["delta_optimal"] = exactJSON(opt)
+			} else {
+				out["epsilon_optimal"] = exactJSON(opt)
+			}
 		}
 		if *withRef {
 			if wantDelta {
@@ -140,6 +166,13 @@ func runAccount(args []string, stdout, stderr io.Writer) int {
 			name = "delta"
 		}
 		fmt.Fprintf(stdout, "reference %s = %s (at order %.17g)\n", name, ref, res.Order)
+	}
+	if *exact {
+		v := res.Epsilon
+		if wantDelta {
+			v = res.Delta
+		}
+		printExact(stdout, opt, v, wantDelta)
 	}
 	return 0
 }

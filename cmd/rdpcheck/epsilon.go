@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 
@@ -93,17 +92,10 @@ func runEpsilon(args []string, stdout, stderr io.Writer) int {
 	}
 	var opt pld.Interval
 	if *exact {
-		pr := startProgress(stderr, "epsilon")
-		pr.set("computing the privacy loss distribution of %d steps", steps)
-		opt, err = pld.SGMEpsilon([]pld.Phase{{Q: q, Sigma: sg, Steps: steps}}, delta)
-		pr.end()
-		if err != nil && !errors.Is(err, pld.ErrPrecision) {
+		if opt, err = exactInterval(stderr, "epsilon", []pld.Phase{{Q: q, Sigma: sg, Steps: steps}}, false, delta); err != nil {
 			return fail(stderr, "epsilon", err)
 		}
-		if err != nil {
-			fmt.Fprintf(stderr, "rdpcheck epsilon: the optimal eps's interval is wider than 0.1%%: %s\n", userMessage(err))
-		}
-		out["epsilon_optimal"] = map[string]any{"lower": schema.JSONFloat(opt.Lo), "upper": schema.JSONFloat(opt.Hi)}
+		out["epsilon_optimal"] = exactJSON(opt)
 	}
 	if d.json {
 		if err := writeJSON(stdout, out); err != nil {
@@ -117,11 +109,7 @@ func runEpsilon(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "reference eps = %s\n", refEps)
 	}
 	if *exact {
-		lo, hi := formatDigits(roundDownDigits(opt.Lo, 7)), formatDigits(roundUpDigits(opt.Hi, 7))
-		fmt.Fprintf(stdout, "optimal eps in [%s, %s]  (certified, from the privacy loss distribution: no accountant may report less than %s)\n", lo, hi, lo)
-		if opt.Lo > 0 {
-			fmt.Fprintf(stdout, "RDP's eps is %.3g%% to %.3g%% above the optimal\n", 100*(eps/opt.Hi-1), 100*(eps/opt.Lo-1))
-		}
+		printExact(stdout, opt, eps, false)
 	}
 	return 0
 }
