@@ -142,9 +142,9 @@ func runAccount(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if wantDelta {
-		fmt.Fprintf(stdout, "delta = %.10g at order %.10g  (eps = %g, %v conversion, %s; %v)\n", res.Delta, res.Order, res.Epsilon, d.conv.conv, o.describe(), p.Relation)
+		fmt.Fprintf(stdout, "delta = %s at order %.10g  (eps = %g, %v conversion, %s; %v)\n", bound(res.Delta), res.Order, res.Epsilon, d.conv.conv, o.describe(), p.Relation)
 	} else {
-		fmt.Fprintf(stdout, "eps = %.10g at order %.10g  (delta = %g, %v conversion, %s; %v)\n", res.Epsilon, res.Order, res.Delta, d.conv.conv, o.describe(), p.Relation)
+		fmt.Fprintf(stdout, "eps = %s at order %.10g  (delta = %g, %v conversion, %s; %v)\n", bound(res.Epsilon), res.Order, res.Delta, d.conv.conv, o.describe(), p.Relation)
 	}
 	if x := p.ExtraDelta(); x > 0 {
 		fmt.Fprintf(stdout, "the (epsilon, delta) events add delta %.6g, composed in as dp_accounting does\n", x)
@@ -154,7 +154,7 @@ func runAccount(args []string, stdout, stderr io.Writer) int {
 	tw := tabwriter.NewWriter(stdout, 2, 8, 2, ' ', 0)
 	fmt.Fprintf(tw, "\nRDP at order %.10g\tcount\tplaces\tfirst at\tevent\n", res.Order)
 	for i, t := range p.Terms {
-		fmt.Fprintf(tw, "%.10g\t%d\t%d\t%s\t%s\n", res.TermRDP[i], t.Count, t.Places, t.Path(), t.What)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\n", bound(res.TermRDP[i]), t.Count, t.Places, t.Path(), t.What)
 	}
 	tw.Flush()
 	for _, n := range p.Notes {

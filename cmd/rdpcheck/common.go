@@ -453,6 +453,10 @@ func roundDigits(x float64, n int, dir float64) float64 {
 	return p
 }
 
+// bound prints an upper bound (eps, delta, RDP) to 10 significant digits,
+// rounded up, so that the printed number is still an upper bound.
+func bound(x float64) string { return formatDigits(roundUpDigits(x, 10)) }
+
 // formatDigits prints a value rounded by roundUpDigits or roundDownDigits
 // with the digits it has.
 func formatDigits(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }

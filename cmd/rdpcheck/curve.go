@@ -362,7 +362,7 @@ func runCurve(args []string, stdout, stderr io.Writer) int {
 		for j, a := range o {
 			fmt.Fprintf(tw, "%g\t", a)
 			for i := range list {
-				fmt.Fprintf(tw, "%.10g\t", curves[i][j])
+				fmt.Fprintf(tw, "%s\t", bound(curves[i][j]))
 			}
 			fmt.Fprintln(tw)
 		}

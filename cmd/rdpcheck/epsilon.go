@@ -103,8 +103,8 @@ func runEpsilon(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	fmt.Fprintf(stdout, "eps = %.10g at order %.10g  (%v conversion, delta = %g; q = %g, sigma = %g, steps = %d, %s)\n",
-		eps, order, d.conv.conv, delta, q, sg, steps, ob.describe())
+	fmt.Fprintf(stdout, "eps = %s at order %.10g  (%v conversion, delta = %g; q = %g, sigma = %g, steps = %d, %s)\n",
+		bound(eps), order, d.conv.conv, delta, q, sg, steps, ob.describe())
 	if *withRef {
 		fmt.Fprintf(stdout, "reference eps = %s\n", refEps)
 	}

@@ -100,8 +100,8 @@ func runSigma(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	fmt.Fprintf(stdout, "sigma = %s  (achieves eps = %.10g <= %g at delta = %g; q = %g, steps = %d, %v conversion, %s)\n",
-		strconv.FormatFloat(printed, 'g', -1, 64), achieved, target, delta, q, steps, conv, d.orders.describe())
+	fmt.Fprintf(stdout, "sigma = %s  (achieves eps = %s <= %g at delta = %g; q = %g, steps = %d, %v conversion, %s)\n",
+		strconv.FormatFloat(printed, 'g', -1, 64), bound(achieved), target, delta, q, steps, conv, d.orders.describe())
 	return 0
 }
 

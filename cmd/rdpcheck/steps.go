@@ -73,7 +73,7 @@ func runSteps(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	line := fmt.Sprintf("steps = %d  (achieves eps = %.10g <= %g at delta = %g; q = %g, sigma = %g, %v conversion, %s)", steps, achieved, target, delta, q, sg, conv, d.orders.describe())
+	line := fmt.Sprintf("steps = %d  (achieves eps = %s <= %g at delta = %g; q = %g, sigma = %g, %v conversion, %s)", steps, bound(achieved), target, delta, q, sg, conv, d.orders.describe())
 	if s.n.set {
 		line += fmt.Sprintf("; %.4g epochs of %g examples", float64(steps)*s.batch.v/s.n.v, s.n.v)
 	}
