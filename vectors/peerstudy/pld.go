@@ -281,6 +281,7 @@ func PLDFindings(profile []byte, cert *PLDCertified) ([]byte, error) {
 		fmt.Fprintf(&b, "Below the floor somewhere: %s.\n\n", strings.Join(belowFloor, ", "))
 	}
 
+	b.WriteString("Two things to read with these counts. Opacus's PRV and prv_accountant account the remove direction only (`peers/pld/README.md`), while the interval is the larger of both directions' profiles; none of their upper values falls below it here. The `_lower`, `_estimate` and optimistic outputs are not offered as guarantees by their peers; they are graded all the same, because a user can print them.\n\n")
 	// Unsound answers of methods offered as upper bounds, all of them.
 	b.WriteString("## Unsound answers of the methods offered as upper bounds\n\n")
 	b.WriteString("Every answer below Lo of the methods whose peer says they return an upper bound (dp_accounting's pessimistic PLD, Opacus's `get_epsilon` of PRV, prv_accountant's upper) and of the RDP conversions.\n\n")

@@ -148,4 +148,11 @@ func TestPLDFindings(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		t.Errorf("%s is stale: run go test ./vectors/peerstudy -run TestPLDFindings -update", PLDFindingsName)
 	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "(vectors/"+PLDFindingsName+")") {
+		t.Errorf("README.md does not link vectors/%s", PLDFindingsName)
+	}
 }
