@@ -1,0 +1,158 @@
+package peerstudy
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"math"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+var pldCache = flag.Bool("pldcache", false, "recompute peers/pld/certified.json with package pld (minutes)")
+
+func readPLD(t *testing.T) ([]byte, *PLDCertified) {
+	t.Helper()
+	profile, err := os.ReadFile("../../peers/pld/profile.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile("../../" + PLDCertifiedName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c PLDCertified
+	if err := json.Unmarshal(b, &c); err != nil {
+		t.Fatal(err)
+	}
+	return profile, &c
+}
+
+func gitOut(t *testing.T, args ...string) string {
+	t.Helper()
+	out, err := exec.Command("git", args...).Output()
+	if err != nil {
+		t.Fatalf("git %v: %v", args, err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// TestPLDCertified, with -pldcache, rewrites peers/pld/certified.json: the
+// certified intervals of every run and query of peers/pld/profile.json.
+// Without it, it recomputes a few entries (the fast ones) and requires each
+// recomputed interval to overlap the cached one: both are certified, so
+// disjoint intervals mean the cache is stale or a certificate is wrong.
+func TestPLDCertified(t *testing.T) {
+	if *pldCache {
+		profile, err := os.ReadFile("../../peers/pld/profile.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := ComputePLDCertified(profile, runtime.GOMAXPROCS(0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.PLDCommit = gitOut(t, "log", "-1", "--format=%H", "--", "../../pld")
+		c.Head = gitOut(t, "rev-parse", "HEAD")
+		c.PLDDirty = gitOut(t, "status", "--porcelain", "--", "../../pld") != ""
+		var b bytes.Buffer
+		b.WriteString("{\n")
+		hdr, _ := json.Marshal(struct {
+			Note      string `json:"note"`
+			Command   string `json:"command"`
+			PLDCommit string `json:"pld_commit"`
+			Head      string `json:"head"`
+			PLDDirty  bool   `json:"pld_dirty"`
+		}{c.Note, c.Command, c.PLDCommit, c.Head, c.PLDDirty})
+		b.Write(hdr[1 : len(hdr)-1])
+		opts, _ := json.Marshal(c.Options)
+		b.WriteString(`,"options":` + string(opts))
+		b.WriteString(`,"workers":` + jsonNum(float64(c.Workers)) + `,"seconds":` + jsonNum(c.Seconds) + ",\n\"entries\": [\n")
+		for i, e := range c.Entries {
+			line, err := json.Marshal(e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.Write(line)
+			if i < len(c.Entries)-1 {
+				b.WriteString(",")
+			}
+			b.WriteString("\n")
+		}
+		b.WriteString("]}\n")
+		if err := os.WriteFile("../../"+PLDCertifiedName, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%d entries in %g s with %d workers", len(c.Entries), c.Seconds, c.Workers)
+		return
+	}
+	profile, c := readPLD(t)
+	recs, err := readPLDProfile(profile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every (run, query) of the profile has an entry.
+	for _, r := range recs {
+		if c.Lookup(r.Run, r.Query) == nil {
+			t.Fatalf("%s has no entry for %v %s: rerun with -pldcache", PLDCertifiedName, r.Run, r.Query)
+		}
+	}
+	n := 0
+	for i := range c.Entries {
+		e := &c.Entries[i]
+		if e.Error != "" || len(e.Attempts) == 0 || e.Attempts[0].Seconds > 0.2 {
+			continue
+		}
+		if n++; n > 6 || (testing.Short() && n > 2) {
+			break
+		}
+		a := certifyAt(e.Run, e.Query, e.Attempts[0].H)
+		if math.IsNaN(float64(a.Lo)) {
+			t.Errorf("%v %s: no interval now (%s); cached [%g, %g]", e.Run, e.Query, a.Error, e.Lo, e.Hi)
+			continue
+		}
+		if a.Lo > e.Hi || a.Hi < e.Lo {
+			t.Errorf("%v %s: recomputed [%g, %g] does not overlap cached [%g, %g]: rerun with -pldcache", e.Run, e.Query, a.Lo, a.Hi, e.Lo, e.Hi)
+		}
+	}
+	if n == 0 {
+		t.Error("no quick entry to recompute")
+	}
+}
+
+func jsonNum(x float64) string { b, _ := jf(x).MarshalJSON(); return string(b) }
+
+// TestPLDFindings regrades the peers of peers/pld/profile.json against the
+// cached certified intervals and requires vectors/pld_FINDINGS.md unchanged
+// (-update rewrites it). It reads the cache; it computes no interval.
+func TestPLDFindings(t *testing.T) {
+	profile, c := readPLD(t)
+	got, err := PLDFindings(profile, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := "../" + PLDFindingsName
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s is stale: run go test ./vectors/peerstudy -run TestPLDFindings -update", PLDFindingsName)
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "(vectors/"+PLDFindingsName+")") {
+		t.Errorf("README.md does not link vectors/%s", PLDFindingsName)
+	}
+}
