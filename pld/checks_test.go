@@ -292,7 +292,7 @@ func TestLaws(t *testing.T) {
 // must be at most the RDP eps (fast.SGMCurve at the default orders,
 // Improved conversion: an upper bound on the optimal eps) and at most the
 // peer's pessimistic value where one is given (dp_accounting 0.6.0, PLD
-// pessimistic at value_discretization_interval 1e-5, issue 21's table).
+// pessimistic at value_discretization_interval 1e-5, as peers/pld records it).
 func TestEpsilonDefaultWidthRegressions(t *testing.T) {
 	for _, c := range []struct {
 		caught string

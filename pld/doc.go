@@ -6,7 +6,7 @@
 // in closed form, compositions on the SGM's grid, see laplace.go), and of
 // compositions of binary randomized response (RRDelta, RREpsilon: an
 // exact binomial sum in the log domain with a running error bound, see
-// rr.go), the floor that issue 21 asks for.
+// rr.go): a floor under every accountant.
 // Every accountant, whatever its method, that reports an eps below Lo is
 // unsound for that run.
 //
