@@ -22,8 +22,10 @@
 // from peers/accountants, judged; -check -quick copies it from the
 // committed file), sampled_FINDINGS.md (their Poisson-sampled Laplace
 // values, judged; copied by -check -quick likewise), events_FINDINGS.md
-// (every other event and the conversions of peers/accountants, judged)
-// and, from the TF Privacy
+// (every other event and the conversions of peers/accountants, judged),
+// pld_FINDINGS.md (the PLD, PRV, GDP and RDP peers of peers/pld against
+// the certified intervals cached in peers/pld/certified.json) and, from
+// the TF Privacy
 // lineage's printed values in peers/tfprivacy (embedded in the command),
 // tfprivacy/sgm_rdp.json, tfprivacy/dpsgd_epsilon.json,
 // tfprivacy/expectations.json and tfprivacy/FINDINGS.md (package
@@ -77,6 +79,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -242,6 +245,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		files[peerstudy.SampledFindingsName] = report
 	}
+	if opt.Only == nil || opt.Only[peerstudy.PLDFindingsName] {
+		// From the peers' PLD values and the certified intervals cached
+		// beside them (peers/pld/): a fraction of a second.
+		report, err := pldFindings(filepath.Join(*outDir, ".."))
+		if err != nil {
+			return fail(err)
+		}
+		files[peerstudy.PLDFindingsName] = report
+	}
 	for n := range opt.Only {
 		if _, ok := files[n]; !ok {
 			return fail(fmt.Errorf("-only: no generated file %q", n))
@@ -304,4 +316,22 @@ func moduleRoot() (string, error) {
 		}
 		dir = parent
 	}
+}
+
+// pldFindings writes pld_FINDINGS.md from peers/pld/profile.json and the
+// certified intervals of peers/pld/certified.json under root.
+func pldFindings(root string) ([]byte, error) {
+	profile, err := os.ReadFile(filepath.Join(root, "peers", "pld", "profile.json"))
+	if err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(peerstudy.PLDCertifiedName)))
+	if err != nil {
+		return nil, err
+	}
+	var c peerstudy.PLDCertified
+	if err := json.Unmarshal(b, &c); err != nil {
+		return nil, fmt.Errorf("%s: %w", peerstudy.PLDCertifiedName, err)
+	}
+	return peerstudy.PLDFindings(profile, &c)
 }
