@@ -61,14 +61,7 @@ func runEpsilon(args []string, stdout, stderr io.Writer) int {
 	var err error
 	pr := startProgress(stderr, "epsilon")
 	pr.set("searching the best order (%s)", ob.describe())
-	if ob.best() {
-		var a fast.Accountant
-		if err = a.Compose(fast.SGMEvent(q, sg), steps); err == nil {
-			eps, order, err = a.BestEpsilon(delta, d.conv.conv)
-		}
-	} else {
-		eps, order, err = cases.FastEpsilon(q, sg, steps, o, delta, d.conv.conv)
-	}
+	eps, order, err = sgmEpsilon(q, sg, steps, delta, d.conv.conv, ob)
 	pr.end()
 	if err != nil {
 		return fail(stderr, "epsilon", err)

@@ -58,20 +58,7 @@ func runSigma(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, "sigma", fmt.Errorf("-q 0 samples no record: every sigma meets the target"))
 	}
 	epsAt := func(sigma float64) (float64, error) {
-		if d.orders.best() {
-			var a fast.Accountant
-			if err := a.Compose(fast.SGMEvent(q, sigma), steps); err != nil {
-				return 0, err
-			}
-			e, _, err := a.BestEpsilon(delta, conv)
-			return e, err
-		}
-		o := d.orders.orders()
-		rdp := make([]float64, len(o))
-		if err := fast.SGMCurve(q, sigma, steps, o, rdp); err != nil {
-			return 0, err
-		}
-		e, _, err := fast.Epsilon(o, rdp, delta, conv)
+		e, _, err := sgmEpsilon(q, sigma, steps, delta, conv, &d.orders)
 		return e, err
 	}
 	pr := startProgress(stderr, "sigma")
