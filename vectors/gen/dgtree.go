@@ -66,7 +66,7 @@ func upFloat(v *big.Float) float64 {
 
 func buildDGTree(e *verify.Engine) (*FileBuilder, error) {
 	b := NewFile("RDP-dgauss-tree-repeat", []string{
-		"RDP curves of three more events of dp_accounting's RDP accountant and TF Privacy (issue 12):",
+		"RDP curves of three more events of dp_accounting's RDP accountant and TF Privacy:",
 		"DiscreteGaussian(sigma, sensitivity, alpha): the exact Renyi divergence between the discrete Gaussians N_Z(0, sigma^2) and N_Z(sensitivity, sigma^2) on the integers (Canonne, Kamath, Steinke 2020): alpha D^2/(2 sigma^2) + log(theta(f)/theta(0))/(alpha-1), f the distance of alpha D to the integers, theta(t) = sum_x exp(-(x-t)^2/(2 sigma^2)); equal to the zCDP line alpha D^2/(2 sigma^2) where (1-alpha) D is an integer, below it otherwise.",
 		"TreeAggregation(sigma, trees, restarts, alpha) = k alpha/(2 sigma^2): DP-FTRL's tree aggregation (Kairouz et al. 2021, appendix D), trees[i] leaves in the i-th restarted tree, k = max_i (floor(log2 trees[i]) + 1) for one-tree (dp_accounting) and the sum for every-tree (TF Privacy's compute_rdp_tree_restart); a tree of 0 steps adds 0.",
 		"TreeMultiParticipation(sigma, steps, maxParticipation, minSeparation, alpha) = k alpha/(2 sigma^2): one tree of steps leaves without restarts, k the largest sum over its nodes of the squared number of a record's leaves below the node, at most maxParticipation leaves any two at least minSeparation apart (TF Privacy's compute_rdp_single_tree).",

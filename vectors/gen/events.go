@@ -26,7 +26,7 @@ var eventOrders = []float64{1.01, 1.5, 2, 3.5, 8, 64, 1024, inf}
 
 func buildEvents(e *verify.Engine) (*FileBuilder, error) {
 	b := NewFile("RDP-events", []string{
-		"RDP curves of the privacy events of dp_accounting's RDP accountant that rdpcheck checked last (issue 12):",
+		"RDP curves of the privacy events of dp_accounting's RDP accountant beyond the sampled Gaussian:",
 		"KaryRandomizedResponse(noise, buckets, relation, alpha): k-ary randomized response keeping the true bucket with probability 1 - noise, else a uniform one of buckets; relation replace-one (neighbour: another true bucket) or replace-special (neighbour: a special value with uniform output; the larger divergence of both directions). Exact divergences of finite distributions.",
 		"PureDP(eps, alpha) = 1/(alpha-1) log((e^(alpha eps) + e^((1-alpha) eps))/(1 + e^eps)), alpha = inf: eps: binary randomized response's curve, the tight RDP of any eps-DP mechanism (Mironov 2017, Prop 5; dp_accounting's EpsilonDeltaDpEvent).",
 		"ZCDP(rho, xi, alpha) = xi + rho alpha (Bun and Steinke 2016, Def 1.1).",
