@@ -21,16 +21,7 @@ func (f CurveFunc) RDP(orders, out []float64) error { return f(orders, out) }
 
 // OrderFunc makes an Event of a function of one order, called at each.
 func OrderFunc(f func(alpha float64) (float64, error)) Event {
-	return CurveFunc(func(orders, out []float64) error {
-		for i, a := range orders {
-			v, err := f(a)
-			if err != nil {
-				return err
-			}
-			out[i] = v
-		}
-		return nil
-	})
+	return CurveFunc(func(orders, out []float64) error { return eachOrder(orders, out, f) })
 }
 
 // composed is one Compose call the Accountant remembers, so that it can
@@ -83,4 +74,16 @@ func minOverHigher(orders, b []float64) {
 			b[idx[k]] = m
 		}
 	}
+}
+
+// eachOrder writes f at each order into out.
+func eachOrder(orders, out []float64, f func(alpha float64) (float64, error)) error {
+	for i, a := range orders {
+		v, err := f(a)
+		if err != nil {
+			return err
+		}
+		out[i] = v
+	}
+	return nil
 }

@@ -47,18 +47,6 @@ func (e gaussianEvent) RDP(orders, out []float64) error {
 	return eachOrder(orders, out, func(a float64) (float64, error) { return Gaussian(e.sigma, a) })
 }
 
-// eachOrder writes f at each order into out.
-func eachOrder(orders, out []float64, f func(alpha float64) (float64, error)) error {
-	for i, a := range orders {
-		v, err := f(a)
-		if err != nil {
-			return err
-		}
-		out[i] = v
-	}
-	return nil
-}
-
 // ComposeGaussian adds count Gaussian mechanisms (sensitivity 1, noise
 // multiplier sigma): Compose(GaussianEvent(sigma), count).
 func (a *Accountant) ComposeGaussian(sigma float64, count int) error {
