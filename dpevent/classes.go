@@ -219,22 +219,16 @@ func init() {
 			fields: []field{{name: "noise_multiplier", check: positive}},
 			account: func(e *Event, n int64, p *Plan) error {
 				b := e.Num("noise_multiplier")
-				if err := p.add(e, n, fmt.Sprintf("Laplace b=%v", b), fast.LaplaceEvent(b),
-					func(c reference.Context, a float64) (*big.Float, error) { return c.Laplace(b, a) }); err != nil {
-					return err
-				}
-				return nil
+				return p.add(e, n, fmt.Sprintf("Laplace b=%v", b), fast.LaplaceEvent(b),
+					func(c reference.Context, a float64) (*big.Float, error) { return c.Laplace(b, a) })
 			}},
 		// (xi, rho)-zCDP: xi + rho alpha at every order.
 		"ZCDpEvent": {
 			fields: []field{{name: "rho", check: nonNegative}, {name: "xi", check: nonNegative, optional: true}},
 			account: func(e *Event, n int64, p *Plan) error {
 				rho, xi := e.Num("rho"), e.Num("xi")
-				if err := p.add(e, n, fmt.Sprintf("zCDP rho=%v xi=%v", rho, xi), fast.ZCDPEvent(rho, xi),
-					func(c reference.Context, a float64) (*big.Float, error) { return zcdpRef(c, rho, xi, a), nil }); err != nil {
-					return err
-				}
-				return nil
+				return p.add(e, n, fmt.Sprintf("zCDP rho=%v xi=%v", rho, xi), fast.ZCDPEvent(rho, xi),
+					func(c reference.Context, a float64) (*big.Float, error) { return zcdpRef(c, rho, xi, a), nil })
 			}},
 		// (epsilon, delta)-DP: dp_accounting composes the RDP of pure
 		// epsilon-DP (that of randomized response) and the deltas as
@@ -288,11 +282,8 @@ func init() {
 				if l := e.Sub("event"); l.Class == "LaplaceDpEvent" {
 					// dp_accounting refuses it; rdpcheck has its exact RDP
 					b := l.Num("noise_multiplier")
-					if err := p.add(e, n, fmt.Sprintf("Poisson-sampled Laplace q=%v b=%v", q, b), fast.SampledLaplaceEvent(q, b),
-						func(c reference.Context, a float64) (*big.Float, error) { return c.SampledLaplace(q, b, a) }); err != nil {
-						return err
-					}
-					return nil
+					return p.add(e, n, fmt.Sprintf("Poisson-sampled Laplace q=%v b=%v", q, b), fast.SampledLaplaceEvent(q, b),
+						func(c reference.Context, a float64) (*big.Float, error) { return c.SampledLaplace(q, b, a) })
 				}
 				s, ops, err := effectiveSigma(e.Sub("event"))
 				if err != nil {

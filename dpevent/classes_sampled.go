@@ -48,14 +48,11 @@ func init() {
 				if k < 2 {
 					return errAt(e.Path()+".num_buckets", "must be >= 2 (is %v)", k)
 				}
-				if err := p.add(e, n, fmt.Sprintf("%v-ary randomized response noise=%v (%s)", k, noise, rel),
+				return p.add(e, n, fmt.Sprintf("%v-ary randomized response noise=%v (%s)", k, noise, rel),
 					fast.KaryRandomizedResponseEvent(noise, k, rel),
 					func(c reference.Context, a float64) (*big.Float, error) {
 						return c.KaryRandomizedResponse(noise, k, rel, a)
-					}); err != nil {
-					return err
-				}
-				return nil
+					})
 			}},
 		// The discrete Gaussian. dimension 1: its exact RDP (Canonne,
 		// Kamath, Steinke 2020, arXiv 2004.00010); dimension null
@@ -106,11 +103,8 @@ func init() {
 			fields: []field{{name: "epsilon", check: nonNegative}},
 			account: func(e *Event, n int64, p *Plan) error {
 				eps := e.Num("epsilon")
-				if err := p.add(e, n, fmt.Sprintf("exponential mechanism eps=%v", eps), fast.ExponentialMechanismEvent(eps),
-					func(c reference.Context, a float64) (*big.Float, error) { return c.ExponentialMechanism(eps, a) }); err != nil {
-					return err
-				}
-				return nil
+				return p.add(e, n, fmt.Sprintf("exponential mechanism eps=%v", eps), fast.ExponentialMechanismEvent(eps),
+					func(c reference.Context, a float64) (*big.Float, error) { return c.ExponentialMechanism(eps, a) })
 			}},
 		// Permute-and-flip is epsilon-DP (McKenna and Sheldon 2020, Thm 1):
 		// rdpcheck composes the RDP every eps-DP mechanism meets (that of
@@ -120,11 +114,8 @@ func init() {
 			fields: []field{{name: "epsilon", check: nonNegative}},
 			account: func(e *Event, n int64, p *Plan) error {
 				eps := e.Num("epsilon")
-				if err := p.add(e, n, fmt.Sprintf("permute-and-flip eps=%v (as eps-DP)", eps), fast.PureDPEvent(eps),
-					func(c reference.Context, a float64) (*big.Float, error) { return c.PureDP(eps, a) }); err != nil {
-					return err
-				}
-				return nil
+				return p.add(e, n, fmt.Sprintf("permute-and-flip eps=%v (as eps-DP)", eps), fast.PureDPEvent(eps),
+					func(c reference.Context, a float64) (*big.Float, error) { return c.PureDP(eps, a) })
 			}},
 		// DP-FTRL's tree aggregation in dp_accounting's one-tree reading,
 		// replace-special neighbours only (as dp_accounting).
@@ -145,14 +136,11 @@ func init() {
 				if len(steps) == 0 {
 					return errAt(e.Path()+".step_counts", "must be a non-empty list or an integer")
 				}
-				if err := p.add(e, n, fmt.Sprintf("tree aggregation sigma=%v steps=%v (one tree)", s, steps),
+				return p.add(e, n, fmt.Sprintf("tree aggregation sigma=%v steps=%v (one tree)", s, steps),
 					fast.TreeAggregationEvent(s, steps, fast.TreeOneTree),
 					func(c reference.Context, a float64) (*big.Float, error) {
 						return c.TreeAggregation(s, steps, a, rdp.TreeOneTree)
-					}); err != nil {
-					return err
-				}
-				return nil
+					})
 			}},
 		// Repeat-and-select (Papernot and Steinke 2022): the inner event's
 		// curve composed once, then Theorem 2 (finite shape) or 6
