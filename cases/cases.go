@@ -39,6 +39,8 @@
 //	RepeatAndSelect     orders, rdp, mean, shape, alpha
 //	PoissonBound        q, base, alpha                   (base: RDP at orders 2, 3, ...)
 //	WORBound            q, base, baseInf, alpha          (baseInf: RDP at +inf, "inf" if unknown)
+//	ProfileEpsilon      phases, delta                    (the optimal eps of a run: a certified interval)
+//	ProfileDelta        phases, eps                      (the optimal delta of a run: a certified interval)
 //
 // A number is a JSON number or a string as the vector files write inputs: a
 // decimal, a hex float, "inf", "-inf" or "nan"; steps is an integer (a whole
@@ -46,7 +48,12 @@
 // distQ, orders, rdp and base are lists of numbers; conversion is "classic" or
 // "improved" (the default); relation is "replace-one" or "replace-special";
 // c is an integer; trees is a list of integers, restarts "one-tree" or
-// "every-tree", maxParticipation and minSeparation integers. The answer adds "reference" (a decimal string
+// "every-tree", maxParticipation and minSeparation integers; phases is a
+// list of objects {"q": Q, "sigma": S, "steps": N} (the run of the
+// Poisson-subsampled Gaussian, phase after phase, add/remove neighbours).
+// ProfileEpsilon and ProfileDelta answer "lower" and "upper", a certified
+// interval around the optimal value (package pld; "warning" says so when
+// it is wider than pld's default width). The others add "reference" (a decimal string
 // with 50 significant digits, or "inf") and "fast" (a JSON number, or
 // "inf"); Epsilon, Delta and DPSGDEpsilon add the orders that attain them,
 // "order" and "order_fast". A fast error is "fast_error"; a rejected input
@@ -65,6 +72,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -74,6 +82,7 @@ import (
 
 	"github.com/rdpcheck/rdpcheck/fast"
 	"github.com/rdpcheck/rdpcheck/internal/workers"
+	"github.com/rdpcheck/rdpcheck/pld"
 	"github.com/rdpcheck/rdpcheck/rdp"
 	"github.com/rdpcheck/rdpcheck/reference"
 	"github.com/rdpcheck/rdpcheck/vectors/gen"
@@ -101,6 +110,8 @@ type Args struct {
 	// and WORBound's value at order +Inf.
 	Base    []float64
 	BaseInf float64
+	// The run of ProfileEpsilon and ProfileDelta.
+	Phases []schema.RunPhase
 }
 
 // A Kind is one function: its inputs and how to compute it.
@@ -114,6 +125,19 @@ type Kind struct {
 	Fast func(a *Args) (v, order float64, err error)
 	// HasOrder is set for the conversions, which also answer the order.
 	HasOrder bool
+	// Interval, set instead of Reference and Fast for the profile
+	// functions, computes a certified interval around the value; an
+	// error wrapping pld.ErrPrecision comes with a certified interval
+	// wider than asked.
+	Interval func(a *Args) (pld.Interval, error)
+}
+
+func pldPhases(run []schema.RunPhase) []pld.Phase {
+	out := make([]pld.Phase, len(run))
+	for i, p := range run {
+		out[i] = pld.Phase{Q: p.Q, Sigma: p.Sigma, Steps: p.Steps}
+	}
+	return out
 }
 
 func value(v *big.Float, err error) (*big.Float, float64, error) { return v, math.NaN(), err }
@@ -288,6 +312,10 @@ var Kinds = []*Kind{
 		Fast: func(a *Args) (float64, float64, error) {
 			return fvalue(fast.WORBound(a.Q, a.Alpha, rdp.BaseCurve{Eps: a.Base, Inf: a.BaseInf}))
 		}},
+	{Name: schema.ProfileEpsilon, Inputs: []string{"phases", "delta"},
+		Interval: func(a *Args) (pld.Interval, error) { return pld.SGMEpsilon(pldPhases(a.Phases), a.Delta) }},
+	{Name: schema.ProfileDelta, Inputs: []string{"phases", "eps"},
+		Interval: func(a *Args) (pld.Interval, error) { return pld.SGMDelta(pldPhases(a.Phases), a.Eps) }},
 }
 
 // legacyEpsilon is the older {"kind": "epsilon"} form: DPSGDEpsilon with
@@ -452,6 +480,8 @@ func (a *Args) set(name string, raw json.RawMessage) error {
 		*lists[name] = list
 	case name == "steps":
 		a.Steps, err = integer(raw)
+	case name == "phases":
+		a.Phases, err = parsePhases(raw)
 	case name == "c":
 		a.C, err = integer(raw)
 	case name == "maxParticipation":
@@ -497,6 +527,45 @@ func (a *Args) set(name string, raw json.RawMessage) error {
 	return nil
 }
 
+// parsePhases reads a run: a list of objects with exactly the keys q,
+// sigma and steps, each once.
+func parsePhases(raw json.RawMessage) ([]schema.RunPhase, error) {
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil || items == nil {
+		return nil, fmt.Errorf(`want a list of phases {"q": Q, "sigma": S, "steps": N}`)
+	}
+	run := make([]schema.RunPhase, len(items))
+	for i, it := range items {
+		fields, err := score.DecodeObject(it)
+		if err != nil {
+			return nil, fmt.Errorf("phase %d: %v", i+1, err)
+		}
+		seen := map[string]bool{}
+		for _, f := range fields {
+			switch f.Key {
+			case "q":
+				run[i].Q, err = parseNumber(f.Value)
+			case "sigma":
+				run[i].Sigma, err = parseNumber(f.Value)
+			case "steps":
+				run[i].Steps, err = integer(f.Value)
+			default:
+				return nil, fmt.Errorf("phase %d: no key %q (a phase has q, sigma, steps)", i+1, f.Key)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("phase %d: %s %s: %v", i+1, f.Key, f.Value, err)
+			}
+			seen[f.Key] = true
+		}
+		for _, k := range []string{"q", "sigma", "steps"} {
+			if !seen[k] {
+				return nil, fmt.Errorf("phase %d: needs %q (a phase has q, sigma, steps)", i+1, k)
+			}
+		}
+	}
+	return run, nil
+}
+
 // parseNumber reads a JSON number or a string as the vector files write
 // inputs (decimal, hex, "inf", "-inf", "nan"; also "Infinity" and "+inf").
 func parseNumber(raw json.RawMessage) (float64, error) {
@@ -525,13 +594,24 @@ func Decimal(v *big.Float) string { return schema.FormatBig(v, 'g', schema.Exact
 
 // answerKeys are the fields an answer may add, in the order they are
 // written.
-var answerKeys = []string{"reference", "fast", "fast_error", "epsilon_reference", "order", "epsilon_fast", "order_fast", "epsilon_fast_error", "error"}
+var answerKeys = []string{"lower", "upper", "warning", "reference", "fast", "fast_error", "epsilon_reference", "order", "epsilon_fast", "order_fast", "epsilon_fast_error", "error"}
 
 // Answer computes the fields to add for one input line.
 func Answer(line []byte) map[string]any {
 	k, a, err := Parse(line)
 	if err != nil {
 		return map[string]any{"error": err.Error()}
+	}
+	if k.Interval != nil {
+		iv, err := k.Interval(a)
+		if err != nil && !errors.Is(err, pld.ErrPrecision) {
+			return map[string]any{"error": err.Error()}
+		}
+		out := map[string]any{"lower": schema.JSONFloat(iv.Lo), "upper": schema.JSONFloat(iv.Hi)}
+		if err != nil {
+			out["warning"] = err.Error()
+		}
+		return out
 	}
 	v, order, err := k.Reference(reference.Context{}, a)
 	if err != nil {

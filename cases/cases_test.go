@@ -181,7 +181,8 @@ func perFunction() int {
 
 // TestKindsAgainstVectors feeds tests of every function of the committed
 // vector files to Run, each as {"kind": FUNCTION, inputs as in the file},
-// and compares the answers with the committed values: "reference" with
+// and compares the answers with the committed values (profile functions:
+// -cases's certified interval contains the committed one): "reference" with
 // expected (50 digits, written by the reference at 256 bits and confirmed at
 // 320), "order" with expectedOrder, and "fast" with expectedFloat64 within
 // the group's tolerance. Every function of the files must be covered.
@@ -223,6 +224,17 @@ func TestKindsAgainstVectors(t *testing.T) {
 	for i, p := range picked {
 		a := got[i]
 		where := fmt.Sprintf("%s tcId %d (%s, %s)", p.file, p.tc.TcID, p.g.Function, p.tc.Comment)
+		if schema.IsProfile(p.g.Function) {
+			// The file holds the intersection of pld's default certificate
+			// (what -cases computes) with a second one: inside it.
+			lo, hi, err := p.tc.Interval()
+			glo, okLo := a["lower"].(float64)
+			ghi, okHi := a["upper"].(float64)
+			if err != nil || !okLo || !okHi || !(glo <= lo && hi <= ghi) {
+				t.Errorf("%s: -cases [%v, %v] does not contain the committed [%s, %s] (%v)", where, a["lower"], a["upper"], p.tc.Lower, p.tc.Upper, err)
+			}
+			continue
+		}
 		want := map[string]any{"reference": decimalOf(t, p.tc.Expected)}
 		gotSub := map[string]any{"reference": a["reference"]}
 		if p.tc.ExpectedOrder != "" {
@@ -280,6 +292,12 @@ func lineOf(t *testing.T, g *schema.Group, tc *schema.Test) []byte {
 		switch in {
 		case "steps":
 			m[in] = *tc.Steps
+		case "phases":
+			var ph []map[string]any
+			for _, p := range tc.Phases {
+				ph = append(ph, map[string]any{"q": p.Q, "sigma": p.Sigma, "steps": p.Steps})
+			}
+			m[in] = ph
 		case "conversion":
 			m[in] = tc.Conversion
 		case "orders":
@@ -425,6 +443,10 @@ func TestRunVectorsEveryKind(t *testing.T) {
 		`{"kind": "RepeatAndSelect", "orders": [2, 8, "inf"], "rdp": [0.1, 0.4, 1], "mean": 0.5, "shape": 1, "alpha": 2}`,
 		`{"kind": "PoissonBound", "q": 0.01, "base": [0.5, 1, 1.5], "alpha": 4}`,
 		`{"kind": "WORBound", "q": 0.01, "base": [0.5, 1, 1.5], "baseInf": "inf", "alpha": 4}`,
+		`{"kind": "ProfileEpsilon", "phases": [{"q": 0.01, "sigma": 1, "steps": 1}], "delta": 1e-5}`,
+		`{"kind": "ProfileEpsilon", "phases": [], "delta": 1e-5}`,
+		`{"kind": "ProfileDelta", "phases": [{"q": 0.01, "sigma": 1, "steps": 1}], "eps": 1}`,
+		`{"kind": "ProfileDelta", "phases": [{"q": 0.01, "sigma": 1, "steps": -1}], "eps": 1}`,
 	}
 	var out bytes.Buffer
 	if err := RunVectors(strings.NewReader(strings.Join(lines, "\n")), &out, &bytes.Buffer{}); err != nil {
@@ -437,12 +459,13 @@ func TestRunVectorsEveryKind(t *testing.T) {
 	type row struct {
 		Group, Function, Result, Expected, Order string
 		Flags                                    []string
+		Lower, Upper                             string
 	}
 	var got []row
 	covered := map[string]bool{}
 	for _, g := range f.TestGroups {
 		for _, tc := range g.Tests {
-			got = append(got, row{g.Name, g.Function, tc.Result, tc.Expected, tc.ExpectedOrder, tc.Flags})
+			got = append(got, row{g.Name, g.Function, tc.Result, tc.Expected, tc.ExpectedOrder, tc.Flags, tc.Lower, tc.Upper})
 			covered[g.Function] = true
 		}
 	}
@@ -467,9 +490,24 @@ func TestRunVectorsEveryKind(t *testing.T) {
 	}
 	ok := func(group, fn string, i int, flags ...string) row {
 		e, o := valid(i)
-		return row{group, fn, schema.Valid, e, o, append([]string{}, flags...)}
+		return row{group, fn, schema.Valid, e, o, append([]string{}, flags...), "", ""}
 	}
-	bad := func(group, fn, flag string) row { return row{group, fn, schema.Invalid, "", "", []string{flag}} }
+	bad := func(group, fn, flag string) row {
+		return row{group, fn, schema.Invalid, "", "", []string{flag}, "", ""}
+	}
+	// One step of the SGM is in closed form: both certificates are the
+	// same interval, which the file holds.
+	interval := func(group, fn string, i int) row {
+		k, a, err := Parse([]byte(lines[i]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		iv, err := k.Interval(a)
+		if err != nil {
+			t.Fatalf("line %d: %v", i+1, err)
+		}
+		return row{group, fn, schema.Valid, "", "", []string{}, schema.Dec(iv.Lo), schema.Dec(iv.Hi)}
+	}
 	// Groups in order of creation: rdp and epsilon first, then the others
 	// at their first line; tests in input order within each.
 	want := []row{
@@ -515,6 +553,10 @@ func TestRunVectorsEveryKind(t *testing.T) {
 		bad("repeat-and-select", schema.RepeatAndSelect, "OutOfRange"),
 		ok("poisson-bound", schema.PoissonBound, 40),
 		ok("wor-bound", schema.WORBound, 41),
+		interval("profile-epsilon", schema.ProfileEpsilon, 42),
+		bad("profile-epsilon", schema.ProfileEpsilon, "OutOfRange"),
+		interval("profile-delta", schema.ProfileDelta, 44),
+		bad("profile-delta", schema.ProfileDelta, "OutOfRange"),
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("tests (-want +got):\n%s", diff)

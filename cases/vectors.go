@@ -97,6 +97,16 @@ func RunVectors(r io.Reader, w, progress io.Writer) error {
 			}
 			t := &schema.Test{Comment: fmt.Sprintf("line %d: %s", n, k.Name)}
 			setInputs(t, k, a)
+			if k.Interval != nil {
+				x := a.Delta
+				if k.Name == schema.ProfileDelta {
+					x = a.Eps
+				}
+				j := gen.ProfileJob(e, k.Name, pldPhases(a.Phases), x)
+				b.Test(g, t, j, nil)
+				rejectable = append(rejectable, otherTest{t, j, k.Name})
+				continue
+			}
 			j := e.Add(t.Comment, func(c reference.Context, _ verify.Points) (verify.Out, error) {
 				v, o, err := k.Reference(c, a)
 				return verify.Out{V: v, Order: o}, err
@@ -195,6 +205,10 @@ var otherGroups = map[string]struct {
 	schema.RepeatAndSelect:        {"repeat-and-select", gen.EventsTolerance, false},
 	schema.PoissonBound:           {"poisson-bound", gen.SampledTolerance, false},
 	schema.WORBound:               {"wor-bound", gen.WORTolerance, false},
+
+	// the privacy profile of a run (certified intervals, package pld)
+	schema.ProfileEpsilon: {"profile-epsilon", gen.ProfileWidth, false},
+	schema.ProfileDelta:   {"profile-delta", gen.ProfileWidth, false},
 }
 
 // setInputs writes a's inputs of kind k into t, named as in the vector
@@ -205,6 +219,11 @@ func setInputs(t *schema.Test, k *Kind, a *Args) {
 		case "steps":
 			steps := a.Steps
 			t.Steps = &steps
+		case "phases":
+			t.Phases = make([]schema.Phase, len(a.Phases))
+			for i, p := range a.Phases {
+				t.Phases[i] = schema.NewPhase(p.Q, p.Sigma, p.Steps)
+			}
 		case "conversion":
 			t.Conversion = a.Conversion.String()
 		case "distP":
@@ -246,14 +265,16 @@ func invalidFlag(fn string, ie *reference.InputError) string {
 	switch {
 	case fn == schema.TreeAggregation && strings.HasPrefix(ie.Arg, "steps"):
 		return "BadTrees" // the list of tree sizes
+	case schema.IsProfile(fn) && ie.Arg == "steps":
+		return "OutOfRange" // steps = 0 is a run (of nothing); BadSteps says steps <= 0
 	case ie.Arg == "steps" || ie.Arg == "totalSteps":
 		return "BadSteps"
 	case fn == schema.Divergence && ie.Arg != "alpha":
 		return "BadDistribution"
 	case strings.HasPrefix(ie.Arg, "orders") || strings.HasPrefix(ie.Arg, "rdp") || strings.HasPrefix(ie.Arg, "base"):
 		return "BadCurve"
-	case ie.Arg == "relation":
-		return "OutOfRange" // a string: its Value is NaN, which it is not
+	case ie.Arg == "relation" || ie.Arg == "phases":
+		return "OutOfRange" // a string, or no phase: its Value is NaN, which it is not
 	}
 	return gen.BadFlag(ie.Value)
 }

@@ -19,12 +19,17 @@ each test group), taking the test's inputs as keyword arguments, e.g.
     Epsilon(orders, rdp, delta, conversion)       conversion: "classic" or "improved"
     Delta(orders, rdp, eps, conversion)
     DPSGDEpsilon(q, sigma, steps, delta, orders, conversion)
+    ProfileEpsilon(phases, delta)                 the optimal eps of a run, any method
+    ProfileDelta(phases, eps)                     (phases: [{"q", "sigma", "steps"}, ...])
 
 and likewise for every other function of the vector files (vectors/README.md
 lists them with their inputs). A float input arrives as a float (read from
 its hex form, so every bit is the one the expected value was computed for),
 a list of floats as a list; integer and string inputs (steps, conversion,
-relation, ...) as they are written.
+relation, ...) as they are written; phases as a list of dicts with keys q
+and sigma (floats) and steps (an integer). The profile functions' tests
+give a certified interval (lower, upper), not an exact value: an answer
+below lower is unsound, one above upper is valid but loose.
 
 Each function returns a float, or (value, order) for the conversions. What
 it does is recorded per test:
@@ -62,7 +67,7 @@ import sys
 
 # Keys of a test that are not inputs of the function.
 NOT_INPUTS = {"tcId", "comment", "flags", "result", "expected", "expectedFloat64",
-              "expectedOrder"}
+              "expectedOrder", "lower", "upper", "shortcut"}
 # Keys of a test group that are not inputs.
 GROUP_NOT_INPUTS = {"name", "function", "comment", "relativeTolerance", "tests", "type",
                     "source"}
@@ -92,6 +97,10 @@ def hexfloat(x):
 def _add_inputs(kw, obj, skip):
     for key, val in obj.items():
         if key in skip or key.endswith("Hex") or isinstance(val, dict):
+            continue
+        if key == "phases":
+            kw[key] = [{"q": hexfloat(p["qHex"]), "sigma": hexfloat(p["sigmaHex"]),
+                        "steps": p["steps"]} for p in val]
             continue
         if key + "Hex" in obj:
             kw[key] = hexfloat(obj[key + "Hex"])

@@ -44,6 +44,7 @@ func Steps() []Step {
 		{"events.json", buildEvents},
 		{"zcdp_tight.json", buildZCDPTight},
 		{"dgauss_tree_repeat.json", buildDGTree},
+		{"profile.json", buildProfile},
 	}
 }
 
@@ -199,6 +200,12 @@ func (b *FileBuilder) Finalize(committed *schema.File) ([]byte, error) {
 				continue
 			}
 			o := j.Res[0]
+			if o.Interval {
+				if err := setInterval(t, o); err != nil {
+					errs = append(errs, fmt.Errorf("%s: %v", j.What, err))
+				}
+				continue
+			}
 			t.Expected = schema.Exact(o.V)
 			t.ExpectedFloat64 = schema.Float64Of(o.V)
 			if it.fn == schema.Epsilon || it.fn == schema.Delta || it.fn == schema.DPSGDEpsilon {
@@ -270,6 +277,10 @@ func copyValue(t, old *schema.Test) (verify.Out, error) {
 	if t.Result == schema.Invalid {
 		return verify.Out{}, nil
 	}
+	if old.LowerHex != "" {
+		lo, hi, err := old.Interval()
+		return verify.Out{Interval: true, Lo: lo, Hi: hi}, err
+	}
 	v, err := schema.ParseExact(old.Expected)
 	if err != nil {
 		return verify.Out{}, err
@@ -320,6 +331,10 @@ var flagNotes = map[string]string{
 	"ManyOrders":       "the curve has many orders (dp_accounting's 156 defaults or more); the minimum is over all of them.",
 	"HugeEpsilon":      "the answer is very large; relative, not absolute, accuracy is what is asked.",
 	"TinyDelta":        "delta below 1e-100 or an answer below 1e-100: work in log space.",
+	"NoSampling":       "q = 1 in a run: those steps are the Gaussian mechanism, whose composed profile is a difference of normal tails.",
+	"Phases":           "the run has phases of different sampling rates or noise: the privacy loss distributions of the phases are composed (convolved), not the phases' (eps, delta).",
+	"NothingReleased":  "q = 0 or steps = 0: nothing about the individual is released; the profile is 0 (eps = 0 at every delta, delta = 0 at every eps >= 0).",
+	"InfiniteEpsilon":  "eps = +inf: every mechanism is (inf, 0)-DP, so delta is 0; an accountant whose eps must be finite may reject the input instead.",
 	"ZCDPLine":         "(1 - alpha) sensitivity is an integer: the discrete Gaussian's divergence equals its zCDP line alpha sensitivity^2/(2 sigma^2) exactly.",
 	// Invalid inputs.
 	"NaNInput":        "an input is NaN: reject it.",

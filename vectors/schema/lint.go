@@ -42,6 +42,8 @@ var inputs = map[string]struct{ scalars, lists []string }{
 	RepeatAndSelect:        {[]string{"mean", "shape", "alpha"}, []string{"orders", "rdp"}},
 	PoissonBound:           {[]string{"q", "alpha"}, []string{"base"}},
 	WORBound:               {[]string{"q", "baseInf", "alpha"}, []string{"base"}},
+	ProfileEpsilon:         {[]string{"delta"}, nil},
+	ProfileDelta:           {[]string{"eps"}, nil},
 }
 
 // Lint checks one encoded vector file: valid against the schema, canonical
@@ -197,6 +199,13 @@ func lintInputs(fail failFunc, where string, g *Group, t *Test, scalars, lists [
 		}
 		lintList(fail, where+": "+l.name, l.dec, l.hex)
 	}
+	if (t.Phases != nil) != IsProfile(g.Function) {
+		fail("%s: phases must be given exactly for ProfileEpsilon and ProfileDelta", where)
+	}
+	for i, p := range t.Phases {
+		lintPair(fail, fmt.Sprintf("%s: phases[%d].q", where, i), p.Q, p.QHex)
+		lintPair(fail, fmt.Sprintf("%s: phases[%d].sigma", where, i), p.Sigma, p.SigmaHex)
+	}
 	hasSteps := g.Function == SGMCurve || g.Function == DPSGDEpsilon || g.Function == TreeMultiParticipation
 	if (t.Steps != nil) != hasSteps {
 		fail("%s: steps must be given exactly for SGMCurve, DPSGDEpsilon and TreeMultiParticipation", where)
@@ -219,6 +228,18 @@ func lintInputs(fail failFunc, where string, g *Group, t *Test, scalars, lists [
 
 func lintExpected(fail failFunc, where string, g *Group, t *Test) {
 	if t.Result == Invalid {
+		return
+	}
+	if (t.Lower != "" || t.Upper != "") != IsProfile(g.Function) {
+		fail("%s: lower and upper are given exactly for ProfileEpsilon and ProfileDelta", where)
+		return
+	}
+	if IsProfile(g.Function) {
+		lintPair(fail, where+": lower", t.Lower, t.LowerHex)
+		lintPair(fail, where+": upper", t.Upper, t.UpperHex)
+		if lo, hi, err := t.Interval(); err == nil && !(0 <= lo && lo <= hi) {
+			fail("%s: the interval [%s, %s] is not an interval of non-negative values", where, t.Lower, t.Upper)
+		}
 		return
 	}
 	v, err := ParseExact(t.Expected)

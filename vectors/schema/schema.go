@@ -86,7 +86,18 @@ const (
 	// The general subsampling bounds, from a base curve at orders 2, 3, ...
 	PoissonBound = "PoissonBound" // q, base, alpha: Zhu and Wang 2019's general bound (Poisson sampling)
 	WORBound     = "WORBound"     // q, base, baseInf, alpha: WBK19 Theorem 9 (sampling without replacement)
+
+	// The optimal privacy profile of a run of phases of the
+	// Poisson-subsampled Gaussian (add/remove neighbours), whatever the
+	// accounting method: tests give a certified interval [lower, upper]
+	// (package pld), not an exact value.
+	ProfileEpsilon = "ProfileEpsilon" // phases, delta: the least eps with (eps, delta)-DP
+	ProfileDelta   = "ProfileDelta"   // phases, eps: the least delta with (eps, delta)-DP
 )
+
+// IsProfile reports whether tests of fn carry a certified interval
+// (lower, upper) instead of an exact expected value.
+func IsProfile(fn string) bool { return fn == ProfileEpsilon || fn == ProfileDelta }
 
 // File is one vector file.
 type File struct {
@@ -189,6 +200,10 @@ type Test struct {
 	BaseInf    string   `json:"baseInf,omitempty"`
 	BaseInfHex string   `json:"baseInfHex,omitempty"`
 
+	// Phases, of ProfileEpsilon and ProfileDelta: the run, phase after
+	// phase.
+	Phases []Phase `json:"phases,omitzero"`
+
 	Expected        string `json:"expected,omitempty"`
 	ExpectedFloat64 string `json:"expectedFloat64,omitempty"`
 	ExpectedOrder   string `json:"expectedOrder,omitempty"`
@@ -196,12 +211,75 @@ type Test struct {
 	// value (expected) that an implementation may return instead.
 	Shortcut *Shortcut `json:"shortcut,omitempty"`
 
+	// Lower and Upper, on a ProfileEpsilon or ProfileDelta test (instead
+	// of expected), are float64 values with Lower <= truth <= Upper,
+	// proven (see Interval); the hex forms are the exact values.
+	Lower    string `json:"lower,omitempty"`
+	LowerHex string `json:"lowerHex,omitempty"`
+	Upper    string `json:"upper,omitempty"`
+	UpperHex string `json:"upperHex,omitempty"`
+
 	PeerValue         string `json:"peerValue,omitempty"`
 	PeerOrder         string `json:"peerOrder,omitempty"`
 	PeerRelativeError string `json:"peerRelativeError,omitempty"`
 	PeerTolerance     string `json:"peerTolerance,omitempty"`
 
 	Result string `json:"result"`
+}
+
+// Phase is one phase of a run: Steps steps of the Poisson-subsampled
+// Gaussian with sampling rate q and noise multiplier sigma.
+type Phase struct {
+	Q        string `json:"q"`
+	QHex     string `json:"qHex"`
+	Sigma    string `json:"sigma"`
+	SigmaHex string `json:"sigmaHex"`
+	Steps    int    `json:"steps"`
+}
+
+// RunPhase is a phase read as numbers.
+type RunPhase struct {
+	Q, Sigma float64
+	Steps    int
+}
+
+// NewPhase writes a phase with both forms of its numbers.
+func NewPhase(q, sigma float64, steps int) Phase {
+	return Phase{Q: Dec(q), QHex: Hex(q), Sigma: Dec(sigma), SigmaHex: Hex(sigma), Steps: steps}
+}
+
+// Run returns a test's phases as numbers, read from their hex forms.
+func (t *Test) Run() ([]RunPhase, error) {
+	out := make([]RunPhase, len(t.Phases))
+	for i, p := range t.Phases {
+		q, err := ParseFloat(p.QHex)
+		if err != nil {
+			return nil, fmt.Errorf("tcId %d: phases[%d].qHex: %v", t.TcID, i, err)
+		}
+		s, err := ParseFloat(p.SigmaHex)
+		if err != nil {
+			return nil, fmt.Errorf("tcId %d: phases[%d].sigmaHex: %v", t.TcID, i, err)
+		}
+		out[i] = RunPhase{q, s, p.Steps}
+	}
+	return out, nil
+}
+
+// SetInterval writes a certified interval [lo, hi] on a profile test.
+func (t *Test) SetInterval(lo, hi float64) {
+	t.Lower, t.LowerHex, t.Upper, t.UpperHex = Dec(lo), Hex(lo), Dec(hi), Hex(hi)
+}
+
+// Interval returns a profile test's certified interval, read from the
+// exact hex forms.
+func (t *Test) Interval() (lo, hi float64, err error) {
+	if lo, err = ParseFloat(t.LowerHex); err != nil {
+		return 0, 0, fmt.Errorf("tcId %d: lowerHex: %v", t.TcID, err)
+	}
+	if hi, err = ParseFloat(t.UpperHex); err != nil {
+		return 0, 0, fmt.Errorf("tcId %d: upperHex: %v", t.TcID, err)
+	}
+	return lo, hi, nil
 }
 
 // A Shortcut is a valid bound that a conversion may return instead of its

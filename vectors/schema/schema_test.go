@@ -31,6 +31,24 @@ func sample() *File {
 	}
 }
 
+// withProfile is sample with a ProfileEpsilon group of one valid test (an
+// interval, not an expected value) and one invalid one; the interval is
+// made up: Lint checks the form, not the value.
+func withProfile() *File {
+	f := sample()
+	valid := &Test{TcID: 3, Comment: "one phase", Flags: []string{}, Result: Valid,
+		Phases: []Phase{NewPhase(0.01, 1.1, 1000)}}
+	valid.SetFloat("delta", 1e-5)
+	valid.SetInterval(1.5, 1.5015)
+	bad := &Test{TcID: 4, Comment: "delta=0", Flags: []string{"NaNInput"}, Result: Invalid,
+		Phases: []Phase{NewPhase(0.01, 1.1, 1000)}}
+	bad.SetFloat("delta", 0)
+	f.TestGroups = append(f.TestGroups, &Group{Name: "p", Function: ProfileEpsilon, Comment: "c", RelativeTolerance: 1e-3,
+		Tests: []*Test{valid, bad}})
+	f.NumberOfTests = 4
+	return f
+}
+
 func encode(t *testing.T, f *File) []byte {
 	t.Helper()
 	data, err := Encode(f)
@@ -105,6 +123,44 @@ func TestLintCatches(t *testing.T) {
 			return bytes.Replace(b, []byte(`"tcId":1,`), []byte(`"tcId":1,"extra":1,`), 1)
 		}, want: "unknown property"},
 		{name: "not canonical", raw: func(b []byte) []byte { return bytes.Replace(b, []byte(`"tcId":1,`), []byte(`"tcId": 1,`), 1) }, want: "canonical"},
+	}
+	profile := func(f *File) *Test { return f.TestGroups[1].Tests[0] }
+	for _, c := range []struct {
+		name   string
+		mutate func(f *File)
+		raw    func([]byte) []byte
+		want   string
+	}{
+		{name: "profile test with an expected value", mutate: func(f *File) { profile(f).Expected, profile(f).ExpectedFloat64 = Exact(big.NewFloat(1)), "1" }, want: "not allowed"},
+		{name: "profile test without its interval", mutate: func(f *File) { profile(f).Upper, profile(f).UpperHex = "", "" }, want: "upper"},
+		{name: "profile test without phases", mutate: func(f *File) { profile(f).Phases = nil }, want: "phases"},
+		{name: "phases on another function", mutate: func(f *File) { f.TestGroups[0].Tests[0].Phases = []Phase{NewPhase(1, 1, 1)} }, want: "phases must be given exactly"},
+		{name: "interval upside down", mutate: func(f *File) { profile(f).SetInterval(2, 1) }, want: "not an interval"},
+		{name: "phase hex differs", mutate: func(f *File) { profile(f).Phases[0].QHex = Hex(0.02) }, want: "differ"},
+		{name: "invalid profile test with an interval", mutate: func(f *File) { f.TestGroups[1].Tests[1].SetInterval(1, 2) }, want: "not allowed"},
+		{name: "unknown phase key", raw: func(b []byte) []byte {
+			return bytes.Replace(b, []byte(`"steps":1000}`), []byte(`"steps":1000,"batch":1}`), 1)
+		}, want: "unknown property"},
+	} {
+		f := withProfile()
+		if errs := Lint(encode(t, f)); len(errs) > 0 {
+			t.Fatalf("the profile sample fails lint: %v", errs)
+		}
+		if c.mutate != nil {
+			c.mutate(f)
+		}
+		data := encode(t, f)
+		if c.raw != nil {
+			data = c.raw(data)
+		}
+		errs := Lint(data)
+		found := false
+		for _, e := range errs {
+			found = found || strings.Contains(e.Error(), c.want)
+		}
+		if !found {
+			t.Errorf("%s: Lint = %v, want an error containing %q", c.name, errs, c.want)
+		}
 	}
 	for _, c := range cases {
 		f := sample()

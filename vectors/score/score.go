@@ -64,6 +64,13 @@ type Group struct {
 	// TighterValid counts values below the formula's value but at or
 	// above a valid shortcut's (see schema.Test.Shortcut): not errors.
 	TighterValid int
+	// Profile groups (certified intervals, schema.IsProfile): answers
+	// below the lower bound (unsound, a failure), within the interval
+	// (exact to the certificate) and above it (valid, loose), and the
+	// largest looseness answer/upper - 1.
+	Profile               bool
+	Unsound, Exact, Loose int
+	MaxLoose              float64
 	// Worst are the worst answers, worst first, at most MaxWorst.
 	Worst    []Worst
 	complete bool
@@ -82,7 +89,10 @@ type Worst struct {
 	Want     string // the expected value, or "a rejection"
 	Rejected bool
 	Hang     bool
-	Comment  string
+	// Unsound and Loose: a profile answer below the certified interval
+	// (Want is its lower bound) or above it (Want is its upper bound).
+	Unsound, Loose bool
+	Comment        string
 	// Inputs are the test's inputs, as Inputs writes them.
 	Inputs string
 }
@@ -91,7 +101,7 @@ type Worst struct {
 // rejected valid input, an accepted invalid one, a hang, or (with
 // Options.Complete) an unanswered test.
 func (g *Group) Failed() bool {
-	return g.OverTolerance > 0 || g.RejectedValid > 0 || g.AcceptedInvalid > 0 || g.Hang > 0 || (g.complete && g.Unanswered > 0)
+	return g.OverTolerance > 0 || g.Unsound > 0 || g.RejectedValid > 0 || g.AcceptedInvalid > 0 || g.Hang > 0 || (g.complete && g.Unanswered > 0)
 }
 
 // RMS is the root mean square of the finite relative errors, NaN if none.
@@ -206,7 +216,8 @@ func Score(f *schema.File, ans map[int]Answer, opt Options) (*Report, error) {
 }
 
 func scoreGroup(g *schema.Group, ans map[int]Answer, opt Options) (*Group, error) {
-	gs := &Group{Name: g.Name, Function: g.Function, Tolerance: g.RelativeTolerance, Tests: len(g.Tests), complete: opt.Complete}
+	gs := &Group{Name: g.Name, Function: g.Function, Tolerance: g.RelativeTolerance, Tests: len(g.Tests), complete: opt.Complete,
+		Profile: schema.IsProfile(g.Function)}
 	if opt.Tolerance > 0 {
 		gs.Tolerance = opt.Tolerance
 	}
@@ -242,6 +253,16 @@ func scoreGroup(g *schema.Group, ans map[int]Answer, opt Options) (*Group, error
 				gs.RejectedValid++
 				w.Rejected = true
 				cases = append(cases, w)
+			}
+			continue
+		}
+		if gs.Profile {
+			c, err := gs.gradeInterval(t, a.Value, w)
+			if err != nil {
+				return nil, err
+			}
+			if c != nil {
+				cases = append(cases, *c)
 			}
 			continue
 		}
@@ -294,7 +315,13 @@ func scoreGroup(g *schema.Group, ans map[int]Answer, opt Options) (*Group, error
 		w.Rel, w.Got = rel, a.Value
 		cases = append(cases, w)
 	}
-	sort.SliceStable(cases, func(i, j int) bool { return cases[i].Rel > cases[j].Rel })
+	// Unsound answers first: a large over-statement must not hide one.
+	sort.SliceStable(cases, func(i, j int) bool {
+		if cases[i].Unsound != cases[j].Unsound {
+			return cases[i].Unsound
+		}
+		return cases[i].Rel > cases[j].Rel
+	})
 	for _, c := range cases {
 		if c.Rel == 0 || len(gs.Worst) == MaxWorst {
 			break
@@ -302,6 +329,48 @@ func scoreGroup(g *schema.Group, ans map[int]Answer, opt Options) (*Group, error
 		gs.Worst = append(gs.Worst, c)
 	}
 	return gs, nil
+}
+
+// gradeInterval grades an answer to a profile test against its certified
+// interval [lo, hi]: below lo it is unsound (the run provably spends more
+// privacy than it says), within it exact, above hi loose by v/hi - 1. Rel
+// is the relative distance outside the interval (0 inside). It returns the
+// case to list among the worst, if any.
+func (gs *Group) gradeInterval(t *schema.Test, v float64, w Worst) (*Worst, error) {
+	lo, hi, err := t.Interval()
+	if err != nil {
+		return nil, err
+	}
+	gs.Valued++
+	w.Got = v
+	switch {
+	case math.IsNaN(v):
+		gs.NaN++
+		gs.Unsound++
+		w.Unsound, w.Rel, w.Want = true, math.Inf(1), "at least "+t.Lower+" (the certified lower bound)"
+	case v < lo:
+		gs.Unsound++
+		gs.Below++
+		w.Unsound, w.Rel, w.Want = true, (lo-v)/lo, "at least "+t.Lower+" (the certified lower bound)"
+	case v > hi:
+		gs.Loose++
+		w.Loose, w.Rel, w.Want = true, math.Inf(1), "at most "+t.Upper+" (the certified upper bound)"
+		if hi > 0 {
+			w.Rel = v/hi - 1
+		}
+		gs.MaxLoose = math.Max(gs.MaxLoose, w.Rel)
+	default:
+		gs.Exact++
+		return nil, nil
+	}
+	if v < 0 {
+		gs.Negative++
+	}
+	if math.IsInf(v, 1) && !math.IsInf(hi, 1) {
+		gs.Inf++
+	}
+	gs.MaxRel = math.Max(gs.MaxRel, w.Rel)
+	return &w, nil
 }
 
 // tighterValid reports whether got lies below the formula's value want
@@ -332,6 +401,13 @@ func head(x []int, n int) []int {
 // decimal form (lists in brackets; a group's orders are the test's).
 func Inputs(g *schema.Group, t *schema.Test) string {
 	var parts []string
+	if t.Phases != nil {
+		var ph []string
+		for _, p := range t.Phases {
+			ph = append(ph, fmt.Sprintf("(q=%s sigma=%s steps=%d)", p.Q, p.Sigma, p.Steps))
+		}
+		parts = append(parts, "phases=["+strings.Join(ph, " ")+"]")
+	}
 	for _, name := range []string{"q", "sigma", "b", "p", "mean1", "sd1", "mean2", "sd2", "noise", "buckets", "rho", "xi", "eps", "delta"} {
 		if x, err := t.Float(name); err == nil {
 			parts = append(parts, name+"="+schema.Dec(x))
@@ -381,8 +457,9 @@ func fmtRel(x float64) string { return schema.Format(x, 'e', 1) }
 // unsupported, hang and tighter-valid columns appear only when some group
 // has such answers.
 func (r *Report) Print(w io.Writer, path, vec string, worstN int) {
-	var unsupported, hang, tighter bool
+	var unsupported, hang, tighter, profile bool
 	for _, g := range r.Groups {
+		profile = profile || g.Profile
 		unsupported = unsupported || g.Unsupported > 0
 		hang = hang || g.Hang > 0
 		tighter = tighter || g.TighterValid > 0
@@ -393,6 +470,9 @@ func (r *Report) Print(w io.Writer, path, vec string, worstN int) {
 	head := "group\tanswered\tmax rel\tRMS rel\ttolerance\tbelow truth\tnegative\tNaN\tinf\trejected valid\taccepted invalid\t"
 	if tighter {
 		head += "tighter valid\t"
+	}
+	if profile {
+		head += "unsound\texact\tloose\tmax loose\t"
 	}
 	if unsupported {
 		head += "unsupported\t"
@@ -419,6 +499,17 @@ func (r *Report) Print(w io.Writer, path, vec string, worstN int) {
 		if tighter {
 			fmt.Fprintf(tw, "%d\t", g.TighterValid)
 		}
+		if profile {
+			if g.Profile {
+				loose := "-"
+				if g.Loose > 0 {
+					loose = fmtRel(g.MaxLoose)
+				}
+				fmt.Fprintf(tw, "%d\t%d\t%d\t%s\t", g.Unsound, g.Exact, g.Loose, loose)
+			} else {
+				fmt.Fprint(tw, "-\t-\t-\t-\t")
+			}
+		}
 		if unsupported {
 			fmt.Fprintf(tw, "%d\t", g.Unsupported)
 		}
@@ -440,6 +531,9 @@ func (r *Report) Print(w io.Writer, path, vec string, worstN int) {
 		fmt.Fprintf(w, "  %s:", g.Name)
 		if g.OverTolerance > 0 {
 			fmt.Fprintf(w, " %d beyond tolerance %g", g.OverTolerance, g.Tolerance)
+		}
+		if g.Unsound > 0 {
+			fmt.Fprintf(w, " %d below the certified lower bound (unsound)", g.Unsound)
 		}
 		if g.complete && g.Unanswered > 0 {
 			fmt.Fprintf(w, " %d unanswered", g.Unanswered)
@@ -488,6 +582,12 @@ func (c Worst) Verdict() string {
 		return "rejected, want " + c.Want
 	case c.Want == "a rejection":
 		return fmt.Sprintf("%v, want a rejection (invalid input)", c.Got)
+	case c.Unsound && math.IsNaN(c.Got):
+		return fmt.Sprintf("NaN, want %s: unsound (NaN bounds nothing)", c.Want)
+	case c.Unsound:
+		return fmt.Sprintf("%v, want %s: unsound, %s below it (relative)", c.Got, c.Want, fmtRel(c.Rel))
+	case c.Loose:
+		return fmt.Sprintf("%v, want %s: valid, loose by %s", c.Got, c.Want, fmtRel(c.Rel))
 	}
 	return fmt.Sprintf("%v, want %s (relative error %s)", c.Got, c.Want, fmtRel(c.Rel))
 }

@@ -266,3 +266,71 @@ func TestToleranceRange(t *testing.T) {
 		t.Errorf("tolerance 1e-9: %v", err)
 	}
 }
+
+// TestProfileIntervals grades answers to profile.json's first group against
+// its certified intervals: the lower bound and the upper bound are exact,
+// one ulp below the lower bound is unsound (a failure, listed first even
+// when a far looser answer is present), above the upper bound loose by
+// answer/upper - 1, NaN unsound. The bounds are the file's own (package
+// pld's certificates); what is tested is the grading of a value against
+// them.
+func TestProfileIntervals(t *testing.T) {
+	f, err := vectors.Load("profile.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := f.TestGroups[0]
+	if !schema.IsProfile(g.Function) || len(g.Tests) < 6 {
+		t.Fatalf("group %s: want a profile group of at least 6 tests", g.Name)
+	}
+	ans := map[int]score.Answer{}
+	var unsoundID, nanID int
+	for i, tc := range g.Tests {
+		lo, hi, err := tc.Interval()
+		if err != nil || !(lo > 0) {
+			t.Fatalf("tcId %d: interval [%v, %v], %v", tc.TcID, lo, hi, err)
+		}
+		v := lo
+		switch i {
+		case 1:
+			v = hi
+		case 2:
+			v = math.Nextafter(lo, 0)
+			unsoundID = tc.TcID
+		case 3:
+			v = 2 * hi // loose by 100%
+		case 4:
+			v = math.NaN()
+			nanID = tc.TcID
+		}
+		ans[tc.TcID] = score.Answer{Value: v, Order: math.NaN()}
+	}
+	r, err := score.Score(f, ans, score.Options{Group: g.Name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gs := r.Groups[0]
+	got := []int{gs.Unsound, gs.Exact, gs.Loose, gs.NaN, gs.Below}
+	want := []int{2, len(g.Tests) - 3, 1, 1, 1}
+	if diff := cmp.Diff(want, got); diff != "" || !gs.Failed() || math.Abs(gs.MaxLoose-1) > 1e-15 {
+		t.Errorf("unsound, exact, loose, NaN, below = %v, want %v; failed %v; max loose %v, want 1", got, want, gs.Failed(), gs.MaxLoose)
+	}
+	// The NaN (Rel +Inf) and the one-ulp under-statement come before the
+	// 100% over-statement.
+	if len(gs.Worst) != 3 || gs.Worst[0].ID != nanID || gs.Worst[1].ID != unsoundID || !gs.Worst[2].Loose {
+		t.Errorf("worst = %+v, want tcIds %d, %d then the loose answer", gs.Worst, nanID, unsoundID)
+	}
+	var b strings.Builder
+	r.Print(&b, "a.jsonl", "profile.json", 5)
+	for _, s := range []string{"2 below the certified lower bound (unsound)", "unsound (NaN bounds nothing)", "below it (relative)", "valid, loose by 1.0e+00", "max loose"} {
+		if !strings.Contains(b.String(), s) {
+			t.Errorf("report lacks %q:\n%s", s, b.String())
+		}
+	}
+	// Without the unsound answers the group passes, loose or not.
+	delete(ans, unsoundID)
+	delete(ans, nanID)
+	if r, _ := score.Score(f, ans, score.Options{Group: g.Name}); r.Groups[0].Failed() {
+		t.Errorf("exact and loose answers failed the group")
+	}
+}

@@ -1,6 +1,7 @@
 package vectorstest
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/rdpcheck/rdpcheck/fast"
 	"github.com/rdpcheck/rdpcheck/vectors"
 )
 
@@ -169,5 +171,68 @@ func TestImplCoversEveryVectorFunction(t *testing.T) {
 	}
 	if len(missing) > 0 {
 		t.Errorf("vector functions with no Impl field: %v", slices.Sorted(maps.Keys(missing)))
+	}
+}
+
+// Profile groups grade any accountant against certified intervals: RDP
+// (fast's Accountant at the best order) over-states the optimal profile
+// and passes as loose; an accountant reporting half of it (as a
+// central-limit approximation can under-state) goes below the floor and
+// fails, named as unsound.
+func TestProfileAccountants(t *testing.T) {
+	compose := func(phases []Phase) (*fast.Accountant, error) {
+		if len(phases) == 0 {
+			return nil, errors.New("no phases")
+		}
+		var acc fast.Accountant
+		for _, p := range phases {
+			if p.Steps < 0 {
+				return nil, errors.New("steps < 0")
+			}
+			if _, err := fast.SGM(p.Q, p.Sigma, 2); err != nil {
+				return nil, err
+			}
+			if p.Steps > 0 {
+				if err := acc.ComposeSGM(p.Q, p.Sigma, p.Steps); err != nil {
+					return nil, err
+				}
+			}
+		}
+		return &acc, nil
+	}
+	rdpImpl := func(scale float64) Impl {
+		return Impl{
+			ProfileEpsilon: func(phases []Phase, delta float64) (float64, error) {
+				acc, err := compose(phases)
+				if err != nil {
+					return 0, err
+				}
+				eps, _, err := acc.BestEpsilon(delta, fast.Improved)
+				return scale * eps, err
+			},
+			ProfileDelta: func(phases []Phase, eps float64) (float64, error) {
+				acc, err := compose(phases)
+				if err != nil {
+					return 0, err
+				}
+				delta, _, err := acc.BestDelta(eps, fast.Improved)
+				return scale * delta, err
+			},
+		}
+	}
+	for _, c := range []struct {
+		scale float64
+		want  string
+	}{{1, "pass"}, {0.5, "fail"}} {
+		log := map[string][]string{}
+		run(&recorder{log: &log}, rdpImpl(c.scale), []string{"profile.json"})
+		for _, sub := range []string{"profile/profile-epsilon/dpsgd", "profile/profile-delta/dpsgd"} {
+			if got := status(log[sub]); got != c.want {
+				t.Errorf("RDP answers times %g, %s: %s, want %s\n%s", c.scale, sub, got, c.want, strings.Join(log[sub], "\n"))
+			}
+			if c.want == "fail" && !strings.Contains(strings.Join(log[sub], "\n"), "below the certified lower bound (unsound)") {
+				t.Errorf("%s: the failure does not say unsound:\n%s", sub, strings.Join(log[sub], "\n"))
+			}
+		}
 	}
 }

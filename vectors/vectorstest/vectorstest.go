@@ -71,6 +71,14 @@ type Impl struct {
 	PoissonBound func(q, alpha float64, base []float64) (float64, error)
 	WORBound     func(q, alpha float64, base []float64, baseInf float64) (float64, error)
 
+	// The privacy profile of a run (profile.json), for an accountant of
+	// any method (RDP, PLD, PRV, GDP): eps at delta, or delta at eps, of
+	// the run of phases of the Poisson-subsampled Gaussian, add/remove
+	// neighbours. Graded against certified intervals: below the lower
+	// bound fails (unsound), above the upper bound passes as loose.
+	ProfileEpsilon func(phases []Phase, delta float64) (float64, error)
+	ProfileDelta   func(phases []Phase, eps float64) (float64, error)
+
 	// Known, if set, names the tests a documented limitation of the
 	// implementation fails: it returns why (else ""). Such tests are
 	// graded apart: a failure is logged with the reason, not failed, and
@@ -81,6 +89,10 @@ type Impl struct {
 	// group fails). Zero means 10 s.
 	Timeout time.Duration
 }
+
+// Phase is one phase of a run: Steps steps of the Poisson-subsampled
+// Gaussian with sampling rate Q and noise multiplier Sigma.
+type Phase = schema.RunPhase
 
 // ErrUnsupported, returned (or wrapped) by a function, means it does not
 // offer this case (a conversion it lacks, say): the answer is counted as
@@ -243,6 +255,23 @@ func (m *Impl) calls() map[string]call {
 	if m.WORBound != nil {
 		c[schema.WORBound] = func(g *schema.Group, t *schema.Test) (float64, error) {
 			return m.WORBound(f(t, "q"), f(t, "alpha"), list(t.BaseHex), f(t, "baseInf"))
+		}
+	}
+	phases := func(t *schema.Test) []Phase {
+		run, err := t.Run()
+		if err != nil {
+			panic(inputError{err})
+		}
+		return run
+	}
+	if m.ProfileEpsilon != nil {
+		c[schema.ProfileEpsilon] = func(g *schema.Group, t *schema.Test) (float64, error) {
+			return m.ProfileEpsilon(phases(t), f(t, "delta"))
+		}
+	}
+	if m.ProfileDelta != nil {
+		c[schema.ProfileDelta] = func(g *schema.Group, t *schema.Test) (float64, error) {
+			return m.ProfileDelta(phases(t), f(t, "eps"))
 		}
 	}
 	if m.RepeatAndSelect != nil {
@@ -435,12 +464,16 @@ func grade(g *schema.Group, ans map[int]score.Answer) (*score.Group, error) {
 // failure says why a group failed: its counts, tolerance and worst tests.
 func failure(file string, g *score.Group) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s group %s (%s) fails at relative tolerance %g:", file, g.Name, g.Function, g.Tolerance)
+	if g.Profile {
+		fmt.Fprintf(&b, "%s group %s (%s) fails against its certified intervals:", file, g.Name, g.Function)
+	} else {
+		fmt.Fprintf(&b, "%s group %s (%s) fails at relative tolerance %g:", file, g.Name, g.Function, g.Tolerance)
+	}
 	for _, c := range []struct {
 		n    int
 		what string
 	}{
-		{g.OverTolerance, "beyond tolerance"}, {g.Below, "below the truth"}, {g.RejectedValid, "valid inputs rejected"},
+		{g.OverTolerance, "beyond tolerance"}, {g.Unsound, "below the certified lower bound (unsound)"}, {g.Below, "below the truth"}, {g.RejectedValid, "valid inputs rejected"},
 		{g.AcceptedInvalid, "invalid inputs accepted"}, {g.Hang, "hangs"}, {g.NaN, "NaN"},
 	} {
 		if c.n > 0 {

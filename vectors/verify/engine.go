@@ -46,6 +46,12 @@ type ptKey struct{ q, sigma, alpha float64 }
 type Out struct {
 	V     *big.Float
 	Order float64 // Epsilon, Delta, DPSGDEpsilon: the order attaining the minimum
+	// Interval marks a certified interval [Lo, Hi] (ProfileEpsilon,
+	// ProfileDelta) instead of a value V: the two evaluations are two
+	// certificates (say, on two grids), each containing the truth, and
+	// the job keeps their intersection.
+	Interval bool
+	Lo, Hi   float64
 }
 
 // Points reads a phase 1 point: the SGM RDP at (q, sigma, alpha), which
@@ -67,6 +73,9 @@ type Job struct {
 	// its value is taken from the committed file.
 	pairs  []sgKey
 	Copied bool
+	// sample, when >= 0, is the job's index among the jobs that are
+	// sampled on their own (AddSampled).
+	sample int
 }
 
 // Reads records that the job's Eval reads the phase 1 curve (q, sigma).
@@ -84,6 +93,7 @@ type Engine struct {
 	SampleEvery int
 	sampled     map[sgKey]bool
 	always      map[sgKey]bool // pairs computed even when sampling
+	nSampled    int            // jobs added by AddSampled
 }
 
 // New returns an engine reporting progress on progress.
@@ -112,8 +122,18 @@ func (e *Engine) Need(q, sigma float64, alphas ...float64) {
 
 // Add registers a phase 2 job.
 func (e *Engine) Add(what string, eval Eval) *Job {
-	j := &Job{What: what, Eval: eval}
+	j := &Job{What: what, Eval: eval, sample: -1}
 	e.jobs = append(e.jobs, j)
+	return j
+}
+
+// AddSampled registers a phase 2 job that reads no phase 1 curve but is
+// costly: when the engine samples, only every SampleEvery-th such job (in
+// the order added) runs, and the others are copied.
+func (e *Engine) AddSampled(what string, eval Eval) *Job {
+	j := e.Add(what, eval)
+	j.sample = e.nSampled
+	e.nSampled++
 	return j
 }
 
@@ -383,6 +403,9 @@ func (e *Engine) phase2(start time.Time) error {
 		for _, k := range j.pairs {
 			j.Copied = j.Copied || !e.sampled[k]
 		}
+		if j.sample >= 0 && e.SampleEvery > 1 && j.sample%e.SampleEvery != 0 {
+			j.Copied = true
+		}
 		if !j.Copied {
 			run = append(run, j)
 		}
@@ -427,6 +450,14 @@ func (j *Job) confirm() (warn string, err error) {
 			return "", nil
 		}
 		return "", fmt.Errorf("evaluations failed: %v / %v", e0, e1)
+	}
+	if a, b := j.Res[0], j.Res[1]; a.Interval || b.Interval {
+		lo, hi := math.Max(a.Lo, b.Lo), math.Min(a.Hi, b.Hi)
+		if !a.Interval || !b.Interval || !(lo <= hi) {
+			return "", fmt.Errorf("certified intervals [%v, %v] and [%v, %v] do not intersect: one certificate is wrong", a.Lo, a.Hi, b.Lo, b.Hi)
+		}
+		j.Res[0] = Out{Interval: true, Lo: lo, Hi: hi}
+		return "", nil
 	}
 	if j.Res[0].Order != j.Res[1].Order && !(math.IsNaN(j.Res[0].Order) && math.IsNaN(j.Res[1].Order)) {
 		return "", fmt.Errorf("orders differ: %v at %d bits, %v at %d bits", j.Res[0].Order, Precs[0], j.Res[1].Order, Precs[1])

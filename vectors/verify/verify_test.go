@@ -1,7 +1,9 @@
 package verify
 
 import (
+	"io"
 	"math/big"
+	"slices"
 	"strings"
 	"testing"
 
@@ -81,5 +83,49 @@ func TestConfirm(t *testing.T) {
 	}
 	if warn, err := confirm(rel(one, 260), one); err != nil || warn != "" {
 		t.Errorf("2^-260 apart: confirm = %q, %v; want neither", warn, err)
+	}
+}
+
+// Interval jobs (two certificates of one profile value) keep the
+// intersection of their two intervals, refuse two that do not meet, and
+// when sampling run only every SampleEvery-th AddSampled job.
+func TestIntervalJobs(t *testing.T) {
+	certs := func(a, b [2]float64) Eval {
+		return func(c reference.Context, _ Points) (Out, error) {
+			iv := a
+			if c.Prec == Precs[1] {
+				iv = b
+			}
+			return Out{Interval: true, Lo: iv[0], Hi: iv[1]}, nil
+		}
+	}
+	e := New(io.Discard)
+	meet := e.AddSampled("meet", certs([2]float64{1, 3}, [2]float64{2, 4}))
+	if err := e.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if got := meet.Res[0]; !got.Interval || got.Lo != 2 || got.Hi != 3 {
+		t.Errorf("intersection of [1, 3] and [2, 4] = %+v, want [2, 3]", got)
+	}
+	e = New(io.Discard)
+	e.AddSampled("apart", certs([2]float64{1, 2}, [2]float64{2.5, 4}))
+	if err := e.Run(); err == nil || !strings.Contains(err.Error(), "do not intersect") {
+		t.Errorf("[1, 2] and [2.5, 4]: %v, want an error saying they do not intersect", err)
+	}
+	e = New(io.Discard)
+	e.SampleEvery = 3
+	var jobs []*Job
+	for range 7 {
+		jobs = append(jobs, e.AddSampled("s", certs([2]float64{1, 2}, [2]float64{1, 2})))
+	}
+	if err := e.Run(); err != nil {
+		t.Fatal(err)
+	}
+	var copied []bool
+	for _, j := range jobs {
+		copied = append(copied, j.Copied)
+	}
+	if want := []bool{false, true, true, false, true, true, false}; !slices.Equal(copied, want) {
+		t.Errorf("copied = %v, want %v", copied, want)
 	}
 }
