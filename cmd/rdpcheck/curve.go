@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -250,32 +251,19 @@ func parseMechanism(spec string) (mechanism, error) {
 		byName[k.name] = k
 	}
 	p := map[string]float64{}
-	if strings.TrimSpace(rest) != "" {
-		for _, kv := range strings.Split(rest, ",") {
-			k, v, ok := strings.Cut(kv, "=")
-			k, v = strings.TrimSpace(k), strings.TrimSpace(v)
-			if !ok {
-				return mechanism{}, fmt.Errorf("%q is not key=value", strings.TrimSpace(kv))
-			}
-			key, known := byName[k]
-			if !known {
-				return mechanism{}, fmt.Errorf("%s takes no key %q (its keys: %s)", name, k, strings.Join(names, ", "))
-			}
-			if _, dup := p[k]; dup {
-				return mechanism{}, fmt.Errorf("%s= given twice", k)
-			}
-			var f float64
-			var err error
-			if key.integer {
-				f, err = parseCount(v, maxMechCount)
-			} else {
-				f, err = parseNumber(v)
-			}
-			if err != nil {
-				return mechanism{}, fmt.Errorf("%s=%s: %v", k, v, err)
-			}
-			p[k] = f
+	err := splitKeyValues(name, rest, names, func(k, v string) error {
+		var f float64
+		var err error
+		if byName[k].integer {
+			f, err = parseCount(v, maxMechCount)
+		} else {
+			f, err = parseNumber(v)
 		}
+		p[k] = f
+		return err
+	})
+	if err != nil {
+		return mechanism{}, err
 	}
 	for _, k := range kind.keys {
 		if _, ok := p[k.name]; ok {
@@ -306,6 +294,35 @@ func parseMechanism(spec string) (mechanism, error) {
 		label += fmt.Sprintf(" x%d", count)
 	}
 	return mechanism{label: label, event: e, count: count}, nil
+}
+
+// splitKeyValues reads "key=value,..." (what names the form in errors):
+// each key one of names and given once; set is called with each key and
+// its value (spaces trimmed), and an error of set is returned as
+// "key=value: error".
+func splitKeyValues(what, list string, names []string, set func(key, value string) error) error {
+	if strings.TrimSpace(list) == "" {
+		return nil
+	}
+	seen := map[string]bool{}
+	for _, kv := range strings.Split(list, ",") {
+		k, v, ok := strings.Cut(kv, "=")
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		if !ok {
+			return fmt.Errorf("%q is not key=value", strings.TrimSpace(kv))
+		}
+		if !slices.Contains(names, k) {
+			return fmt.Errorf("%s takes no key %q (its keys: %s)", what, k, strings.Join(names, ", "))
+		}
+		if seen[k] {
+			return fmt.Errorf("%s= given twice", k)
+		}
+		seen[k] = true
+		if err := set(k, v); err != nil {
+			return fmt.Errorf("%s=%s: %v", k, v, err)
+		}
+	}
+	return nil
 }
 
 // mechNames lists the -mech kinds in order.
