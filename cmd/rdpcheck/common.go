@@ -283,6 +283,12 @@ type dpFlags struct {
 func (d *dpFlags) register(fs *flag.FlagSet) {
 	d.delta = deltaFlag()
 	fs.Var(d.delta, "delta", "target delta in (0, 1)")
+	d.registerConversion(fs)
+}
+
+// registerConversion registers the flags but -delta: the orders, the
+// conversion and -json.
+func (d *dpFlags) registerConversion(fs *flag.FlagSet) {
 	fs.Var(&d.orders, "orders", ordersUsage)
 	d.conv = convFlag{fast.Improved}
 	fs.Var(&d.conv, "conv", "RDP to DP conversion: improved (Canonne-Kamath-Steinke 2020) or classic (Mironov 2017)")
