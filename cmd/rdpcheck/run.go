@@ -167,14 +167,14 @@ func (r *runFlags) resolve(withSteps bool, sigma *numFlag) (*dpRun, error) {
 		for i := range out.phases {
 			p := &out.phases[i]
 			if p.n == 0 {
-				return nil, out.phaseError(*p, fmt.Sprintf("-sampling wor draws a fixed batch of %s records out of %s: give them, not %s (q = batch/n)", out.key("batch"), out.key("n"), out.key("q")))
+				return nil, out.phaseError(*p, fmt.Sprintf("-sampling wor draws a fixed batch of batch records out of n at each step: give %s and %s, not %s (q is batch/n)", out.key("n"), out.key("batch"), out.key("q")))
 			}
 			for _, v := range []struct {
 				name string
 				v    float64
 			}{{"n", p.n}, {"batch", p.batch}} {
 				if v.v != math.Trunc(v.v) || v.v > dpevent.MaxCount {
-					return nil, out.phaseError(*p, fmt.Sprintf("-sampling wor draws whole records: %s%v is not a whole number up to 2^53", out.key(v.name), v.v))
+					return nil, out.phaseError(*p, fmt.Sprintf("-sampling wor draws whole records: %s is not a whole number up to 2^53", out.value(v.name, v.v)))
 				}
 			}
 			p.q = dpevent.WORSamplingRatio(p.n, p.batch)
@@ -183,12 +183,20 @@ func (r *runFlags) resolve(withSteps bool, sigma *numFlag) (*dpRun, error) {
 	return out, nil
 }
 
-// key words a parameter as the run was given: "-q " or "q=".
+// key words a parameter as the run was given: "-q" or "q=".
 func (r *dpRun) key(name string) string {
 	if r.flags {
-		return "-" + name + " "
+		return "-" + name
 	}
 	return name + "="
+}
+
+// value words a parameter with its value: "-n 100.5" or "n=100.5".
+func (r *dpRun) value(name string, v float64) string {
+	if r.flags {
+		return fmt.Sprintf("-%s %v", name, v)
+	}
+	return fmt.Sprintf("%s=%v", name, v)
 }
 
 // phaseError words msg for the phase p: a -phase flag's value is named.
