@@ -424,3 +424,57 @@ func (l *numList) Set(s string) error {
 	}
 	return nil
 }
+
+// missing lists the phases (numbered from 1) that leave key out: "sigma"
+// or "steps".
+func (r *dpRun) missing(key string) []int {
+	var out []int
+	for i, p := range r.phases {
+		if (key == "sigma" && p.sigma == 0) || (key == "steps" && p.steps == 0) {
+			out = append(out, i+1)
+		}
+	}
+	return out
+}
+
+// withSigma is the run with sigma in the phases that leave it out.
+func (r *dpRun) withSigma(sigma float64) *dpRun {
+	c := *r
+	c.phases = append([]phase(nil), r.phases...)
+	for i := range c.phases {
+		if c.phases[i].sigma == 0 {
+			c.phases[i].sigma = sigma
+		}
+	}
+	return &c
+}
+
+// withSteps is the run with steps in the phases that leave them out.
+func (r *dpRun) withSteps(steps int) *dpRun {
+	c := *r
+	c.phases = append([]phase(nil), r.phases...)
+	for i := range c.phases {
+		if c.phases[i].steps == 0 {
+			c.phases[i].steps = steps
+		}
+	}
+	return &c
+}
+
+// numbers words phase numbers: "phase 2", "phases 1 and 3", "phases 1, 2 and 4".
+func numbers(n []int) string {
+	s := make([]string, len(n))
+	for i, v := range n {
+		s[i] = strconv.Itoa(v)
+	}
+	if len(s) == 1 {
+		return "phase " + s[0]
+	}
+	return "phases " + strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
+// runJSON is the run's part of a result's JSON: the sampling, the
+// relation and the phases with their RDP at order.
+func (r *dpRun) runJSON(out map[string]any, rdp []float64) {
+	out["sampling"], out["relation"], out["phases"] = map[bool]string{false: "poisson", true: "wor"}[r.wor], r.relation(), r.phasesJSON(rdp)
+}
