@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/rdpcheck/rdpcheck/fast"
+	"github.com/rdpcheck/rdpcheck/vectors/schema"
 )
 
 const curveDoc = `Prints RDP curves eps(alpha) as a table, or draws them with -png or -svg.
@@ -52,7 +53,8 @@ mechanisms with repeated -mech flags:
 
 examples:
   rdpcheck curve -q 0.01 -sigma 1.1 -steps 1000
-  rdpcheck curve -mech sgm:q=0.01,sigma=1.1,steps=1000 -mech gaussian:sigma=8 -png curves.png`
+  rdpcheck curve -mech sgm:q=0.01,sigma=1.1,steps=1000 -mech gaussian:sigma=8 -png curves.png
+  rdpcheck curve -mech gaussian:sigma=2,count=10 -orders 2,8,inf -json`
 
 func init() {
 	register(command{name: "curve", summary: "RDP curves of one or several mechanisms, as a table or a plot", run: runCurve})
@@ -346,6 +348,7 @@ func runCurve(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&orders, "orders", "RDP orders: grid (the default: dp_accounting's 156) or a comma-separated list (e.g. 1.5,2,4,8,inf)")
 	png := fs.String("png", "", "draw the curves into this PNG `file`")
 	svg := fs.String("svg", "", "draw the curves into this SVG `file`")
+	asJSON := fs.Bool("json", false, "print the curves as JSON instead of a table: the orders and each curve's label and values (float64 upper bounds, unrounded; \"inf\" for +Inf)")
 	if st := parse(fs, args); st >= 0 {
 		return st
 	}
@@ -368,6 +371,27 @@ func runCurve(args []string, stdout, stderr io.Writer) int {
 		if err := m.curve(o, curves[i]); err != nil {
 			return fail(stderr, "curve", fmt.Errorf("%s: %w", m.label, err))
 		}
+	}
+	if *asJSON {
+		if *png != "" || *svg != "" {
+			return usageError(stderr, "curve", "-json prints the curves; give it without -png and -svg")
+		}
+		jo := make([]any, len(o))
+		for j, a := range o {
+			jo[j] = schema.JSONFloat(a)
+		}
+		out := make([]map[string]any, len(list))
+		for i, m := range list {
+			v := make([]any, len(o))
+			for j := range o {
+				v[j] = schema.JSONFloat(curves[i][j])
+			}
+			out[i] = map[string]any{"label": m.label, "count": m.count, "rdp": v}
+		}
+		if err := writeJSON(stdout, map[string]any{"orders": jo, "curves": out}); err != nil {
+			return fail(stderr, "curve", err)
+		}
+		return 0
 	}
 	if *png == "" && *svg == "" {
 		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
