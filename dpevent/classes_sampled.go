@@ -291,6 +291,19 @@ func (p *Plan) what() string {
 	return s
 }
 
+// WORSamplingRatio is the ratio at which a sample of m records drawn
+// without replacement from n (m <= n, n >= 1) is accounted: m/n, rounded
+// up when the quotient is not exact (the bounds of Theorems 9 and 27 of
+// WBK19 grow with the ratio). rdpcheck epsilon's -sampling wor takes its
+// ratio from here too.
+func WORSamplingRatio(n, m float64) float64 {
+	q := m / n
+	if q*n != m {
+		q = math.Min(1, math.Nextafter(q, 2))
+	}
+	return q
+}
+
 // accountWOR is SampledWithoutReplacementDpEvent's entry.
 func accountWOR(e *Event, n int64, p *Plan) error {
 	if p.Relation != ReplaceOne {
@@ -303,11 +316,7 @@ func accountWOR(e *Event, n int64, p *Plan) error {
 	if m > size {
 		return errAt(e.Path()+".sample_size", "must be at most source_dataset_size %v (is %v)", size, m)
 	}
-	// q rounded up: both bounds grow with the sampling ratio.
-	q := m / size
-	if q*size != m {
-		q = math.Min(1, math.Nextafter(q, 2))
-	}
+	q := WORSamplingRatio(size, m)
 	if s, ops, err := effectiveSigma(e.Sub("event")); err == nil {
 		if ops > 0 {
 			s = math.Nextafter(s*(1-float64(2*ops+2)*0x1p-53), 0)

@@ -84,6 +84,48 @@ func CalibrateSigmaBest(q float64, steps int, eps, delta float64, conv Conversio
 	})
 }
 
+// CalibrateSigmaFunc is CalibrateSigma for any run whose eps at noise
+// multiplier sigma is epsOf(sigma), non-increasing in sigma (a run of
+// several phases, sampling without replacement): the least sigma in
+// [0.01, 10^4], to the relative tolerance tol (0 means 1e-6), at which
+// epsOf meets eps, and epsOf there. The sigma returned is one at which
+// epsOf was evaluated and met the target, whatever epsOf does.
+//
+// Special cases are:
+//
+//	CalibrateSigmaFunc(...) = error wrapping ErrNotConverged when epsOf(0.01) <= eps or epsOf(10^4) > eps
+//	CalibrateSigmaFunc(...) = error for eps <= 0, NaN or +Inf, tol outside [1e-12, 1); epsOf's errors
+func CalibrateSigmaFunc(eps, tol float64, epsOf func(sigma float64) (float64, error)) (sigma, achieved float64, err error) {
+	const fn = "CalibrateSigmaFunc"
+	if math.IsNaN(eps) || eps <= 0 || math.IsInf(eps, 1) {
+		return 0, 0, inputErr(fn, "eps", eps, "must be finite and > 0")
+	}
+	if tol == 0 {
+		tol = 1e-6
+	}
+	if math.IsNaN(tol) || tol < 1e-12 || tol >= 1 {
+		return 0, 0, inputErr(fn, "tol", tol, "must be in [1e-12, 1)")
+	}
+	return bisectSigma(fn, eps, tol, epsOf)
+}
+
+// MaxStepsFunc is MaxSteps for any run whose eps after t steps is
+// epsOf(t), non-decreasing in t: the largest t up to 2^40 with epsOf(t)
+// <= eps, and epsOf there; epsOf(t+1) was evaluated and exceeds eps.
+//
+// Special cases are:
+//
+//	MaxStepsFunc(...) = 0 and an error wrapping ErrNotConverged when epsOf(1) > eps
+//	MaxStepsFunc(...) = error wrapping ErrNotConverged for counts above 2^40
+//	MaxStepsFunc(...) = error for eps <= 0, NaN or +Inf; epsOf's errors
+func MaxStepsFunc(eps float64, epsOf func(steps int) (float64, error)) (steps int, achieved float64, err error) {
+	const fn = "MaxStepsFunc"
+	if math.IsNaN(eps) || eps <= 0 || math.IsInf(eps, 1) {
+		return 0, 0, inputErr(fn, "eps", eps, "must be finite and > 0")
+	}
+	return searchSteps(fn, eps, epsOf)
+}
+
 // checkCalibrate checks CalibrateSigma's inputs and sets tol's default.
 func checkCalibrate(fn string, q float64, steps int, eps, delta float64, conv Conversion, tol *float64) error {
 	if math.IsNaN(q) || q < 0 || q > 1 {

@@ -1,6 +1,7 @@
 package fast
 
 import (
+	"math"
 	"testing"
 )
 
@@ -72,5 +73,36 @@ func TestMaxStepsBestReadBack(t *testing.T) {
 		if e := readBack(t, c.q, c.sigma, n+1, c.delta); e <= c.eps {
 			t.Errorf("%+v: %d steps is not the most: one more gives eps %v", c, n, e)
 		}
+	}
+}
+
+// TestCalibrateFuncs: CalibrateSigmaFunc and MaxStepsFunc given the eps of
+// one Poisson-sampled phase at the best order return what
+// CalibrateSigmaBest and MaxStepsBest return (the same search on the same
+// values).
+func TestCalibrateFuncs(t *testing.T) {
+	q, steps, eps, delta := 256.0/60000, 14063, 3.0, 1e-5
+	want, wantEps, err := CalibrateSigmaBest(q, steps, eps, delta, Improved, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, gotEps, err := CalibrateSigmaFunc(eps, 0, func(s float64) (float64, error) { return readBack(t, q, s, steps, delta), nil })
+	if err != nil || got != want || gotEps != wantEps {
+		t.Errorf("CalibrateSigmaFunc = %v, %v, %v; CalibrateSigmaBest %v, %v", got, gotEps, err, want, wantEps)
+	}
+	sigma := 1.1
+	n, nEps, err := MaxStepsBest(q, sigma, eps, delta, Improved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, mEps, err := MaxStepsFunc(eps, func(k int) (float64, error) { return readBack(t, q, sigma, k, delta), nil })
+	if err != nil || m != n || mEps != nEps {
+		t.Errorf("MaxStepsFunc = %v, %v, %v; MaxStepsBest %v, %v", m, mEps, err, n, nEps)
+	}
+	if _, _, err := CalibrateSigmaFunc(0, 0, nil); err == nil {
+		t.Error("CalibrateSigmaFunc(eps 0): no error")
+	}
+	if _, _, err := MaxStepsFunc(math.NaN(), nil); err == nil {
+		t.Error("MaxStepsFunc(eps NaN): no error")
 	}
 }

@@ -283,6 +283,12 @@ type dpFlags struct {
 func (d *dpFlags) register(fs *flag.FlagSet) {
 	d.delta = deltaFlag()
 	fs.Var(d.delta, "delta", "target delta in (0, 1)")
+	d.registerConversion(fs)
+}
+
+// registerConversion registers the flags but -delta: the orders, the
+// conversion and -json.
+func (d *dpFlags) registerConversion(fs *flag.FlagSet) {
 	fs.Var(&d.orders, "orders", ordersUsage)
 	d.conv = convFlag{fast.Improved}
 	fs.Var(&d.conv, "conv", "RDP to DP conversion: improved (Canonne-Kamath-Steinke 2020) or classic (Mironov 2017)")
@@ -292,57 +298,83 @@ func (d *dpFlags) register(fs *flag.FlagSet) {
 // sgmFlags are the sampled Gaussian's parameters, given directly
 // (-q, -steps) or as TF Privacy's compute_dp_sgd_privacy takes them
 // (-n, -batch, -epochs: q = batch/n, steps = ceil(epochs n / batch)).
+// The same rules read a -phase's keys (q=, n=, ...): key names them.
 type sgmFlags struct {
 	q, n, batch, epochs, steps *numFlag
+	// key words a parameter in messages: "-q" for a flag (nil), "q=" for
+	// a key of -phase.
+	key func(name string) string
 }
 
 func (s *sgmFlags) register(fs *flag.FlagSet, withSteps bool) {
-	s.q = qFlag()
-	s.n = &numFlag{in: positive, domain: "a dataset size > 0"}
-	s.batch = &numFlag{in: positive, domain: "an expected batch size > 0"}
-	s.steps = stepsFlag()
-	s.epochs = &numFlag{in: positive, domain: "a finite number of epochs > 0"}
+	s.init()
 	fs.Var(s.q, "q", "Poisson sampling rate in [0, 1] (or give -n and -batch)")
 	fs.Var(s.n, "n", "dataset size, with -batch: q = batch/n")
-	fs.Var(s.batch, "batch", "expected batch size, with -n")
+	fs.Var(s.batch, "batch", "expected batch size (the batch size with -sampling wor), with -n")
 	if withSteps {
 		fs.Var(s.steps, "steps", "number of steps, a whole number (1e4 is one) up to 2^40 (or give -epochs with -n and -batch)")
 		fs.Var(s.epochs, "epochs", "epochs, with -n and -batch: steps = ceil(epochs*n/batch)")
 	}
 }
 
+// init makes the parameters' flags, each with its domain.
+func (s *sgmFlags) init() {
+	s.q = qFlag()
+	s.n = &numFlag{in: positive, domain: "a dataset size > 0"}
+	s.batch = &numFlag{in: positive, domain: "an expected batch size > 0"}
+	s.steps = stepsFlag()
+	s.epochs = &numFlag{in: positive, domain: "a finite number of epochs > 0"}
+}
+
+// name words the parameter name in a message: "-q" or "q=".
+func (s *sgmFlags) name(name string) string {
+	if s.key == nil {
+		return "-" + name
+	}
+	return s.key(name)
+}
+
+// value words the parameter with its value: "-n 100" or "n=100".
+func (s *sgmFlags) value(name string, v float64) string {
+	if s.key == nil {
+		return fmt.Sprintf("-%s %v", name, v)
+	}
+	return fmt.Sprintf("%s%v", s.key(name), v)
+}
+
 // resolve fills q (and steps) from whichever form was given.
 func (s *sgmFlags) resolve(withSteps bool) error {
+	k := s.name
 	if s.n.set || s.batch.set {
 		if s.q.set {
-			return errors.New("give either -q or -n with -batch, not both")
+			return fmt.Errorf("give either %s or %s with %s, not both", k("q"), k("n"), k("batch"))
 		}
 		if !s.n.set || !s.batch.set {
-			return errors.New("give -n and -batch together")
+			return fmt.Errorf("give %s and %s together", k("n"), k("batch"))
 		}
 		if s.batch.v > s.n.v {
-			return fmt.Errorf("-batch %v is above -n %v: the batch is drawn from the dataset", s.batch.v, s.n.v)
+			return fmt.Errorf("%s is above %s: the batch is drawn from the dataset", s.value("batch", s.batch.v), s.value("n", s.n.v))
 		}
 		s.q.v, s.q.set = s.batch.v/s.n.v, true
 		if withSteps && s.epochs.set {
 			if s.steps.set {
-				return errors.New("give either -steps or -epochs, not both")
+				return fmt.Errorf("give either %s or %s, not both", k("steps"), k("epochs"))
 			}
 			t := math.Ceil(s.epochs.v * s.n.v / s.batch.v)
 			if t > maxSteps {
-				return fmt.Errorf("-epochs %v with -n %v and -batch %v makes %.4g steps: at most 2^40", s.epochs.v, s.n.v, s.batch.v, t)
+				return fmt.Errorf("%s with %s and %s makes %.4g steps: at most 2^40", s.value("epochs", s.epochs.v), s.value("n", s.n.v), s.value("batch", s.batch.v), t)
 			}
 			s.steps.v, s.steps.set = t, true
 		}
 	}
 	if withSteps && s.epochs.set && !s.n.set {
-		return errors.New("-epochs needs -n and -batch")
+		return fmt.Errorf("%s needs %s and %s", k("epochs"), k("n"), k("batch"))
 	}
 	if !s.q.set {
-		return errors.New("missing -q (the sampling rate), or -n and -batch")
+		return fmt.Errorf("missing %s (the sampling rate), or %s and %s", k("q"), k("n"), k("batch"))
 	}
 	if withSteps && !s.steps.set {
-		return errors.New("missing -steps (a whole number >= 1), or -epochs with -n and -batch")
+		return fmt.Errorf("missing %s (a whole number >= 1), or %s with %s and %s", k("steps"), k("epochs"), k("n"), k("batch"))
 	}
 	return nil
 }

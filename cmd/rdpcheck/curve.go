@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/rdpcheck/rdpcheck/fast"
+	"github.com/rdpcheck/rdpcheck/vectors/schema"
 )
 
 const curveDoc = `Prints RDP curves eps(alpha) as a table, or draws them with -png or -svg.
@@ -51,7 +53,8 @@ mechanisms with repeated -mech flags:
 
 examples:
   rdpcheck curve -q 0.01 -sigma 1.1 -steps 1000
-  rdpcheck curve -mech sgm:q=0.01,sigma=1.1,steps=1000 -mech gaussian:sigma=8 -png curves.png`
+  rdpcheck curve -mech sgm:q=0.01,sigma=1.1,steps=1000 -mech gaussian:sigma=8 -png curves.png
+  rdpcheck curve -mech gaussian:sigma=2,count=10 -orders 2,8,inf -json`
 
 func init() {
 	register(command{name: "curve", summary: "RDP curves of one or several mechanisms, as a table or a plot", run: runCurve})
@@ -250,32 +253,19 @@ func parseMechanism(spec string) (mechanism, error) {
 		byName[k.name] = k
 	}
 	p := map[string]float64{}
-	if strings.TrimSpace(rest) != "" {
-		for _, kv := range strings.Split(rest, ",") {
-			k, v, ok := strings.Cut(kv, "=")
-			k, v = strings.TrimSpace(k), strings.TrimSpace(v)
-			if !ok {
-				return mechanism{}, fmt.Errorf("%q is not key=value", strings.TrimSpace(kv))
-			}
-			key, known := byName[k]
-			if !known {
-				return mechanism{}, fmt.Errorf("%s takes no key %q (its keys: %s)", name, k, strings.Join(names, ", "))
-			}
-			if _, dup := p[k]; dup {
-				return mechanism{}, fmt.Errorf("%s= given twice", k)
-			}
-			var f float64
-			var err error
-			if key.integer {
-				f, err = parseCount(v, maxMechCount)
-			} else {
-				f, err = parseNumber(v)
-			}
-			if err != nil {
-				return mechanism{}, fmt.Errorf("%s=%s: %v", k, v, err)
-			}
-			p[k] = f
+	err := splitKeyValues(name, rest, names, func(k, v string) error {
+		var f float64
+		var err error
+		if byName[k].integer {
+			f, err = parseCount(v, maxMechCount)
+		} else {
+			f, err = parseNumber(v)
 		}
+		p[k] = f
+		return err
+	})
+	if err != nil {
+		return mechanism{}, err
 	}
 	for _, k := range kind.keys {
 		if _, ok := p[k.name]; ok {
@@ -308,6 +298,35 @@ func parseMechanism(spec string) (mechanism, error) {
 	return mechanism{label: label, event: e, count: count}, nil
 }
 
+// splitKeyValues reads "key=value,..." (what names the form in errors):
+// each key one of names and given once; set is called with each key and
+// its value (spaces trimmed), and an error of set is returned as
+// "key=value: error".
+func splitKeyValues(what, list string, names []string, set func(key, value string) error) error {
+	if strings.TrimSpace(list) == "" {
+		return nil
+	}
+	seen := map[string]bool{}
+	for _, kv := range strings.Split(list, ",") {
+		k, v, ok := strings.Cut(kv, "=")
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		if !ok {
+			return fmt.Errorf("%q is not key=value", strings.TrimSpace(kv))
+		}
+		if !slices.Contains(names, k) {
+			return fmt.Errorf("%s takes no key %q (its keys: %s)", what, k, strings.Join(names, ", "))
+		}
+		if seen[k] {
+			return fmt.Errorf("%s= given twice", k)
+		}
+		seen[k] = true
+		if err := set(k, v); err != nil {
+			return fmt.Errorf("%s=%s: %v", k, v, err)
+		}
+	}
+	return nil
+}
+
 // mechNames lists the -mech kinds in order.
 func mechNames() []string {
 	names := make([]string, 0, len(mechKinds))
@@ -329,6 +348,7 @@ func runCurve(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&orders, "orders", "RDP orders: grid (the default: dp_accounting's 156) or a comma-separated list (e.g. 1.5,2,4,8,inf)")
 	png := fs.String("png", "", "draw the curves into this PNG `file`")
 	svg := fs.String("svg", "", "draw the curves into this SVG `file`")
+	asJSON := fs.Bool("json", false, "print the curves as JSON instead of a table: the orders and each curve's label and values (float64 upper bounds, unrounded; \"inf\" for +Inf)")
 	if st := parse(fs, args); st >= 0 {
 		return st
 	}
@@ -351,6 +371,27 @@ func runCurve(args []string, stdout, stderr io.Writer) int {
 		if err := m.curve(o, curves[i]); err != nil {
 			return fail(stderr, "curve", fmt.Errorf("%s: %w", m.label, err))
 		}
+	}
+	if *asJSON {
+		if *png != "" || *svg != "" {
+			return usageError(stderr, "curve", "-json prints the curves; give it without -png and -svg")
+		}
+		jo := make([]any, len(o))
+		for j, a := range o {
+			jo[j] = schema.JSONFloat(a)
+		}
+		out := make([]map[string]any, len(list))
+		for i, m := range list {
+			v := make([]any, len(o))
+			for j := range o {
+				v[j] = schema.JSONFloat(curves[i][j])
+			}
+			out[i] = map[string]any{"label": m.label, "count": m.count, "rdp": v}
+		}
+		if err := writeJSON(stdout, map[string]any{"orders": jo, "curves": out}); err != nil {
+			return fail(stderr, "curve", err)
+		}
+		return 0
 	}
 	if *png == "" && *svg == "" {
 		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)

@@ -17,12 +17,20 @@ import (
 // any text. The block that needs a Python accountant's answers is run by
 // score's transcript (testdata/script/score.txtar) instead.
 func TestReadmeCommands(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+	t.Chdir("../..")
+	t.Run("README.md", func(t *testing.T) { readmeCommands(t, "README.md", 6) })
+	// the worked examples of event files
+	t.Run("examples/events/README.md", func(t *testing.T) { readmeCommands(t, "examples/events/README.md", 7) })
+}
+
+// readmeCommands runs the commands of the markdown file at path (from the
+// repository's root) and checks their output; at least min must run.
+func readmeCommands(t *testing.T, path string, min int) {
+	readme, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tmp := t.TempDir()
-	t.Chdir("../..")
 	type command struct {
 		line string
 		want []string
@@ -71,7 +79,7 @@ func TestReadmeCommands(t *testing.T) {
 		}
 		ran++
 	}
-	if ran < 6 {
-		t.Errorf("ran %d of the README's commands; want at least 6", ran)
+	if ran < min {
+		t.Errorf("ran %d of %s's commands; want at least %d", ran, path, min)
 	}
 }

@@ -11,18 +11,28 @@ import (
 )
 
 const sigmaDoc = `Prints the smallest noise multiplier sigma for which steps compositions of
-the Poisson-sampled Gaussian mechanism with rate q meet a target (eps, delta),
+the sampled Gaussian mechanism with rate q meet a target (eps, delta),
 and the eps that sigma achieves (never above the target).
 
 The eps of each sigma is accounted as epsilon accounts it (-orders best by
 default: the least over every order in (1, 2^20] and +Inf), and sigma is
 searched in [0.01, 10000] to -tol relative. The sigma printed is rounded UP
 to 8 significant digits, and the eps printed is that of the printed sigma:
-read back by 'rdpcheck epsilon' with the same -orders, it meets the target.
+read back by 'rdpcheck epsilon' with the same run and -orders, it meets the
+target.
+
+A run of several phases is given by repeated -phase flags as for epsilon
+(q=Q,steps=T or n=N,batch=B,epochs=E). The sigma printed is the noise
+multiplier of every phase that leaves sigma= out; a phase that gives sigma=S
+keeps S. At least one phase must leave it out. A table gives each phase's
+sigma, RDP at the order found and share.
+
+` + samplingDoc + `
 
 examples:
   rdpcheck sigma -q 0.01 -steps 10000 -eps 3 -delta 1e-5
-  rdpcheck sigma -n 60000 -batch 256 -epochs 60 -eps 2 -delta 1e-5`
+  rdpcheck sigma -n 60000 -batch 256 -epochs 60 -eps 2 -delta 1e-5
+  rdpcheck sigma -phase q=0.01,steps=2000 -phase q=0.02,sigma=1.2,steps=500 -eps 4 -delta 1e-5`
 
 func init() {
 	register(command{name: "sigma", summary: "smallest noise multiplier for a target (eps, delta)", run: runSigma})
@@ -30,8 +40,8 @@ func init() {
 
 func runSigma(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("sigma", sigmaDoc, stderr)
-	var s sgmFlags
-	s.register(fs, true)
+	var rf runFlags
+	rf.register(fs, true)
 	eps := epsFlag()
 	fs.Var(eps, "eps", "target epsilon (> 0)")
 	tol := &numFlag{v: 1e-6, in: func(x float64) bool { return x >= 1e-12 && x < 1 }, domain: "a relative tolerance in [1e-12, 1)"}
@@ -41,7 +51,11 @@ func runSigma(args []string, stdout, stderr io.Writer) int {
 	if st := parse(fs, args); st >= 0 {
 		return st
 	}
-	if err := s.resolve(true); err != nil {
+	r, err := rf.resolve(true, nil)
+	if err != nil {
+		return usageError(stderr, "sigma", err.Error())
+	}
+	if err := r.needEach("steps", "a whole number >= 1, or epochs= with n= and batch="); err != nil {
 		return usageError(stderr, "sigma", err.Error())
 	}
 	for _, n := range []struct {
@@ -53,23 +67,30 @@ func runSigma(args []string, stdout, stderr io.Writer) int {
 			return usageError(stderr, "sigma", err.Error())
 		}
 	}
-	q, steps, target, delta, conv := s.q.v, s.stepCount(), eps.v, d.delta.v, d.conv.conv
-	if q == 0 {
-		return fail(stderr, "sigma", fmt.Errorf("-q 0 samples no record: every sigma meets the target"))
+	free := r.missing("sigma")
+	if len(free) == 0 {
+		return usageError(stderr, "sigma", "every -phase gives sigma=: leave it out of the phases whose noise multiplier to find")
+	}
+	target, delta, conv := eps.v, d.delta.v, d.conv.conv
+	one := len(r.phases) == 1 && !r.wor // one Poisson-sampled phase: fast's own calibration
+	if one && r.phases[0].q == 0 {
+		return fail(stderr, "sigma", fmt.Errorf("%s samples no record: every sigma meets the target", r.value("q", 0)))
 	}
 	epsAt := func(sigma float64) (float64, error) {
-		e, _, err := sgmEpsilon(q, sigma, steps, delta, conv, &d.orders)
+		e, _, err := r.withSigma(sigma).epsilon(delta, conv, &d.orders)
 		return e, err
 	}
 	pr := startProgress(stderr, "sigma")
 	defer pr.end()
 	pr.set("searching sigma in [0.01, 10000] (%s)", d.orders.describe())
 	var sigma float64
-	var err error
-	if d.orders.best() {
-		sigma, _, err = fast.CalibrateSigmaBest(q, steps, target, delta, conv, tol.v)
-	} else {
-		sigma, _, err = fast.CalibrateSigma(q, steps, target, delta, conv, d.orders.orders(), tol.v)
+	switch {
+	case one && d.orders.best():
+		sigma, _, err = fast.CalibrateSigmaBest(r.phases[0].q, r.phases[0].steps, target, delta, conv, tol.v)
+	case one:
+		sigma, _, err = fast.CalibrateSigma(r.phases[0].q, r.phases[0].steps, target, delta, conv, d.orders.orders(), tol.v)
+	default:
+		sigma, _, err = fast.CalibrateSigmaFunc(target, tol.v, epsAt)
 	}
 	if err != nil {
 		return fail(stderr, "sigma", err)
@@ -77,18 +98,51 @@ func runSigma(args []string, stdout, stderr io.Writer) int {
 	// the printed sigma, rounded up, and its own eps
 	pr.set("checking the printed sigma")
 	printed, achieved, err := roundUpMeeting(sigma, target, epsAt)
+	if err != nil {
+		pr.end()
+		return fail(stderr, "sigma", err)
+	}
+	run := r.withSigma(printed)
+	_, order, err := run.epsilon(delta, conv, &d.orders)
+	var rdp []float64
+	if err == nil {
+		rdp, err = run.phaseRDP(order)
+	}
 	pr.end()
 	if err != nil {
 		return fail(stderr, "sigma", err)
 	}
 	if d.json {
-		if err := writeJSON(stdout, sigmaJSON(q, steps, target, delta, conv, printed, achieved, d.orders.String())); err != nil {
+		var out map[string]any
+		if r.flags {
+			p := r.phases[0]
+			out = sigmaJSON(p.q, p.steps, target, delta, conv, printed, achieved, d.orders.String())
+		} else {
+			out = map[string]any{"eps": schema.JSONFloat(target), "delta": schema.JSONFloat(delta), "conversion": conv.String(),
+				"sigma": schema.JSONFloat(printed), "epsilon_achieved": schema.JSONFloat(achieved), "orders": d.orders.String(), "calibrated_phases": free}
+		}
+		out["order"] = schema.JSONFloat(order)
+		run.runJSON(out, rdp)
+		if err := writeJSON(stdout, out); err != nil {
 			return fail(stderr, "sigma", err)
 		}
 		return 0
 	}
-	fmt.Fprintf(stdout, "sigma = %s  (achieves eps = %s <= %g at delta = %g; q = %g, steps = %d, %v conversion, %s)\n",
-		strconv.FormatFloat(printed, 'g', -1, 64), bound(achieved), target, delta, q, steps, conv, d.orders.describe())
+	if r.flags {
+		p := run.phases[0]
+		desc := fmt.Sprintf("q = %g, steps = %d", p.q, p.steps)
+		if r.wor {
+			desc = fmt.Sprintf("batches of %g of %g drawn without replacement (q = %g), steps = %d, replace-one", p.batch, p.n, p.q, p.steps)
+		}
+		fmt.Fprintf(stdout, "sigma = %s  (achieves eps = %s <= %g at delta = %g; %s, %v conversion, %s)\n",
+			strconv.FormatFloat(printed, 'g', -1, 64), bound(achieved), target, delta, desc, conv, d.orders.describe())
+		return 0
+	}
+	fmt.Fprintf(stdout, "sigma = %s for %s  (achieves eps = %s <= %g at delta = %g; %s, %v conversion, %s)\n",
+		strconv.FormatFloat(printed, 'g', -1, 64), numbers(free), bound(achieved), target, delta, run.describe(), conv, d.orders.describe())
+	if err := run.printPhases(stdout, order, rdp); err != nil {
+		return fail(stderr, "sigma", err)
+	}
 	return 0
 }
 

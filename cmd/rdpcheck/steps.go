@@ -8,17 +8,25 @@ import (
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
 )
 
-const stepsDoc = `Prints the largest number of steps of the Poisson-sampled Gaussian mechanism
+const stepsDoc = `Prints the largest number of steps of the sampled Gaussian mechanism
 (rate q, noise multiplier sigma) that still meets a target (eps, delta), and
 the eps it achieves. One more step would exceed the target.
 
 The eps of each count is accounted as epsilon accounts it (-orders best by
 default: the least over every order in (1, 2^20] and +Inf), so the count
-printed, read back by 'rdpcheck epsilon' with the same -orders, meets the
-target. Counts are searched up to 2^40.
+printed, read back by 'rdpcheck epsilon' with the same run and -orders,
+meets the target. Counts are searched up to 2^40.
 
-example:
-  rdpcheck steps -q 0.01 -sigma 1.1 -eps 3 -delta 1e-5`
+A run of several phases is given by repeated -phase flags as for epsilon:
+every phase gives sigma=, and every phase but one gives steps= (or epochs=);
+the count printed is that one phase's (for example the last phase after a
+fixed warm-up). A table gives each phase's RDP at the order found and share.
+
+` + samplingDoc + `
+
+examples:
+  rdpcheck steps -q 0.01 -sigma 1.1 -eps 3 -delta 1e-5
+  rdpcheck steps -phase q=0.01,sigma=1,steps=2000 -phase q=0.02,sigma=1.2 -eps 5 -delta 1e-5`
 
 func init() {
 	register(command{name: "steps", summary: "most steps that meet a target (eps, delta) at a given sigma", run: runSteps})
@@ -26,8 +34,8 @@ func init() {
 
 func runSteps(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("steps", stepsDoc, stderr)
-	var s sgmFlags
-	s.register(fs, false)
+	var rf runFlags
+	rf.register(fs, false)
 	sigma := sigmaFlag()
 	fs.Var(sigma, "sigma", "noise multiplier (> 0)")
 	eps := epsFlag()
@@ -37,45 +45,90 @@ func runSteps(args []string, stdout, stderr io.Writer) int {
 	if st := parse(fs, args); st >= 0 {
 		return st
 	}
-	if err := s.resolve(false); err != nil {
+	r, err := rf.resolve(false, sigma)
+	if err != nil {
+		return usageError(stderr, "steps", err.Error())
+	}
+	if err := r.needEach("sigma", "the noise multiplier, > 0"); err != nil {
 		return usageError(stderr, "steps", err.Error())
 	}
 	for _, n := range []struct {
 		name string
 		f    *numFlag
 		what string
-	}{{"sigma", sigma, "the noise multiplier, > 0"}, {"eps", eps, "the target epsilon, > 0"}, {"delta", d.delta, "the target delta, in (0, 1)"}} {
+	}{{"eps", eps, "the target epsilon, > 0"}, {"delta", d.delta, "the target delta, in (0, 1)"}} {
 		if err := need(n.name, n.f, n.what); err != nil {
 			return usageError(stderr, "steps", err.Error())
 		}
 	}
-	q, sg, target, delta, conv := s.q.v, sigma.v, eps.v, d.delta.v, d.conv.conv
-	if q == 0 {
-		return fail(stderr, "steps", fmt.Errorf("-q 0 samples no record: every number of steps meets the target"))
+	free := r.missing("steps")
+	if len(free) != 1 {
+		return usageError(stderr, "steps", fmt.Sprintf("give steps= (or epochs=) to every -phase but one, whose steps to find (%d phases leave it out)", len(free)))
+	}
+	target, delta, conv := eps.v, d.delta.v, d.conv.conv
+	one := len(r.phases) == 1 && !r.wor // one Poisson-sampled phase: fast's own search
+	if p := r.phases[free[0]-1]; p.q == 0 {
+		return fail(stderr, "steps", fmt.Errorf("%s samples no record: every number of steps meets the target", r.value("q", 0)))
 	}
 	var steps int
 	var achieved float64
-	var err error
 	pr := startProgress(stderr, "steps")
 	pr.set("searching counts up to 2^40 (%s)", d.orders.describe())
-	if d.orders.best() {
-		steps, achieved, err = fast.MaxStepsBest(q, sg, target, delta, conv)
-	} else {
-		steps, achieved, err = fast.MaxSteps(q, sg, target, delta, conv, d.orders.orders())
+	switch p := r.phases[0]; {
+	case one && d.orders.best():
+		steps, achieved, err = fast.MaxStepsBest(p.q, p.sigma, target, delta, conv)
+	case one:
+		steps, achieved, err = fast.MaxSteps(p.q, p.sigma, target, delta, conv, d.orders.orders())
+	default:
+		steps, achieved, err = fast.MaxStepsFunc(target, func(t int) (float64, error) {
+			e, _, err := r.withSteps(t).epsilon(delta, conv, &d.orders)
+			return e, err
+		})
+	}
+	run := r.withSteps(steps)
+	var order float64
+	var rdp []float64
+	if err == nil {
+		if _, order, err = run.epsilon(delta, conv, &d.orders); err == nil {
+			rdp, err = run.phaseRDP(order)
+		}
 	}
 	pr.end()
 	if err != nil {
 		return fail(stderr, "steps", err)
 	}
 	if d.json {
-		if err := writeJSON(stdout, stepsJSON(q, sg, target, delta, conv, steps, achieved, d.orders.String())); err != nil {
+		var out map[string]any
+		if r.flags {
+			p := r.phases[0]
+			out = stepsJSON(p.q, p.sigma, target, delta, conv, steps, achieved, d.orders.String())
+		} else {
+			out = map[string]any{"eps": schema.JSONFloat(target), "delta": schema.JSONFloat(delta), "conversion": conv.String(),
+				"steps": steps, "epsilon_achieved": schema.JSONFloat(achieved), "orders": d.orders.String(), "searched_phase": free[0]}
+		}
+		out["order"] = schema.JSONFloat(order)
+		run.runJSON(out, rdp)
+		if err := writeJSON(stdout, out); err != nil {
 			return fail(stderr, "steps", err)
 		}
 		return 0
 	}
-	line := fmt.Sprintf("steps = %d  (achieves eps = %s <= %g at delta = %g; q = %g, sigma = %g, %v conversion, %s)", steps, bound(achieved), target, delta, q, sg, conv, d.orders.describe())
-	if s.n.set {
-		line += fmt.Sprintf("; %.4g epochs of %g examples", float64(steps)*s.batch.v/s.n.v, s.n.v)
+	if !r.flags {
+		fmt.Fprintf(stdout, "steps = %d for %s  (achieves eps = %s <= %g at delta = %g; %s, %v conversion, %s)\n",
+			steps, numbers(free), bound(achieved), target, delta, run.describe(), conv, d.orders.describe())
+		if err := run.printPhases(stdout, order, rdp); err != nil {
+			return fail(stderr, "steps", err)
+		}
+		return 0
+	}
+	p := r.phases[0]
+	desc := fmt.Sprintf("q = %g, sigma = %g", p.q, p.sigma)
+	if r.wor {
+		desc = fmt.Sprintf("batches of %g of %g drawn without replacement (q = %g), sigma = %g, replace-one", p.batch, p.n, p.q, p.sigma)
+	}
+	line := fmt.Sprintf("steps = %d  (achieves eps = %s <= %g at delta = %g; %s, %v conversion, %s)", steps, bound(achieved), target, delta, desc, conv, d.orders.describe())
+	if p.n > 0 {
+		line += fmt.Sprintf("; %.4g epochs of %g examples", float64(steps)*p.batch/p.n, p.n)
 	}
 	fmt.Fprintln(stdout, line)
 	return 0
