@@ -156,3 +156,25 @@ func TestPLDFindings(t *testing.T) {
 		t.Errorf("README.md does not link vectors/%s", PLDFindingsName)
 	}
 }
+
+// TestMaxEventDelta: the single-event bound that confirms the dp_accounting
+// finding without package pld, against mpmath 1.3.0 at 50 digits for the
+// same float64 inputs (q = 256/60000, sigma = 1.1, 235 steps, eps = 2, the
+// event {some output > 9.35}): 1.6834491509135158922e-15. The bound is that
+// value less its 1e-12 rounding margins, so it must lie just below it; and
+// it exceeds what dp_accounting 0.6.0's pessimistic PLD printed,
+// 1.48975e-15 (peers/pld/profile.json).
+func TestMaxEventDelta(t *testing.T) {
+	const mpmath = 1.6834491509135158922e-15
+	got, what := maxEventDelta([][3]float64{{256.0 / 60000, 1.1, 235}}, 2)
+	if !(got <= mpmath && got >= mpmath*(1-1e-10)) || !strings.Contains(what, "9.35") {
+		t.Errorf("maxEventDelta = %v (%s), want just below %v at c = 9.35", got, what, mpmath)
+	}
+	if !(got > 1.48975e-15) {
+		t.Errorf("the event does not exceed dp_accounting's 1.48975e-15")
+	}
+	// A run that releases nothing: no event gives a positive bound.
+	if got, _ := maxEventDelta([][3]float64{{0, 1.1, 235}}, 0.5); got != 0 {
+		t.Errorf("q = 0: %v, want 0", got)
+	}
+}
