@@ -303,6 +303,12 @@ func PLDFindings(profile []byte, cert *PLDCertified) ([]byte, error) {
 	}
 
 	b.WriteString("Two things to read with these counts. Opacus's PRV and prv_accountant account the remove direction only (`peers/pld/README.md`), while the interval is the larger of both directions' profiles; none of their upper values falls below it here. The `_lower`, `_estimate` and optimistic outputs are not offered as guarantees by their peers; they are graded all the same, because a user can print them.\n\n")
+	b.WriteString("## The picture\n\n")
+	fmt.Fprintf(&b, "![Each method's eps at delta = 1e-5 over the certified lower bound, against the run's steps](%s)\n\n", PLDSlackName)
+	rdpLo, rdpHi := slackRange(gs, "dp_accounting_rdp")
+	pldLo, pldHi := slackRange(gs, "dp_accounting_pld_pessimistic_0.0001")
+	gdpLo, _ := slackRange(gs, "opacus_gdp_poisson")
+	fmt.Fprintf(&b, "Each mark is one run's eps at delta = 1e-5 divided by the certified lower bound Lo on the optimal eps (runs with Lo = 0 left out). At 1 (dashed) an answer meets the floor; below it the answer is unsound; the height above it is at least the method's over-statement and at most that plus the interval's width. Here RDP's eps is %s to %s times Lo, furthest above it at a few steps; dp_accounting's pessimistic PLD %s to %s times; the central-limit GDP goes down to %s times Lo. Drawn by `go test ./vectors/peerstudy -run TestPLDFindings -update`.\n\n", g4(rdpLo), g4(rdpHi), g4(pldLo), g4(pldHi), g4(gdpLo))
 	// Unsound answers of methods offered as upper bounds, all of them.
 	b.WriteString("## Unsound answers of the methods offered as upper bounds\n\n")
 	b.WriteString("Every answer below Lo of the methods whose peer says they return an upper bound (dp_accounting's pessimistic PLD, Opacus's `get_epsilon` of PRV, prv_accountant's upper) and of the RDP conversions. Each is checked a second way that shares no code with package `pld`: a negative value is below the floor 0 of every profile; otherwise the single events {some step's output above c} (remove direction) and {some output below -c} (add direction), whose probabilities are normal tails in closed form, give delta(eps) >= P(S) - e^eps Q(S) (and eps(delta) >= log((P(S) - delta)/Q(S))) for c on a grid of 0.05 up to 20, with 1e-12 relative taken off each probability for rounding (`vectors/peerstudy/pldevent.go`). Where one event alone exceeds the peer's value, the finding does not rest on the PLD.\n\n")

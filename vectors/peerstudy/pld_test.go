@@ -139,7 +139,13 @@ func TestPLDFindings(t *testing.T) {
 		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
 		}
+		if err := PLDSlackPlot(profile, c, "../"+PLDSlackName); err != nil {
+			t.Fatal(err)
+		}
 		return
+	}
+	if _, err := os.Stat("../" + PLDSlackName); err != nil || !bytes.Contains(got, []byte("("+PLDSlackName+")")) {
+		t.Errorf("the findings must show %s, which -update draws (%v)", PLDSlackName, err)
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
