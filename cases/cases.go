@@ -143,15 +143,37 @@ func pldPhases(run []schema.RunPhase) []pld.Phase {
 func value(v *big.Float, err error) (*big.Float, float64, error) { return v, math.NaN(), err }
 func fvalue(v float64, err error) (float64, float64, error)      { return v, math.NaN(), err }
 
-// Kinds are the functions a line may name, in the order of the vector
-// files' schema.
-var Kinds = []*Kind{
-	{Name: schema.SGM, Inputs: []string{"q", "sigma", "alpha"},
+// Kinds are the functions a line may name: the vector functions of the
+// schema's table (schema.Functions), in its order, with their inputs and
+// whether they answer an order taken from it.
+var Kinds = kindsFor(schema.Functions)
+
+// kindsFor makes the kinds of the functions fns, each with the code of
+// computations; a function the table has and computations lacks panics
+// (TestKindsCoverTable).
+func kindsFor(fns []schema.Function) []*Kind {
+	var out []*Kind
+	for _, f := range fns {
+		c, ok := computations[f.Name]
+		if !ok {
+			panic("cases: no computation for vector function " + f.Name)
+		}
+		k := *c
+		k.Name, k.Inputs, k.HasOrder = f.Name, f.Inputs, f.Order
+		out = append(out, &k)
+	}
+	return out
+}
+
+// computations are how each vector function is computed, by name; its
+// inputs come from the table.
+var computations = map[string]*Kind{
+	schema.SGM: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
 			return value(c.SGM(a.Q, a.Sigma, a.Alpha))
 		},
 		Fast: func(a *Args) (float64, float64, error) { return fvalue(fast.SGM(a.Q, a.Sigma, a.Alpha)) }},
-	{Name: schema.SGMCurve, Inputs: []string{"q", "sigma", "steps", "alpha"},
+	schema.SGMCurve: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
 			v, err := c.SGMCurve(a.Q, a.Sigma, a.Steps, []float64{a.Alpha})
 			if err != nil {
@@ -164,157 +186,157 @@ var Kinds = []*Kind{
 			err := fast.SGMCurve(a.Q, a.Sigma, a.Steps, []float64{a.Alpha}, out)
 			return out[0], math.NaN(), err
 		}},
-	{Name: schema.Gaussian, Inputs: []string{"sigma", "alpha"},
+	schema.Gaussian: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
 			return value(c.Gaussian(a.Sigma, a.Alpha))
 		},
 		Fast: func(a *Args) (float64, float64, error) { return fvalue(fast.Gaussian(a.Sigma, a.Alpha)) }},
-	{Name: schema.Laplace, Inputs: []string{"b", "alpha"},
+	schema.Laplace: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) { return value(c.Laplace(a.B, a.Alpha)) },
 		Fast:      func(a *Args) (float64, float64, error) { return fvalue(fast.Laplace(a.B, a.Alpha)) }},
-	{Name: schema.RandomizedResponse, Inputs: []string{"p", "alpha"},
+	schema.RandomizedResponse: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
 			return value(c.RandomizedResponse(a.P, a.Alpha))
 		},
 		Fast: func(a *Args) (float64, float64, error) { return fvalue(fast.RandomizedResponse(a.P, a.Alpha)) }},
-	{Name: schema.GaussianDivergence, Inputs: []string{"mean1", "sd1", "mean2", "sd2", "alpha"},
+	schema.GaussianDivergence: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
 			return value(c.GaussianDivergence(a.Mean1, a.SD1, a.Mean2, a.SD2, a.Alpha))
 		},
 		Fast: func(a *Args) (float64, float64, error) {
 			return fvalue(fast.GaussianDivergence(a.Mean1, a.SD1, a.Mean2, a.SD2, a.Alpha))
 		}},
-	{Name: schema.Divergence, Inputs: []string{"distP", "distQ", "alpha"},
+	schema.Divergence: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
 			return value(c.Divergence(a.DistP, a.DistQ, a.Alpha))
 		},
 		Fast: func(a *Args) (float64, float64, error) { return fvalue(fast.Divergence(a.DistP, a.DistQ, a.Alpha)) }},
-	{Name: schema.Epsilon, Inputs: []string{"orders", "rdp", "delta", "conversion"}, HasOrder: true,
+	schema.Epsilon: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
 			return c.Epsilon(a.Orders, exactList(a.RDP), a.Delta, a.Conversion)
 		},
 		Fast: func(a *Args) (float64, float64, error) {
 			return fast.Epsilon(a.Orders, a.RDP, a.Delta, a.Conversion)
 		}},
-	{Name: schema.Delta, Inputs: []string{"orders", "rdp", "eps", "conversion"}, HasOrder: true,
+	schema.Delta: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
 			return c.Delta(a.Orders, exactList(a.RDP), a.Eps, a.Conversion)
 		},
 		Fast: func(a *Args) (float64, float64, error) {
 			return fast.Delta(a.Orders, a.RDP, a.Eps, a.Conversion)
 		}},
-	{Name: schema.DPSGDEpsilon, Inputs: []string{"q", "sigma", "steps", "delta", "orders", "conversion"}, HasOrder: true,
+	schema.DPSGDEpsilon: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
 			return ReferenceEpsilon(c, a.Q, a.Sigma, a.Steps, a.Orders, a.Delta, a.Conversion, nil)
 		},
 		Fast: func(a *Args) (float64, float64, error) {
 			return FastEpsilon(a.Q, a.Sigma, a.Steps, a.Orders, a.Delta, a.Conversion)
 		}},
-	{Name: schema.SampledLaplace, Inputs: []string{"q", "b", "alpha"},
+	schema.SampledLaplace: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
 			return value(c.SampledLaplace(a.Q, a.B, a.Alpha))
 		},
 		Fast: func(a *Args) (float64, float64, error) { return fvalue(fast.SampledLaplace(a.Q, a.B, a.Alpha)) }},
-	{Name: schema.SampledDivergence, Inputs: []string{"q", "distP", "distQ", "alpha"},
+	schema.SampledDivergence: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
 			return value(c.SampledDivergence(a.Q, a.DistP, a.DistQ, a.Alpha))
 		},
 		Fast: func(a *Args) (float64, float64, error) {
 			return fvalue(fast.SampledDivergence(a.Q, a.DistP, a.DistQ, a.Alpha))
 		}},
-	{Name: schema.WORGaussian, Inputs: []string{"q", "sigma", "alpha"},
+	schema.WORGaussian: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
 			return value(c.WORGaussian(a.Q, a.Sigma, a.Alpha))
 		},
 		Fast: func(a *Args) (float64, float64, error) { return fvalue(fast.WORGaussian(a.Q, a.Sigma, a.Alpha)) }},
-	{Name: schema.KaryRandomizedResponse, Inputs: []string{"noise", "buckets", "relation", "alpha"},
+	schema.KaryRandomizedResponse: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
 			return value(c.KaryRandomizedResponse(a.Noise, a.Buckets, a.Relation, a.Alpha))
 		},
 		Fast: func(a *Args) (float64, float64, error) {
 			return fvalue(fast.KaryRandomizedResponse(a.Noise, a.Buckets, a.Relation, a.Alpha))
 		}},
-	{Name: schema.PureDP, Inputs: []string{"eps", "alpha"},
+	schema.PureDP: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
 			return value(c.PureDP(a.Eps, a.Alpha))
 		},
 		Fast: func(a *Args) (float64, float64, error) { return fvalue(fast.PureDP(a.Eps, a.Alpha)) }},
-	{Name: schema.ZCDP, Inputs: []string{"rho", "xi", "alpha"},
+	schema.ZCDP: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
 			return value(c.ZCDP(a.Rho, a.Xi, a.Alpha))
 		},
 		Fast: func(a *Args) (float64, float64, error) { return fvalue(fast.ZCDP(a.Rho, a.Xi, a.Alpha)) }},
-	{Name: schema.ExponentialMechanism, Inputs: []string{"eps", "alpha"},
+	schema.ExponentialMechanism: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
 			return value(c.ExponentialMechanism(a.Eps, a.Alpha))
 		},
 		Fast: func(a *Args) (float64, float64, error) { return fvalue(fast.ExponentialMechanism(a.Eps, a.Alpha)) }},
-	{Name: schema.GroupPrivacy, Inputs: []string{"orders", "rdp", "c", "alpha"},
+	schema.GroupPrivacy: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
 			return value(c.GroupPrivacy(a.Orders, exactList(a.RDP), a.C, a.Alpha))
 		},
 		Fast: func(a *Args) (float64, float64, error) {
 			return fvalue(fast.GroupPrivacy(a.Orders, a.RDP, a.C, a.Alpha))
 		}},
-	{Name: schema.LaplaceZCDP, Inputs: []string{"eps"},
+	schema.LaplaceZCDP: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) { return value(c.LaplaceZCDP(a.Eps)) },
 		Fast:      func(a *Args) (float64, float64, error) { return fvalue(fast.LaplaceZCDP(a.Eps)) }},
-	{Name: schema.KaryRRZCDP, Inputs: []string{"eps", "buckets"},
+	schema.KaryRRZCDP: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
 			return value(c.KaryRRZCDP(a.Eps, a.Buckets))
 		},
 		Fast: func(a *Args) (float64, float64, error) { return fvalue(fast.KaryRRZCDP(a.Eps, a.Buckets)) }},
-	{Name: schema.RAPPORZCDP, Inputs: []string{"eps"},
+	schema.RAPPORZCDP: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) { return value(c.RAPPORZCDP(a.Eps)) },
 		Fast:      func(a *Args) (float64, float64, error) { return fvalue(fast.RAPPORZCDP(a.Eps)) }},
-	{Name: schema.BoundedRangeZCDP, Inputs: []string{"eps"},
+	schema.BoundedRangeZCDP: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
 			return value(c.BoundedRangeZCDP(a.Eps))
 		},
 		Fast: func(a *Args) (float64, float64, error) { return fvalue(fast.BoundedRangeZCDP(a.Eps)) }},
-	{Name: schema.DiscreteGaussian, Inputs: []string{"sigma", "sensitivity", "alpha"},
+	schema.DiscreteGaussian: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
 			return value(c.DiscreteGaussian(a.Sigma, a.Sensitivity, a.Alpha))
 		},
 		Fast: func(a *Args) (float64, float64, error) {
 			return fvalue(fast.DiscreteGaussian(a.Sigma, a.Sensitivity, a.Alpha))
 		}},
-	{Name: schema.TreeAggregation, Inputs: []string{"sigma", "trees", "restarts", "alpha"},
+	schema.TreeAggregation: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
 			return value(c.TreeAggregation(a.Sigma, a.Trees, a.Alpha, gen.ParseTreeRestarts(a.Restarts)))
 		},
 		Fast: func(a *Args) (float64, float64, error) {
 			return fvalue(fast.TreeAggregation(a.Sigma, a.Trees, a.Alpha, gen.ParseTreeRestarts(a.Restarts)))
 		}},
-	{Name: schema.TreeMultiParticipation, Inputs: []string{"sigma", "steps", "maxParticipation", "minSeparation", "alpha"},
+	schema.TreeMultiParticipation: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
 			return value(c.TreeMultiParticipation(a.Sigma, a.Steps, a.MaxParticipation, a.MinSeparation, a.Alpha))
 		},
 		Fast: func(a *Args) (float64, float64, error) {
 			return fvalue(fast.TreeMultiParticipation(a.Sigma, a.Steps, a.MaxParticipation, a.MinSeparation, a.Alpha))
 		}},
-	{Name: schema.RepeatAndSelect, Inputs: []string{"orders", "rdp", "mean", "shape", "alpha"},
+	schema.RepeatAndSelect: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
 			return value(c.RepeatAndSelect(a.Orders, exactList(a.RDP), a.Mean, a.Shape, a.Alpha))
 		},
 		Fast: func(a *Args) (float64, float64, error) {
 			return fvalue(fast.RepeatAndSelect(a.Orders, a.RDP, a.Mean, a.Shape, a.Alpha))
 		}},
-	{Name: schema.PoissonBound, Inputs: []string{"q", "base", "alpha"},
+	schema.PoissonBound: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
 			return value(c.PoissonBound(a.Q, a.Alpha, a.Base))
 		},
 		Fast: func(a *Args) (float64, float64, error) { return fvalue(fast.PoissonBound(a.Q, a.Alpha, a.Base)) }},
-	{Name: schema.WORBound, Inputs: []string{"q", "base", "baseInf", "alpha"},
+	schema.WORBound: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
 			return value(c.WORBound(a.Q, a.Alpha, rdp.BaseCurve{Eps: a.Base, Inf: a.BaseInf}))
 		},
 		Fast: func(a *Args) (float64, float64, error) {
 			return fvalue(fast.WORBound(a.Q, a.Alpha, rdp.BaseCurve{Eps: a.Base, Inf: a.BaseInf}))
 		}},
-	{Name: schema.ProfileEpsilon, Inputs: []string{"phases", "delta"},
+	schema.ProfileEpsilon: {
 		Interval: func(a *Args) (pld.Interval, error) { return pld.SGMEpsilon(pldPhases(a.Phases), a.Delta) }},
-	{Name: schema.ProfileDelta, Inputs: []string{"phases", "eps"},
+	schema.ProfileDelta: {
 		Interval: func(a *Args) (pld.Interval, error) { return pld.SGMDelta(pldPhases(a.Phases), a.Eps) }},
 }
 
@@ -457,14 +479,19 @@ func (a *Args) scalars() map[string]*float64 {
 // scalar is the scalar input name (which must be one).
 func (a *Args) scalar(name string) float64 { return *a.scalars()[name] }
 
+// set reads the input name from raw, by its kind in the schema's table.
 func (a *Args) set(name string, raw json.RawMessage) error {
-	scalars := a.scalars()
+	in := schema.InputOf(name)
+	if in == nil {
+		return fmt.Errorf("%s: no such input", name) // the table lists a kind's inputs
+	}
 	lists := map[string]*[]float64{"distP": &a.DistP, "distQ": &a.DistQ, "orders": &a.Orders, "rdp": &a.RDP, "base": &a.Base}
+	ints := map[string]*int{"steps": &a.Steps, "c": &a.C, "maxParticipation": &a.MaxParticipation, "minSeparation": &a.MinSeparation}
 	var err error
-	switch {
-	case scalars[name] != nil:
-		*scalars[name], err = parseNumber(raw)
-	case lists[name] != nil:
+	switch in.Kind {
+	case schema.Float:
+		*a.scalars()[name], err = parseNumber(raw)
+	case schema.FloatList:
 		var items []json.RawMessage
 		if err = json.Unmarshal(raw, &items); err != nil || items == nil {
 			err = fmt.Errorf("want a list of numbers")
@@ -478,17 +505,9 @@ func (a *Args) set(name string, raw json.RawMessage) error {
 			}
 		}
 		*lists[name] = list
-	case name == "steps":
-		a.Steps, err = integer(raw)
-	case name == "phases":
-		a.Phases, err = parsePhases(raw)
-	case name == "c":
-		a.C, err = integer(raw)
-	case name == "maxParticipation":
-		a.MaxParticipation, err = integer(raw)
-	case name == "minSeparation":
-		a.MinSeparation, err = integer(raw)
-	case name == "trees":
+	case schema.Int:
+		*ints[name], err = integer(raw)
+	case schema.IntList: // trees
 		var items []json.RawMessage
 		if err = json.Unmarshal(raw, &items); err != nil || items == nil {
 			err = fmt.Errorf("want a list of integers")
@@ -501,24 +520,31 @@ func (a *Args) set(name string, raw json.RawMessage) error {
 				break
 			}
 		}
-	case name == "restarts":
-		if err = json.Unmarshal(raw, &a.Restarts); err != nil || !gen.ParseTreeRestarts(a.Restarts).Valid() {
-			err = fmt.Errorf("want %q or %q", rdp.TreeOneTree.String(), rdp.TreeEveryTree.String())
-		}
-	case name == "relation":
-		if err = json.Unmarshal(raw, &a.Relation); err != nil {
+	case schema.PhaseList:
+		a.Phases, err = parsePhases(raw)
+	case schema.Text:
+		var text string
+		if json.Unmarshal(raw, &text) != nil {
 			err = fmt.Errorf("want a string")
+			break
 		}
-	case name == "conversion":
-		var s string
-		_ = json.Unmarshal(raw, &s) // not a string: "" below, refused
-		switch s {
-		case "classic":
-			a.Conversion = reference.Classic
-		case "improved":
-			a.Conversion = reference.Improved
-		default:
-			err = fmt.Errorf("want \"classic\" or \"improved\"")
+		switch name {
+		case "relation": // any string: the function refuses what it does not know
+			a.Relation = text
+		case "restarts":
+			a.Restarts = text
+			if !gen.ParseTreeRestarts(text).Valid() {
+				err = fmt.Errorf("want %q or %q", rdp.TreeOneTree.String(), rdp.TreeEveryTree.String())
+			}
+		case "conversion":
+			switch text {
+			case "classic":
+				a.Conversion = reference.Classic
+			case "improved":
+				a.Conversion = reference.Improved
+			default:
+				err = fmt.Errorf("want \"classic\" or \"improved\"")
+			}
 		}
 	}
 	if err != nil {

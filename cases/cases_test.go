@@ -600,3 +600,28 @@ func TestReferenceEpsilonProgress(t *testing.T) {
 		}
 	}
 }
+
+// TestKindsCoverTable: every vector function of the schema's table has its
+// computation here and no computation is left without a function; a
+// function removed from the table is no kind.
+func TestKindsCoverTable(t *testing.T) {
+	for name := range computations {
+		if schema.Lookup(schema.Functions, name) == nil {
+			t.Errorf("computation %s: no vector function of that name in schema.Functions", name)
+		}
+	}
+	if len(Kinds) != len(schema.Functions) {
+		t.Errorf("%d kinds for %d functions", len(Kinds), len(schema.Functions))
+	}
+	var without []schema.Function
+	for _, f := range schema.Functions {
+		if f.Name != schema.Laplace {
+			without = append(without, f)
+		}
+	}
+	for _, k := range kindsFor(without) {
+		if k.Name == schema.Laplace {
+			t.Errorf("kindsFor of a table without Laplace has a Laplace kind")
+		}
+	}
+}

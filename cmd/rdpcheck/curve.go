@@ -116,51 +116,68 @@ var countKey = optInt("count", 1)
 // their values (p[k] for each key k; count and, for sgm and wor, steps
 // are the composition count and never reach build).
 type mechKind struct {
+	// fn is the vector function whose RDP the form accounts: a form whose
+	// function is not in the schema's table is not offered (mechKindsFor).
+	fn    string
 	keys  []mechKey
 	build func(p map[string]float64) (label string, e fast.Event, err error)
 }
 
-// mechKinds are the -mech forms by name; curveDoc lists them for users.
-var mechKinds = map[string]mechKind{
-	"sgm": {[]mechKey{req("q"), req("sigma"), reqInt("steps")}, func(p map[string]float64) (string, fast.Event, error) {
+// mechKinds are the -mech forms by name, those of allMechKinds whose
+// vector function the schema's table has; curveDoc lists them for users.
+var mechKinds = mechKindsFor(schema.Functions)
+
+// mechKindsFor keeps the forms whose function is in fns.
+func mechKindsFor(fns []schema.Function) map[string]mechKind {
+	out := map[string]mechKind{}
+	for name, k := range allMechKinds {
+		if schema.Lookup(fns, k.fn) != nil {
+			out[name] = k
+		}
+	}
+	return out
+}
+
+var allMechKinds = map[string]mechKind{
+	"sgm": {schema.SGM, []mechKey{req("q"), req("sigma"), reqInt("steps")}, func(p map[string]float64) (string, fast.Event, error) {
 		return fmt.Sprintf("SGM q=%g sigma=%g steps=%g", p["q"], p["sigma"], p["steps"]), fast.SGMEvent(p["q"], p["sigma"]), nil
 	}},
-	"gaussian": {[]mechKey{req("sigma"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
+	"gaussian": {schema.Gaussian, []mechKey{req("sigma"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
 		return fmt.Sprintf("Gaussian sigma=%g", p["sigma"]), fast.GaussianEvent(p["sigma"]), nil
 	}},
-	"laplace": {[]mechKey{req("b"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
+	"laplace": {schema.Laplace, []mechKey{req("b"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
 		return fmt.Sprintf("Laplace b=%g", p["b"]), fast.LaplaceEvent(p["b"]), nil
 	}},
-	"rr": {[]mechKey{req("p"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
+	"rr": {schema.RandomizedResponse, []mechKey{req("p"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
 		pr := p["p"]
 		return fmt.Sprintf("randomized response p=%g", pr), fast.RandomizedResponseEvent(pr), nil
 	}},
-	"zcdp": {[]mechKey{req("rho"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
+	"zcdp": {schema.ZCDP, []mechKey{req("rho"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
 		return fmt.Sprintf("%g-zCDP", p["rho"]), fast.ZCDPEvent(p["rho"], 0), nil
 	}},
-	"puredp": {[]mechKey{req("eps"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
+	"puredp": {schema.PureDP, []mechKey{req("eps"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
 		return fmt.Sprintf("%g-DP", p["eps"]), fast.PureDPEvent(p["eps"]), nil
 	}},
-	"sampled-laplace": {[]mechKey{req("q"), req("b"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
+	"sampled-laplace": {schema.SampledLaplace, []mechKey{req("q"), req("b"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
 		return fmt.Sprintf("sampled Laplace q=%g b=%g", p["q"], p["b"]), fast.SampledLaplaceEvent(p["q"], p["b"]), nil
 	}},
-	"sampled-rr": {[]mechKey{req("q"), req("p"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
+	"sampled-rr": {schema.SampledDivergence, []mechKey{req("q"), req("p"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
 		q, pr := p["q"], p["p"]
 		return fmt.Sprintf("sampled randomized response q=%g p=%g", q, pr), fast.SampledDivergenceEvent(q, []float64{pr, 1 - pr}, []float64{1 - pr, pr}), nil
 	}},
-	"wor": {[]mechKey{req("q"), req("sigma"), reqInt("steps")}, func(p map[string]float64) (string, fast.Event, error) {
+	"wor": {schema.WORGaussian, []mechKey{req("q"), req("sigma"), reqInt("steps")}, func(p map[string]float64) (string, fast.Event, error) {
 		q, s := p["q"], p["sigma"]
 		return fmt.Sprintf("WOR Gaussian q=%g sigma=%g steps=%g", q, s, p["steps"]), fast.WORGaussianEvent(q, s), nil
 	}},
 	"krr":         krrKind(fast.ReplaceOne),
 	"krr-special": krrKind(fast.ReplaceSpecial),
-	"em": {[]mechKey{req("eps"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
+	"em": {schema.ExponentialMechanism, []mechKey{req("eps"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
 		return fmt.Sprintf("exponential mechanism eps=%g", p["eps"]), fast.ExponentialMechanismEvent(p["eps"]), nil
 	}},
-	"zcdpxi": {[]mechKey{req("rho"), req("xi"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
+	"zcdpxi": {schema.ZCDP, []mechKey{req("rho"), req("xi"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
 		return fmt.Sprintf("(%g, %g)-zCDP", p["xi"], p["rho"]), fast.ZCDPEvent(p["rho"], p["xi"]), nil
 	}},
-	"em-tight": {[]mechKey{req("eps"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
+	"em-tight": {schema.BoundedRangeZCDP, []mechKey{req("eps"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
 		e := p["eps"]
 		return fmt.Sprintf("exponential mechanism eps=%g (tight zCDP line, pure DP)", e), fast.OrderFunc(func(a float64) (float64, error) {
 			rho, err := fast.BoundedRangeZCDP(e)
@@ -178,18 +195,18 @@ var mechKinds = map[string]mechKind{
 			return math.Min(line, pd), nil
 		}), nil
 	}},
-	"dgauss": {[]mechKey{req("sigma"), optInt("sensitivity", 1), countKey}, func(p map[string]float64) (string, fast.Event, error) {
+	"dgauss": {schema.DiscreteGaussian, []mechKey{req("sigma"), optInt("sensitivity", 1), countKey}, func(p map[string]float64) (string, fast.Event, error) {
 		return fmt.Sprintf("discrete Gaussian sigma=%g sensitivity=%g", p["sigma"], p["sensitivity"]), fast.DiscreteGaussianEvent(p["sigma"], p["sensitivity"]), nil
 	}},
 	"tree":       treeKind(fast.TreeOneTree),
 	"tree-every": treeKind(fast.TreeEveryTree),
-	"tree-multi": {[]mechKey{req("sigma"), reqInt("steps"), reqInt("participation"), reqInt("separation"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
+	"tree-multi": {schema.TreeMultiParticipation, []mechKey{req("sigma"), reqInt("steps"), reqInt("participation"), reqInt("separation"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
 		s, n, m, g := p["sigma"], int(p["steps"]), int(p["participation"]), int(p["separation"])
 		return fmt.Sprintf("tree sigma=%g steps=%d participation=%d separation=%d", s, n, m, g), fast.OrderFunc(func(a float64) (float64, error) {
 			return fast.TreeMultiParticipation(s, n, m, g, a)
 		}), nil
 	}},
-	"repeat": {[]mechKey{opt("sigma", math.NaN()), opt("eps", math.NaN()), req("mean"), req("shape"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
+	"repeat": {schema.RepeatAndSelect, []mechKey{opt("sigma", math.NaN()), opt("eps", math.NaN()), req("mean"), req("shape"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
 		s, e := p["sigma"], p["eps"]
 		var base fast.Event
 		var name string
@@ -213,14 +230,14 @@ var mechKinds = map[string]mechKind{
 }
 
 func krrKind(rel string) mechKind {
-	return mechKind{[]mechKey{req("noise"), reqInt("k"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
+	return mechKind{schema.KaryRandomizedResponse, []mechKey{req("noise"), reqInt("k"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
 		n, k := p["noise"], p["k"]
 		return fmt.Sprintf("%g-ary RR noise=%g %s", k, n, rel), fast.KaryRandomizedResponseEvent(n, k, rel), nil
 	}}
 }
 
 func treeKind(reading fast.TreeRestarts) mechKind {
-	return mechKind{[]mechKey{req("sigma"), reqInt("steps"), optInt("restarts", 1), countKey}, func(p map[string]float64) (string, fast.Event, error) {
+	return mechKind{schema.TreeAggregation, []mechKey{req("sigma"), reqInt("steps"), optInt("restarts", 1), countKey}, func(p map[string]float64) (string, fast.Event, error) {
 		s, n, r := p["sigma"], p["steps"], p["restarts"]
 		if r < 1 || r > 1<<20 {
 			return "", nil, fmt.Errorf("restarts=%g: want an integer in [1, 1048576]", r)

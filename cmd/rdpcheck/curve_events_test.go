@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/rdpcheck/rdpcheck/vectors/schema"
 )
 
 // TestCurveDGaussTreeRepeat: the -mech forms of the discrete Gaussian, the
@@ -45,5 +47,29 @@ func TestCurveDGaussTreeRepeat(t *testing.T) {
 		if code == 0 || !strings.Contains(errOut, c.msg) {
 			t.Errorf("%s: exit %d, stderr %q; want an error mentioning %q", c.mech, code, errOut, c.msg)
 		}
+	}
+}
+
+// TestMechKindsFromTable: each -mech form names a vector function of the
+// schema's table, and a function removed from the table takes its forms
+// with it.
+func TestMechKindsFromTable(t *testing.T) {
+	for name, k := range allMechKinds {
+		if schema.Lookup(schema.Functions, k.fn) == nil {
+			t.Errorf("-mech %s: function %q is not in schema.Functions", name, k.fn)
+		}
+	}
+	if len(mechKinds) != len(allMechKinds) {
+		t.Errorf("%d of %d forms offered", len(mechKinds), len(allMechKinds))
+	}
+	var without []schema.Function
+	for _, f := range schema.Functions {
+		if f.Name != schema.Laplace {
+			without = append(without, f)
+		}
+	}
+	kinds := mechKindsFor(without)
+	if _, ok := kinds["laplace"]; ok || len(kinds) != len(allMechKinds)-1 {
+		t.Errorf("without Laplace in the table: %d forms, laplace among them: %v", len(kinds), ok)
 	}
 }

@@ -10,42 +10,6 @@ import (
 
 var validator = sync.OnceValues(func() (*Validator, error) { return NewValidator(JSON) })
 
-// inputs lists the inputs each function takes (scalars, lists, others).
-var inputs = map[string]struct{ scalars, lists []string }{
-	SGM:                {[]string{"q", "sigma", "alpha"}, nil},
-	SGMCurve:           {[]string{"q", "sigma", "alpha"}, nil},
-	Gaussian:           {[]string{"sigma", "alpha"}, nil},
-	Laplace:            {[]string{"b", "alpha"}, nil},
-	RandomizedResponse: {[]string{"p", "alpha"}, nil},
-	GaussianDivergence: {[]string{"mean1", "sd1", "mean2", "sd2", "alpha"}, nil},
-	Divergence:         {[]string{"alpha"}, []string{"distP", "distQ"}},
-	Epsilon:            {[]string{"delta"}, []string{"orders", "rdp"}},
-	Delta:              {[]string{"eps"}, []string{"orders", "rdp"}},
-	DPSGDEpsilon:       {[]string{"q", "sigma", "delta"}, []string{"orders"}},
-	SampledLaplace:     {[]string{"q", "b", "alpha"}, nil},
-	SampledDivergence:  {[]string{"q", "alpha"}, []string{"distP", "distQ"}},
-	WORGaussian:        {[]string{"q", "sigma", "alpha"}, nil},
-
-	KaryRandomizedResponse: {[]string{"noise", "buckets", "alpha"}, nil},
-	PureDP:                 {[]string{"eps", "alpha"}, nil},
-	ZCDP:                   {[]string{"rho", "xi", "alpha"}, nil},
-	ExponentialMechanism:   {[]string{"eps", "alpha"}, nil},
-	GroupPrivacy:           {[]string{"alpha"}, []string{"orders", "rdp"}},
-
-	LaplaceZCDP:            {[]string{"eps"}, nil},
-	KaryRRZCDP:             {[]string{"eps", "buckets"}, nil},
-	RAPPORZCDP:             {[]string{"eps"}, nil},
-	BoundedRangeZCDP:       {[]string{"eps"}, nil},
-	DiscreteGaussian:       {[]string{"sigma", "sensitivity", "alpha"}, nil},
-	TreeAggregation:        {[]string{"sigma", "alpha"}, nil},
-	TreeMultiParticipation: {[]string{"sigma", "alpha"}, nil},
-	RepeatAndSelect:        {[]string{"mean", "shape", "alpha"}, []string{"orders", "rdp"}},
-	PoissonBound:           {[]string{"q", "alpha"}, []string{"base"}},
-	WORBound:               {[]string{"q", "baseInf", "alpha"}, []string{"base"}},
-	ProfileEpsilon:         {[]string{"delta"}, nil},
-	ProfileDelta:           {[]string{"eps"}, nil},
-}
-
 // Lint checks one encoded vector file: valid against the schema, canonical
 // (Encode of the parsed file gives the same bytes), tcIds 1..numberOfTests
 // in order, group names unique, every flag explained in notes and every note
@@ -53,8 +17,15 @@ var inputs = map[string]struct{ scalars, lists []string }{
 // canonical form, list lengths consistent, expected values with 50 digits
 // and expectedFloat64 the float64 nearest them, expectedOrder one of the
 // orders. It returns every problem found.
-func Lint(data []byte) []error {
+func Lint(data []byte) []error { return lintWith(Functions, data) }
+
+// lintWith is Lint for a file whose functions are fns (the committed
+// schema is the one Functions generates).
+func lintWith(fns []Function, data []byte) []error {
 	v, err := validator()
+	if len(fns) != len(Functions) {
+		v, err = NewValidator(GenerateJSONSchema(fns))
+	}
 	if err != nil {
 		return []error{err}
 	}
@@ -83,7 +54,11 @@ func Lint(data []byte) []error {
 		if g.Orders != nil {
 			lintList(fail, fmt.Sprintf("group %q: orders", g.Name), g.Orders, g.OrdersHex)
 		}
-		spec := inputs[g.Function]
+		fn := Lookup(fns, g.Function)
+		if fn == nil {
+			fail("group %q: unknown function %q", g.Name, g.Function)
+			continue
+		}
 		for _, t := range g.Tests {
 			n++
 			where := fmt.Sprintf("group %q tcId %d", g.Name, t.TcID)
@@ -99,8 +74,8 @@ func Lint(data []byte) []error {
 			if t.Result == Acceptable && len(t.Flags) == 0 {
 				fail("%s: an acceptable test needs a flag saying why either answer is defensible", where)
 			}
-			lintInputs(fail, where, g, t, spec.scalars, spec.lists)
-			lintExpected(fail, where, g, t)
+			lintInputs(fail, where, g, fn, t)
+			lintExpected(fail, where, g, fn, t)
 		}
 	}
 	if n != f.NumberOfTests {
@@ -160,19 +135,15 @@ func lintList(fail failFunc, where string, dec, hex []string) {
 	}
 }
 
-func lintInputs(fail failFunc, where string, g *Group, t *Test, scalars, lists []string) {
-	want := map[string]bool{}
-	for _, s := range scalars {
-		want[s] = true
-	}
+func lintInputs(fail failFunc, where string, g *Group, fn *Function, t *Test) {
 	for _, name := range scalarNames {
 		dec, hex := t.scalar(name)
 		switch {
 		case *dec == "" && *hex == "":
-			if want[name] {
+			if fn.Takes(name) {
 				fail("%s: input %s missing", where, name)
 			}
-		case !want[name]:
+		case !fn.Takes(name):
 			fail("%s: input %s is not an argument of %s", where, name, g.Function)
 		case *dec == "" || *hex == "":
 			fail("%s: input %s needs both its decimal and hex forms", where, name)
@@ -180,61 +151,52 @@ func lintInputs(fail failFunc, where string, g *Group, t *Test, scalars, lists [
 			lintPair(fail, where+": "+name, *dec, *hex)
 		}
 	}
-	wantList := map[string]bool{}
-	for _, l := range lists {
-		wantList[l] = true
-	}
 	for _, l := range []struct {
 		name     string
 		dec, hex []string
 	}{{"distP", t.DistP, t.DistPHex}, {"distQ", t.DistQ, t.DistQHex}, {"orders", t.Orders, t.OrdersHex}, {"rdp", t.RDP, t.RDPHex}, {"base", t.Base, t.BaseHex}} {
 		if l.dec == nil && l.hex == nil {
-			if wantList[l.name] && !(l.name == "orders" && g.Function == DPSGDEpsilon && g.Orders != nil) {
+			if fn.Takes(l.name) && !(l.name == "orders" && fn.GroupOrders && g.Orders != nil) {
 				fail("%s: input %s missing", where, l.name)
 			}
 			continue
 		}
-		if !wantList[l.name] {
+		if !fn.Takes(l.name) {
 			fail("%s: input %s is not an argument of %s", where, l.name, g.Function)
 		}
 		lintList(fail, where+": "+l.name, l.dec, l.hex)
 	}
-	if (t.Phases != nil) != IsProfile(g.Function) {
-		fail("%s: phases must be given exactly for ProfileEpsilon and ProfileDelta", where)
+	// The inputs that are not floats: present exactly when fn takes them.
+	for _, o := range []struct {
+		name    string
+		present bool
+	}{
+		{"steps", t.Steps != nil}, {"c", t.C != nil}, {"maxParticipation", t.MaxParticipation != nil},
+		{"minSeparation", t.MinSeparation != nil}, {"trees", t.Trees != nil}, {"restarts", t.Restarts != ""},
+		{"relation", t.Relation != ""}, {"conversion", t.Conversion != ""}, {"phases", t.Phases != nil},
+	} {
+		if o.present != fn.Takes(o.name) {
+			fail("%s: %s must be given exactly for the functions that take it (%s does %s)", where, o.name, g.Function, map[bool]string{true: "", false: "not"}[fn.Takes(o.name)])
+		}
 	}
 	for i, p := range t.Phases {
 		lintPair(fail, fmt.Sprintf("%s: phases[%d].q", where, i), p.Q, p.QHex)
 		lintPair(fail, fmt.Sprintf("%s: phases[%d].sigma", where, i), p.Sigma, p.SigmaHex)
 	}
-	hasSteps := g.Function == SGMCurve || g.Function == DPSGDEpsilon || g.Function == TreeMultiParticipation
-	if (t.Steps != nil) != hasSteps {
-		fail("%s: steps must be given exactly for SGMCurve, DPSGDEpsilon and TreeMultiParticipation", where)
-	}
-	isTree, isMulti := g.Function == TreeAggregation, g.Function == TreeMultiParticipation
-	if (t.Trees != nil) != isTree || (t.Restarts != "") != isTree {
-		fail("%s: trees and restarts must be given exactly for TreeAggregation", where)
-	}
-	if (t.MaxParticipation != nil) != isMulti || (t.MinSeparation != nil) != isMulti {
-		fail("%s: maxParticipation and minSeparation must be given exactly for TreeMultiParticipation", where)
-	}
-	hasConv := g.Function == Epsilon || g.Function == Delta || g.Function == DPSGDEpsilon
-	if (t.Conversion != "") != hasConv {
-		fail("%s: conversion must be given exactly for Epsilon, Delta and DPSGDEpsilon", where)
-	}
-	if t.Result != Invalid && (g.Function == Epsilon || g.Function == Delta) && len(t.Orders) != len(t.RDP) {
+	if t.Result != Invalid && fn.Takes("rdp") && len(t.Orders) != len(t.RDP) {
 		fail("%s: %d orders but %d rdp values", where, len(t.Orders), len(t.RDP))
 	}
 }
 
-func lintExpected(fail failFunc, where string, g *Group, t *Test) {
+func lintExpected(fail failFunc, where string, g *Group, fn *Function, t *Test) {
 	if t.Result == Invalid {
 		return
 	}
-	if (t.Lower != "" || t.Upper != "") != IsProfile(g.Function) {
-		fail("%s: lower and upper are given exactly for ProfileEpsilon and ProfileDelta", where)
+	if (t.Lower != "" || t.Upper != "") != fn.Interval {
+		fail("%s: lower and upper are given exactly for the functions answered by an interval (ProfileEpsilon, ProfileDelta)", where)
 		return
 	}
-	if IsProfile(g.Function) {
+	if fn.Interval {
 		lintPair(fail, where+": lower", t.Lower, t.LowerHex)
 		lintPair(fail, where+": upper", t.Upper, t.UpperHex)
 		if lo, hi, err := t.Interval(); err == nil && !(0 <= lo && lo <= hi) {
@@ -255,6 +217,9 @@ func lintExpected(fail failFunc, where string, g *Group, t *Test) {
 	}
 	if f := Float64Of(v); f != t.ExpectedFloat64 {
 		fail("%s: expectedFloat64 %s, but the float64 nearest expected is %s", where, t.ExpectedFloat64, f)
+	}
+	if t.ExpectedOrder != "" && !fn.Order {
+		fail("%s: expectedOrder on a %s test (the conversions only)", where, g.Function)
 	}
 	if t.ExpectedOrder != "" {
 		o, err := ParseFloat(t.ExpectedOrder)
@@ -277,7 +242,7 @@ func lintExpected(fail failFunc, where string, g *Group, t *Test) {
 	if sc := t.Shortcut; sc != nil {
 		sv, err := ParseExact(sc.Value)
 		switch {
-		case g.Function != Epsilon && g.Function != Delta:
+		case g.Function != Epsilon && g.Function != Delta: // where Bretagnolle-Huber applies
 			fail("%s: a shortcut on a %s test (conversions only)", where, g.Function)
 		case err != nil:
 			fail("%s: shortcut value %q: %v", where, sc.Value, err)

@@ -95,10 +95,6 @@ const (
 	ProfileDelta   = "ProfileDelta"   // phases, eps: the least delta with (eps, delta)-DP
 )
 
-// IsProfile reports whether tests of fn carry a certified interval
-// (lower, upper) instead of an exact expected value.
-func IsProfile(fn string) bool { return fn == ProfileEpsilon || fn == ProfileDelta }
-
 // File is one vector file.
 type File struct {
 	Schema                 string            `json:"schema"`
@@ -507,9 +503,16 @@ func (t *Test) scalar(name string) (dec, hex *string) {
 	return nil, nil
 }
 
-// scalarNames lists the scalar inputs, for the lint.
-var scalarNames = []string{"q", "sigma", "alpha", "b", "p", "mean1", "sd1", "mean2", "sd2", "delta", "eps",
-	"noise", "buckets", "rho", "xi", "sensitivity", "mean", "shape", "baseInf"}
+// scalarNames lists the scalar inputs (Float in the table), for the lint.
+var scalarNames = func() []string {
+	var names []string
+	for _, in := range Inputs {
+		if in.Kind == Float {
+			names = append(names, in.Name)
+		}
+	}
+	return names
+}()
 
 // SetFloat sets a scalar input (both forms) by its JSON name.
 func (t *Test) SetFloat(name string, x float64) {
