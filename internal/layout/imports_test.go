@@ -1,0 +1,108 @@
+package layout
+
+import (
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/rdpcheck/rdpcheck/"
+
+// rules reads CONTRIBUTING.md's table of folders: package path -> the
+// module's packages it may import (nil: anything).
+func rules(t *testing.T) map[string][]string {
+	data, err := os.ReadFile("../../CONTRIBUTING.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tick := regexp.MustCompile("`([^`]+)`")
+	out := map[string][]string{}
+	in := false
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(line, "| folder |") {
+			in = true
+			continue
+		}
+		if !in || strings.HasPrefix(line, "|---") {
+			continue
+		}
+		if !strings.HasPrefix(line, "|") {
+			break
+		}
+		cols := strings.Split(line, "|")
+		if len(cols) < 5 {
+			t.Fatalf("CONTRIBUTING.md: row %q has no may-import column", line)
+		}
+		var allowed []string
+		col := strings.TrimSpace(cols[3])
+		for _, m := range tick.FindAllStringSubmatch(col, -1) {
+			allowed = append(allowed, strings.TrimSuffix(m[1], "/"))
+		}
+		switch {
+		case strings.HasPrefix(col, "anything"):
+			allowed = nil
+		case allowed == nil && !strings.HasPrefix(col, "nothing"):
+			t.Fatalf("CONTRIBUTING.md: row %q: say nothing, anything, or list the packages in backticks", line)
+		case allowed == nil:
+			allowed = []string{}
+		}
+		for _, m := range tick.FindAllStringSubmatch(cols[1], -1) {
+			out[strings.TrimSuffix(m[1], "/")] = allowed
+		}
+	}
+	if len(out) == 0 {
+		t.Fatal("CONTRIBUTING.md: no table of folders")
+	}
+	return out
+}
+
+// TestImportRules: every package of the module is in the table, and its
+// non-test imports of the module's packages are among those its row
+// allows.
+func TestImportRules(t *testing.T) {
+	allow := rules(t)
+	cmd := exec.Command("go", "list", "-json", "../../...")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	n := 0
+	for {
+		var p struct {
+			ImportPath string
+			Imports    []string
+		}
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		rel := strings.TrimPrefix(p.ImportPath, module)
+		if rel == "internal/layout" {
+			continue
+		}
+		n++
+		allowed, ok := allow[rel]
+		if !ok {
+			t.Errorf("%s: not in CONTRIBUTING.md's table of folders", rel)
+			continue
+		}
+		if allowed == nil {
+			continue
+		}
+		for _, imp := range p.Imports {
+			if dep, ours := strings.CutPrefix(imp, module); ours && !slices.Contains(allowed, dep) {
+				t.Errorf("%s imports %s, which CONTRIBUTING.md's table does not allow (it allows %v)", rel, dep, allowed)
+			}
+		}
+	}
+	if n < 15 {
+		t.Fatalf("go list found %d packages", n)
+	}
+}
