@@ -213,14 +213,14 @@ var computations = map[string]*Kind{
 		Fast: func(a *Args) (float64, float64, error) { return fvalue(fast.Divergence(a.DistP, a.DistQ, a.Alpha)) }},
 	schema.Epsilon: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
-			return c.Epsilon(a.Orders, exactList(a.RDP), a.Delta, a.Conversion)
+			return c.Epsilon(a.Orders, gen.BigList(a.RDP), a.Delta, a.Conversion)
 		},
 		Fast: func(a *Args) (float64, float64, error) {
 			return fast.Epsilon(a.Orders, a.RDP, a.Delta, a.Conversion)
 		}},
 	schema.Delta: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
-			return c.Delta(a.Orders, exactList(a.RDP), a.Eps, a.Conversion)
+			return c.Delta(a.Orders, gen.BigList(a.RDP), a.Eps, a.Conversion)
 		},
 		Fast: func(a *Args) (float64, float64, error) {
 			return fast.Delta(a.Orders, a.RDP, a.Eps, a.Conversion)
@@ -273,7 +273,7 @@ var computations = map[string]*Kind{
 		Fast: func(a *Args) (float64, float64, error) { return fvalue(fast.ExponentialMechanism(a.Eps, a.Alpha)) }},
 	schema.GroupPrivacy: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
-			return value(c.GroupPrivacy(a.Orders, exactList(a.RDP), a.C, a.Alpha))
+			return value(c.GroupPrivacy(a.Orders, gen.BigList(a.RDP), a.C, a.Alpha))
 		},
 		Fast: func(a *Args) (float64, float64, error) {
 			return fvalue(fast.GroupPrivacy(a.Orders, a.RDP, a.C, a.Alpha))
@@ -317,7 +317,7 @@ var computations = map[string]*Kind{
 		}},
 	schema.RepeatAndSelect: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
-			return value(c.RepeatAndSelect(a.Orders, exactList(a.RDP), a.Mean, a.Shape, a.Alpha))
+			return value(c.RepeatAndSelect(a.Orders, gen.BigList(a.RDP), a.Mean, a.Shape, a.Alpha))
 		},
 		Fast: func(a *Args) (float64, float64, error) {
 			return fvalue(fast.RepeatAndSelect(a.Orders, a.RDP, a.Mean, a.Shape, a.Alpha))
@@ -368,19 +368,6 @@ func Lookup(name string) (*Kind, error) {
 		}
 	}
 	return nil, fmt.Errorf("unknown kind %q (known: %s)", name, strings.Join(KindNames(), ", "))
-}
-
-// exactList is x as exact big.Float values.
-func exactList(x []float64) []*big.Float {
-	out := make([]*big.Float, len(x))
-	for i, v := range x {
-		if math.IsInf(v, 1) {
-			out[i] = new(big.Float).SetInf(false)
-		} else {
-			out[i] = new(big.Float).SetFloat64(v)
-		}
-	}
-	return out
 }
 
 // Parse reads one input line: its kind and its arguments. Parsing is

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -342,5 +344,35 @@ func TestSeedCorpus(t *testing.T) {
 	}
 	if !strings.HasPrefix(string(marshal([]any{1.5})), "go test fuzz v1\nfloat64(1.5)") {
 		t.Error("corpus format")
+	}
+}
+
+// TestReadmeListsTargets: fuzz/README.md names every fuzz target of the
+// module, so that a new one is documented where .ci/fuzz's users look.
+func TestReadmeListsTargets(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := regexp.MustCompile(`(?m)^func (Fuzz\w+)\(`)
+	n := 0
+	err = filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, m := range def.FindAllSubmatch(src, -1) {
+			n++
+			if !strings.Contains(string(readme), "`"+string(m[1])+"`") {
+				t.Errorf("%s (%s) is not in fuzz/README.md", m[1], path)
+			}
+		}
+		return nil
+	})
+	if err != nil || n < 12 {
+		t.Fatalf("found %d targets (%v)", n, err)
 	}
 }
