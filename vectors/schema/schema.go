@@ -458,6 +458,16 @@ func (t *Test) Float(name string) (float64, error) {
 	return x, nil
 }
 
+// FloatHex returns a scalar input's hex form by its JSON name ("" if
+// the test does not give it), and whether the name is a scalar input.
+func (t *Test) FloatHex(name string) (string, bool) {
+	_, hex := t.scalar(name)
+	if hex == nil {
+		return "", false
+	}
+	return *hex, true
+}
+
 // scalar returns pointers to a scalar input's decimal and hex fields.
 func (t *Test) scalar(name string) (dec, hex *string) {
 	switch name {

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -14,9 +15,25 @@ import (
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
 )
 
+// firstInputs are the inputs Digest has covered from the start.
+var firstInputs = []string{"q", "sigma", "alpha", "b", "p", "mean1", "sd1", "mean2", "sd2", "delta", "eps", "noise", "buckets",
+	"rho", "xi", "relation", "conversion", "steps", "c", "distP", "distQ", "orders", "rdp"}
+
+// laterInputs are the table's other inputs, in its order.
+func laterInputs() []string {
+	var out []string
+	for _, in := range schema.Inputs {
+		if !slices.Contains(firstInputs, in.Name) {
+			out = append(out, in.Name)
+		}
+	}
+	return out
+}
+
 // Digest identifies what a test asks: the first 16 hex digits of the
-// SHA-256 of its function and inputs (the exact hex forms, lists as the
-// test sees them, steps, c, relation, conversion). It does not cover the
+// SHA-256 of its function and every input of the schema's table (the
+// exact hex forms, lists as the test sees them, integers, strings, the
+// run's phases). It does not cover the
 // expected value, comment or flags: answers stay gradable when the
 // reference or the wording improves, and are refused when a tcId comes
 // to mean another question.
@@ -33,6 +50,13 @@ func Digest(g *schema.Group, t *schema.Test) string {
 			field(name, "["+strings.Join(xs, ",")+"]")
 		}
 	}
+	intp := func(name string, x *int) {
+		if x != nil {
+			field(name, strconv.Itoa(*x))
+		}
+	}
+	// The inputs of the first vector files, in the order digests have
+	// always been made of them (so that stored digests stay valid)...
 	for _, f := range []struct{ name, v string }{
 		{"q", t.QHex}, {"sigma", t.SigmaHex}, {"alpha", t.AlphaHex}, {"b", t.BHex}, {"p", t.PHex},
 		{"mean1", t.Mean1Hex}, {"sd1", t.SD1Hex}, {"mean2", t.Mean2Hex}, {"sd2", t.SD2Hex},
@@ -41,12 +65,8 @@ func Digest(g *schema.Group, t *schema.Test) string {
 	} {
 		field(f.name, f.v)
 	}
-	if t.Steps != nil {
-		field("steps", strconv.Itoa(*t.Steps))
-	}
-	if t.C != nil {
-		field("c", strconv.Itoa(*t.C))
-	}
+	intp("steps", t.Steps)
+	intp("c", t.C)
 	list("distP", t.DistPHex)
 	list("distQ", t.DistQHex)
 	orders := t.OrdersHex
@@ -55,6 +75,36 @@ func Digest(g *schema.Group, t *schema.Test) string {
 	}
 	list("orders", orders)
 	list("rdp", t.RDPHex)
+	// ...then every later input of the table, in its order.
+	for _, in := range laterInputs() {
+		switch in {
+		case "sensitivity", "mean", "shape", "baseInf":
+			v, _ := t.FloatHex(in)
+			field(in, v)
+		case "trees":
+			if t.Trees != nil {
+				field(in, fmt.Sprint(t.Trees))
+			}
+		case "restarts":
+			field(in, t.Restarts)
+		case "maxParticipation":
+			intp(in, t.MaxParticipation)
+		case "minSeparation":
+			intp(in, t.MinSeparation)
+		case "base":
+			list(in, t.BaseHex)
+		case "phases":
+			if t.Phases != nil {
+				var ph []string
+				for _, p := range t.Phases {
+					ph = append(ph, p.QHex+" "+p.SigmaHex+" "+strconv.Itoa(p.Steps))
+				}
+				field(in, "["+strings.Join(ph, ",")+"]")
+			}
+		default:
+			panic("score.Digest: input " + in + " of the table is not covered") // TestDigestCoversTable
+		}
+	}
 	sum := sha256.Sum256([]byte(b.String()))
 	return hex.EncodeToString(sum[:8])
 }

@@ -334,3 +334,62 @@ func TestProfileIntervals(t *testing.T) {
 		t.Errorf("exact and loose answers failed the group")
 	}
 }
+
+// TestDigestCoversTable: every input of the schema's table changes a
+// test's digest (a tcId whose phases, base or trees change is another
+// question), and the inputs digests were first made of still give the
+// digests stored beside the peers' answers (peers/accountants/answers).
+func TestDigestCoversTable(t *testing.T) {
+	g := &schema.Group{Function: "F"}
+	base := &schema.Test{}
+	d0 := score.Digest(g, base)
+	one := 1
+	for _, in := range schema.Inputs {
+		tc := &schema.Test{}
+		switch in.Kind {
+		case schema.Float:
+			tc.SetFloat(in.Name, 1)
+		case schema.FloatList:
+			dec, hex := schema.Lists([]float64{1})
+			switch in.Name {
+			case "distP":
+				tc.DistP, tc.DistPHex = dec, hex
+			case "distQ":
+				tc.DistQ, tc.DistQHex = dec, hex
+			case "orders":
+				tc.Orders, tc.OrdersHex = dec, hex
+			case "rdp":
+				tc.RDP, tc.RDPHex = dec, hex
+			case "base":
+				tc.Base, tc.BaseHex = dec, hex
+			}
+		case schema.Int:
+			switch in.Name {
+			case "steps":
+				tc.Steps = &one
+			case "c":
+				tc.C = &one
+			case "maxParticipation":
+				tc.MaxParticipation = &one
+			case "minSeparation":
+				tc.MinSeparation = &one
+			}
+		case schema.IntList:
+			tc.Trees = []int{1}
+		case schema.Text:
+			switch in.Name {
+			case "relation":
+				tc.Relation = "x"
+			case "restarts":
+				tc.Restarts = "x"
+			case "conversion":
+				tc.Conversion = "x"
+			}
+		case schema.PhaseList:
+			tc.Phases = []schema.Phase{schema.NewPhase(0.5, 1, 1)}
+		}
+		if score.Digest(g, tc) == d0 {
+			t.Errorf("input %s does not change the digest", in.Name)
+		}
+	}
+}
