@@ -1,11 +1,13 @@
 package vectors_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
 	"math"
 	"math/big"
+	"os"
 	"strings"
 	"testing"
 
@@ -339,6 +341,44 @@ func TestExpectedFloat64(t *testing.T) {
 					t.Errorf("%s tcId %d: expectedFloat64 %s is not the float64 nearest %s", name, tc.TcID, tc.ExpectedFloat64, tc.Expected)
 				}
 			}
+		}
+	}
+}
+
+// TestManifest: manifest.txt is the manifest of the embedded files (so
+// that a changed test cannot go unrecorded), each file's version is the
+// one vectors/gen/versions.go gives, and CHANGELOG.md has an entry for it.
+func TestManifest(t *testing.T) {
+	files := map[string][]byte{}
+	for _, name := range vectors.Names() {
+		data, err := fs.ReadFile(vectors.FS, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = data
+		f, _ := vectors.Load(name)
+		if f.Version != gen.FileVersions[name] || f.FormatVersion != schema.FormatVersion {
+			t.Errorf("%s: version %d, format %d; want %d and %d", name, f.Version, f.FormatVersion, gen.FileVersions[name], schema.FormatVersion)
+		}
+	}
+	want, err := gen.Manifest(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(gen.ManifestName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s is not the manifest of the files: run go run ./cmd/gen-vectors", gen.ManifestName)
+	}
+	changelog, err := os.ReadFile(gen.ChangelogName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, v := range gen.FileVersions {
+		if !bytes.Contains(changelog, []byte(fmt.Sprintf("## %s version %d\n", name, v))) {
+			t.Errorf("%s has no entry for %s version %d", gen.ChangelogName, name, v)
 		}
 	}
 }

@@ -259,6 +259,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return fail(fmt.Errorf("-only: no generated file %q", n))
 		}
 	}
+	if opt.Only == nil && study != nil {
+		// The record of versions: the manifest of every test, and the
+		// CHANGELOG entries of the files whose version rose.
+		if err := versionRecord(files, *outDir); err != nil {
+			return fail(err)
+		}
+	}
 	if *check {
 		bad := gen.Check(files, *outDir, opt.Only == nil && study != nil)
 		for _, b := range bad {
@@ -279,6 +286,29 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "gen-vectors: done in %s\n", time.Since(start).Round(time.Second))
 	return 0
+}
+
+// versionRecord adds the manifest and the CHANGELOG to files, from the
+// committed ones in dir (gen.Changelog refuses tests that changed at an
+// unchanged version).
+func versionRecord(files map[string][]byte, dir string) error {
+	manifest, err := gen.Manifest(files)
+	if err != nil {
+		return err
+	}
+	old, err := os.ReadFile(filepath.Join(dir, gen.ManifestName))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	changelog, err := os.ReadFile(filepath.Join(dir, gen.ChangelogName))
+	if err != nil {
+		return err
+	}
+	if changelog, err = gen.Changelog(old, manifest, changelog); err != nil {
+		return err
+	}
+	files[gen.ManifestName], files[gen.ChangelogName] = manifest, changelog
+	return nil
 }
 
 // withStudy reports whether the run needs the peers' data: unless skipped,

@@ -121,6 +121,8 @@ func NewFile(algorithm string, header []string, provenance ...string) *FileBuild
 		Schema:                 schema.Name,
 		Algorithm:              algorithm,
 		GeneratorVersion:       GeneratorVersion,
+		FormatVersion:          schema.FormatVersion,
+		Version:                1, // a named file's is FileVersions's (Finalize)
 		ReferencePrecisionBits: verify.RefPrec,
 		CheckPrecisionBits:     verify.CheckPrec,
 		Header:                 header,
@@ -158,6 +160,13 @@ func (b *FileBuilder) Test(g *schema.Group, t *schema.Test, j *verify.Job, then 
 // Finalize writes the values in, numbers, encodes and lints. Values of
 // copied jobs (not run when sampling) are taken from committed, by tcId.
 func (b *FileBuilder) Finalize(committed *schema.File) ([]byte, error) {
+	if b.Name != "" {
+		v, ok := FileVersions[b.Name]
+		if !ok {
+			return nil, fmt.Errorf("no version for %s in vectors/gen/versions.go", b.Name)
+		}
+		b.File.Version = v
+	}
 	n := 0
 	for _, g := range b.File.TestGroups {
 		for _, t := range g.Tests {

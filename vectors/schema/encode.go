@@ -25,6 +25,8 @@ func Encode(f *File) ([]byte, error) {
 	fmt.Fprintf(&b, " \"schema\": %s,\n", m(f.Schema))
 	fmt.Fprintf(&b, " \"algorithm\": %s,\n", m(f.Algorithm))
 	fmt.Fprintf(&b, " \"generatorVersion\": %s,\n", m(f.GeneratorVersion))
+	fmt.Fprintf(&b, " \"formatVersion\": %d,\n", f.FormatVersion)
+	fmt.Fprintf(&b, " \"version\": %d,\n", f.Version)
 	fmt.Fprintf(&b, " \"referencePrecisionBits\": %d,\n", f.ReferencePrecisionBits)
 	fmt.Fprintf(&b, " \"checkPrecisionBits\": %d,\n", f.CheckPrecisionBits)
 	for _, field := range []struct {

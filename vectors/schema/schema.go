@@ -42,6 +42,11 @@ var JSON []byte
 // Name is the schema's file name, the value of every file's "schema" field.
 const Name = "vectors.schema.json"
 
+// FormatVersion is the version of the format, every file's formatVersion:
+// raised when a file of the new format could be misread by a reader of the
+// old one.
+const FormatVersion = 1
+
 // The results a test may expect.
 const (
 	Valid      = "valid"      // return the expected value
@@ -100,6 +105,12 @@ type File struct {
 	Schema                 string            `json:"schema"`
 	Algorithm              string            `json:"algorithm"`
 	GeneratorVersion       string            `json:"generatorVersion"`
+	FormatVersion          int               `json:"formatVersion"`
+	// Version is the file's own version: raised whenever a test is added
+	// or removed or its question or answer changes (vectors/CHANGELOG.md).
+	// A tcId never changes meaning within a file; answers carry the
+	// version they were made for.
+	Version int `json:"version"`
 	ReferencePrecisionBits int               `json:"referencePrecisionBits"`
 	CheckPrecisionBits     int               `json:"checkPrecisionBits"`
 	Header                 []string          `json:"header"`

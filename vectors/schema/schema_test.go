@@ -21,7 +21,7 @@ func sample() *File {
 	bad.SetFloat("sigma", 1)
 	bad.SetFloat("alpha", 2)
 	return &File{
-		Schema: Name, Algorithm: "SGM-RDP", GeneratorVersion: "rdpcheck gen-vectors 1.0",
+		Schema: Name, Algorithm: "SGM-RDP", GeneratorVersion: "rdpcheck gen-vectors 1.0", FormatVersion: FormatVersion, Version: 1,
 		ReferencePrecisionBits: 256, CheckPrecisionBits: 320,
 		Header: []string{"test file"}, Provenance: []string{"by hand"},
 		Notes:         map[string]string{"GaussianLine": "q = 1", "NaNInput": "reject NaN"},

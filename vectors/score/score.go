@@ -116,6 +116,9 @@ func (g *Group) RMS() float64 {
 type Report struct {
 	Groups []*Group
 	Tests  int // the file's number of tests
+	// Version is the vector file's version: the answers are graded
+	// against that version's tests.
+	Version int
 }
 
 // Failed reports whether the answers fail: a group fails, or no test of
@@ -182,7 +185,7 @@ func Score(f *schema.File, ans map[int]Answer, opt Options) (*Report, error) {
 	if t := opt.Tolerance; t != 0 && !(t > 0 && t < 1) {
 		return nil, fmt.Errorf("tolerance %v: want a relative tolerance in (0, 1), or 0 for each group's own", t)
 	}
-	r := &Report{Tests: f.NumberOfTests}
+	r := &Report{Tests: f.NumberOfTests, Version: f.Version}
 	known := map[int]bool{}
 	for _, g := range f.TestGroups {
 		for _, t := range g.Tests {
@@ -465,7 +468,7 @@ func (r *Report) Print(w io.Writer, path, vec string, worstN int) {
 		tighter = tighter || g.TighterValid > 0
 	}
 	c := r.Count()
-	fmt.Fprintf(w, "score %s against %s: %d of %d tests answered; %s\n\n", path, vec, c.Answered, r.Tests, c.Groups())
+	fmt.Fprintf(w, "score %s against %s (version %d): %d of %d tests answered; %s\n\n", path, vec, r.Version, c.Answered, r.Tests, c.Groups())
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	head := "group\tanswered\tmax rel\tRMS rel\ttolerance\tbelow truth\tnegative\tNaN\tinf\trejected valid\taccepted invalid\t"
 	if tighter {
