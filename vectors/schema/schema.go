@@ -102,15 +102,15 @@ const (
 
 // File is one vector file.
 type File struct {
-	Schema                 string            `json:"schema"`
-	Algorithm              string            `json:"algorithm"`
-	GeneratorVersion       string            `json:"generatorVersion"`
-	FormatVersion          int               `json:"formatVersion"`
+	Schema           string `json:"schema"`
+	Algorithm        string `json:"algorithm"`
+	GeneratorVersion string `json:"generatorVersion"`
+	FormatVersion    int    `json:"formatVersion"`
 	// Version is the file's own version: raised whenever a test is added
 	// or removed or its question or answer changes (vectors/CHANGELOG.md).
 	// A tcId never changes meaning within a file; answers carry the
 	// version they were made for.
-	Version int `json:"version"`
+	Version                int               `json:"version"`
 	ReferencePrecisionBits int               `json:"referencePrecisionBits"`
 	CheckPrecisionBits     int               `json:"checkPrecisionBits"`
 	Header                 []string          `json:"header"`
