@@ -15,12 +15,20 @@ import (
 // checks the output the README shows after each: every "# " line that
 // follows a command is a line of its standard output, "..." standing for
 // any text. The block that needs a Python accountant's answers is run by
-// score's transcript (testdata/script/score.txtar) instead.
+// score's transcript (testdata/script/score.txtar) instead. The pages under
+// docs/ are held to the same rule: any rdpcheck command they show is run.
 func TestReadmeCommands(t *testing.T) {
 	t.Chdir("../..")
-	t.Run("README.md", func(t *testing.T) { readmeCommands(t, "README.md", 6) })
+	t.Run("README.md", func(t *testing.T) { readmeCommands(t, "README.md", 12) })
 	// the worked examples of event files
 	t.Run("examples/events/README.md", func(t *testing.T) { readmeCommands(t, "examples/events/README.md", 7) })
+	pages, err := filepath.Glob("docs/*.md")
+	if err != nil || len(pages) == 0 {
+		t.Fatalf("no docs pages: %v", err)
+	}
+	for _, page := range pages {
+		t.Run(page, func(t *testing.T) { readmeCommands(t, page, 0) })
+	}
 }
 
 // readmeCommands runs the commands of the markdown file at path (from the
