@@ -2,6 +2,7 @@ package dpevent_test
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/rdpcheck/rdpcheck/dpevent"
 	"github.com/rdpcheck/rdpcheck/fast"
@@ -44,4 +45,41 @@ func ExampleDecode() {
 	  {"class_name": "LaplaceDpEvent", "noise_multiplier": -2}]}`))
 	fmt.Println(err)
 	// Output: event.events[1].noise_multiplier: must be finite and > 0 (is -2)
+}
+
+// An event file from examples/events: the MNIST tutorial's 60 epochs of
+// DP-SGD, then one Laplace query of scale 10, as dp_accounting writes it.
+// rdpcheck account prints the same eps for the file (eps = 2.632654457 at
+// order 8.05827025, examples/events/README.md), and
+// cmd/rdpcheck/testdata/script/examples.txtar checks it against
+// dp_accounting 0.6.0's answer for the same events. The Laplace query's
+// term is its closed form, (1/(alpha-1)) log(alpha/(2 alpha-1) e^((alpha-1)/b)
+// + (alpha-1)/(2 alpha-1) e^(-alpha/b)) = 0.035895 at b = 10 and that order.
+func ExampleDecode_file() {
+	data, err := os.ReadFile("../examples/events/dpsgd_then_laplace.json")
+	if err != nil {
+		panic(err)
+	}
+	f, err := dpevent.Decode(data)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(f.Event.Class, f.Relation)
+	plan, err := dpevent.NewPlan(f.Event, f.Relation)
+	if err != nil {
+		panic(err)
+	}
+	r, err := plan.Epsilon(1e-5, nil, fast.Improved) // nil orders: the best order
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("eps = %.6f at order %.4f\n", r.Epsilon, r.Order)
+	for i, t := range plan.Terms {
+		fmt.Printf("%s x%d: %.4f\n", t.Path(), t.Count, r.TermRDP[i])
+	}
+	// Output:
+	// ComposedDpEvent ADD_OR_REMOVE_ONE
+	// eps = 2.632654 at order 8.0583
+	// event.events[0].event x14063: 1.3938
+	// event.events[1] x1: 0.0359
 }

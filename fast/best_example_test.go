@@ -8,7 +8,12 @@ import (
 
 // The TF Privacy MNIST tutorial's DP-SGD run (q = 256/60000, sigma = 1.1,
 // 14063 steps) at delta = 1e-5: dp_accounting's grid gives its order 8.1;
-// the best order is a little above it, and its eps a little lower.
+// the best order is a little above it, and its eps a little lower. The
+// reference at 256 bits gives 2.5966419149 at the best order (rdpcheck
+// epsilon -n 60000 -batch 256 -epochs 60 -sigma 1.1 -delta 1e-5
+// -reference, the README's tutorial run); on the grid, TF Privacy 2021
+// and dp_accounting 0.6.0 printed 2.596656 at order 8.1
+// (peers/tfprivacy/dpsgd_epsilon.json).
 func ExampleAccountant_BestEpsilon() {
 	var acc fast.Accountant
 	if err := acc.Compose(fast.SGMEvent(256.0/60000, 1.1), 14063); err != nil {
@@ -67,4 +72,28 @@ func ExampleAccountant_Compose() {
 	}
 	fmt.Printf("grid %.4g, best %.4g at order %.2f\n", grid, best, order)
 	// Output: grid 0.02223, best 0.02222 at order 5.04
+}
+
+// The smallest noise multiplier that keeps TF Privacy's MNIST tutorial
+// run (q = 256/60000, 14063 steps) within (eps, delta) = (2, 1e-5) when
+// eps is read at the best order, and that eps read back. rdpcheck sigma
+// prints the same run's sigma rounded up, 1.2952599 (eps 1.999998367),
+// and the reference at 256 bits gives eps 1.9999983666 there (order 10.01)
+// (rdpcheck epsilon -q 0.004266666666666667 -sigma 1.2952599 -steps 14063
+// -delta 1e-5 -reference).
+func ExampleCalibrateSigmaBest() {
+	sigma, achieved, err := fast.CalibrateSigmaBest(256.0/60000, 14063, 2, 1e-5, fast.Improved, 1e-6)
+	if err != nil {
+		panic(err)
+	}
+	var acc fast.Accountant
+	if err := acc.ComposeSGM(256.0/60000, sigma, 14063); err != nil {
+		panic(err)
+	}
+	eps, order, err := acc.BestEpsilon(1e-5, fast.Improved)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("sigma = %.6f (eps %.6f); read back: eps %.6f at order %.2f\n", sigma, achieved, eps, order)
+	// Output: sigma = 1.295260 (eps 1.999998); read back: eps 1.999998 at order 10.01
 }

@@ -327,7 +327,7 @@ func opacusOrders() []float64 {
 // TestBestGainTable: over the DP-SGD vector settings at delta = 1e-5 and
 // a high-noise setting where Opacus's largest order (63) binds, the
 // best-order eps is at most that of both grids. With -v it prints the
-// README's table (go test ./fast -run TestBestGainTable -v).
+// table of docs/best-order.md (go test ./fast -run TestBestGainTable -v).
 func TestBestGainTable(t *testing.T) {
 	type setting struct {
 		Q, Sigma, Delta float64

@@ -93,7 +93,7 @@ func ExampleMaxSteps() {
 // ComposeSGM, converted on the accountant's 156 orders and then at the
 // best order in (1, 4096] (the accountant remembers the event, so
 // BestEpsilon can evaluate it off the grid), and the smallest noise
-// multiplier for (eps, delta) = (2, 1e-5). The README's table gives the
+// multiplier for (eps, delta) = (2, 1e-5). The table of docs/best-order.md gives the
 // same eps: 2.59666 on dp_accounting's orders, 2.59664 at order 8.122.
 func ExampleAccountant_readme() {
 	var acc fast.Accountant // dp_accounting's 156 default orders

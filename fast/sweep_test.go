@@ -167,7 +167,7 @@ func relErr(fast float64, ref *big.Float) float64 {
 // 1e-12 or any value is below the reference.
 //
 // Under -short it checks every 25th point of each region (the table is
-// then a sample, not the README's).
+// then a sample, not the one of docs/accuracy.md).
 func TestSGMAccuracySweep(t *testing.T) {
 	pts := sweepPoints()
 	if testing.Short() {

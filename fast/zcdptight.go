@@ -146,7 +146,7 @@ func BoundedRangeZCDP(eps float64) (float64, error) {
 // zCDP line BoundedRangeZCDP(eps) alpha (Harrison and Manurangsi 2025) and
 // the tight pure-DP curve PureDP(eps, alpha) (a bounded-range mechanism is
 // eps-DP). Both are at or below ExponentialMechanismEvent's bound at every
-// order (see the README's table), so it charges less for the same
+// order (see the table of docs/bounds.md), so it charges less for the same
 // guarantee.
 //
 // Special cases are:

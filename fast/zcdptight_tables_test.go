@@ -1,11 +1,11 @@
 package fast_test
 
-// The two README tables of the tight zCDP parameters, generated here:
+// The tables of docs/bounds.md and docs/group-privacy.md, generated here:
 //
 //	go test ./fast -run 'TestBoundComparisonTable|TestGroupPrivacyTable' -v
 //
-// prints them as markdown. Each test also asserts the relations the README
-// states, so a change that breaks them fails.
+// prints them as markdown. Each test also asserts the relations those pages
+// state, so a change that breaks them fails.
 
 import (
 	"fmt"

@@ -69,7 +69,7 @@ const (
 	tfNeg   = "TF Privacy stops its fractional series early and prints negative RDP at q = 0.4, sigma = 12, alpha near 59"
 	dpInf   = "dp_accounting prints inf for small fractional orders at q = 0.1, sigma = 1"
 	opacus  = "Opacus returns NaN for integer orders above about 1030"
-	dp3pct  = "dp_accounting over-estimates alpha = 1.5 by 3% at q = 0.01, sigma = 2.5 (README)"
+	dp3pct  = "dp_accounting over-estimates alpha = 1.5 by 3% at q = 0.01, sigma = 2.5 (docs/findings.md)"
 	near1   = "orders next to 1: TF's improved conversion starts at 1.01; 1+1e-8 stresses 1/(alpha-1)"
 	nearQ1  = "q = 1 - 1e-9: 1-q has 9 digits left"
 	subQ    = "a subnormal sampling rate"

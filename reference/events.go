@@ -325,7 +325,7 @@ func (c Context) ZCDP(rho, xi, alpha float64) (*big.Float, error) {
 // and Manurangsi 2025 give the worst-case bounded-range mechanism's tight
 // zCDP parameter as K itself, and K alpha = K + (alpha-1) K is below it at
 // every alpha > 1 (K < eps^2/8); PureDP(eps, alpha) is smaller still at
-// large orders (the README's table, TestBoundComparisonTable).
+// large orders (the table of docs/bounds.md, TestBoundComparisonTable).
 //
 // Special cases are:
 //

@@ -60,13 +60,12 @@
 //	{"kind": "Divergence", "distP": [0.5, 0.5], "distQ": [0.25, 0.75], "alpha": 2}
 //	{"kind": "DPSGDEpsilon", "q": 0.01, "sigma": 1.1, "steps": 1000, "delta": 1e-5, "orders": [2, 4, 8], "conversion": "improved"}
 //
-// The kinds are SGM, SGMCurve, Gaussian, Laplace, RandomizedResponse,
-// GaussianDivergence, Divergence, Epsilon, Delta, DPSGDEpsilon,
-// KaryRandomizedResponse, PureDP, ZCDP, ExponentialMechanism and
-// GroupPrivacy; the
-// older forms {"q", "sigma", "alpha"} and {"kind": "epsilon", ...} keep
-// working. See package cases for the inputs of each kind and the answer's
-// fields. Lines are computed in parallel on all cores; one output line per
+// The kinds are every function of the vector files (cases.Kinds: SGM,
+// DPSGDEpsilon, the other mechanisms, the conversions, the bounds, and
+// ProfileEpsilon and ProfileDelta, which answer a certified interval); the
+// README's table lists each with its inputs. The older forms
+// {"q", "sigma", "alpha"} and {"kind": "epsilon", ...} keep working. See
+// package cases for the inputs of each kind and the answer's fields. Lines are computed in parallel on all cores; one output line per
 // non-blank input line, in order.
 //
 // With -cases FILE -format vectors, lines of every kind are written to

@@ -437,7 +437,7 @@ func runCurve(args []string, stdout, stderr io.Writer) int {
 		if path == "" {
 			continue
 		}
-		if err := drawLines(path, "RDP curves", "order alpha", "RDP eps(alpha)", true, series); err != nil {
+		if err := drawLines(path, "RDP curves", "RDP order α", "RDP ε(α) (nats)", true, series); err != nil {
 			return fail(stderr, "curve", err)
 		}
 		fmt.Fprintf(stderr, "wrote %s\n", path)

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/rdpcheck/rdpcheck/vectors"
 	"gonum.org/v1/plot"
@@ -141,10 +142,10 @@ func plotHeatmaps(dir string) ([]string, error) {
 			}
 		}
 		p := plot.New()
-		p.Title.Text = fmt.Sprintf("%s: worst |relative error| of RDP over sigma in {0.3 .. 50}, against the reference", g.Peer)
-		p.Title.TextStyle.Font.Size = vg.Points(10)
-		p.X.Label.Text = "order alpha"
-		p.Y.Label.Text = "sampling rate q"
+		p.Title.Text = fmt.Sprintf("%s: the worst relative error of its RDP over σ from 0.3 to 50, against the reference", peerTitle(g.Peer))
+		p.Title.Padding = vg.Points(6)
+		p.X.Label.Text = "RDP order α (the vectors' orders, evenly spaced)"
+		p.Y.Label.Text = "sampling rate q (the vectors' values)"
 		hm := plotter.NewHeatMap(gr, binPalette{})
 		hm.Min, hm.Max = 0, float64(len(errorBins)-1)
 		p.Add(hm)
@@ -157,7 +158,7 @@ func plotHeatmaps(dir string) ([]string, error) {
 			xt = append(xt, plot.Tick{Value: float64(i), Label: label})
 		}
 		for j, q := range qs {
-			yt = append(yt, plot.Tick{Value: float64(j), Label: strconv.FormatFloat(q, 'g', -1, 64)})
+			yt = append(yt, plot.Tick{Value: float64(j), Label: sciLabel(q)})
 		}
 		p.X.Tick.Marker, p.Y.Tick.Marker = plot.ConstantTicks(xt), plot.ConstantTicks(yt)
 		p.X.Padding, p.Y.Padding = 0, 0
@@ -172,20 +173,44 @@ func plotHeatmaps(dir string) ([]string, error) {
 
 var _ = palette.Palette(binPalette{})
 
-// saveWithSideLegend draws p on the left and the bins' legend in a strip on
-// the right (a legend inside would hide cells).
+// peerTitle is a vector group's peer as the findings name it.
+func peerTitle(peer string) string {
+	switch peer {
+	case "tfprivacy_2019":
+		return "TF Privacy, Oct 2019"
+	case "tfprivacy_2021":
+		return "TF Privacy, Aug 2021"
+	case "dp_accounting_0_6_0":
+		return "dp_accounting 0.6.0"
+	}
+	return peer
+}
+
+// sciLabel writes q in one format for the whole axis, a mantissa and a
+// power of ten: 1e-8, 4e-3, 9.9e-1, 1e0.
+func sciLabel(q float64) string {
+	s := strconv.FormatFloat(q, 'e', -1, 64)
+	m, e, _ := strings.Cut(s, "e")
+	exp, _ := strconv.Atoi(e)
+	return m + "e" + strconv.Itoa(exp)
+}
+
+// saveWithSideLegend draws p on the left and the bins' legend, under its
+// title, in a strip on the right (a legend inside would hide cells), with
+// a margin on every side.
 func saveWithSideLegend(p *plot.Plot, path string) error {
-	const w, h, strip = 12 * vg.Inch, 5 * vg.Inch, 2.6 * vg.Inch
+	const w, h, strip = 11 * vg.Inch, 5 * vg.Inch, 2.3 * vg.Inch
 	img := vgimg.New(w, h)
-	dc := draw.New(img)
+	dc := draw.Crop(draw.New(img), figureMargin, -figureMargin, figureMargin, -figureMargin)
 	p.Draw(draw.Crop(dc, 0, -strip, 0, 0))
 	l := plot.NewLegend()
+	l.Add("worst |relative error|:", swatch{color.White})
 	for _, b := range errorBins {
 		l.Add(b.label, swatch{b.color})
 	}
 	l.Top, l.Left = true, true
 	l.YOffs = -vg.Points(30)
-	l.Draw(draw.Crop(dc, w-strip+vg.Points(8), 0, 0, 0))
+	l.Draw(draw.Crop(dc, w-2*figureMargin-strip+vg.Points(12), 0, 0, 0))
 	f, err := os.Create(path)
 	if err != nil {
 		return err

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"image/color"
 	"io"
 	"math"
 	"os"
@@ -15,10 +16,13 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-const plotsDoc = `Regenerates the pictures the README shows, as PNG files in -out:
+const plotsDoc = `Regenerates the pictures the README and the pages under docs/ show,
+as PNG files in -out:
 
   dpsgd_curve.png    the RDP curve of TF Privacy's tutorial DP-SGD run and,
-                     per order, the eps it converts to at delta = 1e-5
+                     per order, the eps it converts to at delta = 1e-5, with
+                     rdpcheck epsilon's answer (the best order) and
+                     dp_accounting's (the best of its grid) marked
   composition.png    k applications of the Gaussian mechanism (sigma = 20,
                      delta = 1e-5): total eps under advanced composition, RDP
                      at one order, RDP optimised over orders, and zCDP
@@ -27,7 +31,7 @@ const plotsDoc = `Regenerates the pictures the README shows, as PNG files in -ou
                      in vectors/tfprivacy/sgm_rdp.json`
 
 func init() {
-	register(command{name: "plots", summary: "regenerate the README's pictures under docs/", run: runPlots})
+	register(command{name: "plots", summary: "regenerate the pictures of the README and docs/", run: runPlots})
 }
 
 func runPlots(args []string, stdout, stderr io.Writer) int {
@@ -60,13 +64,18 @@ func runPlots(args []string, stdout, stderr io.Writer) int {
 }
 
 // plotDPSGD: TF Privacy's tutorial (n = 60000, batch 256, 60 epochs, sigma
-// 1.1), its RDP curve over dp_accounting's default orders and the per-order
-// eps of the improved conversion at delta = 1e-5, with the minimum marked.
+// 1.1), its RDP curve and the eps of the improved conversion at delta =
+// 1e-5 from each order, over orders from 1.05 to 16 by 0.01, with the two
+// answers marked: rdpcheck epsilon's (the best order, as the README's
+// command prints it) and dp_accounting's (the best of its 156 orders).
 func plotDPSGD(path string) error {
 	const n, batch, epochs, sigma, delta = 60000.0, 256.0, 60.0, 1.1, 1e-5
 	q := batch / n
 	steps := int(math.Ceil(epochs * n / batch))
-	orders := fast.DefaultOrders()
+	var orders []float64
+	for i := 105; i <= 1600; i++ {
+		orders = append(orders, float64(i)/100)
+	}
 	rdp := make([]float64, len(orders))
 	if err := fast.SGMCurve(q, sigma, steps, orders, rdp); err != nil {
 		return err
@@ -79,22 +88,31 @@ func plotDPSGD(path string) error {
 		}
 		epsAt[i] = e
 	}
-	eps, order, err := fast.Epsilon(orders, rdp, delta, fast.Improved)
+	var acc fast.Accountant // dp_accounting's 156 orders, as the grid
+	if err := acc.ComposeSGM(q, sigma, steps); err != nil {
+		return err
+	}
+	grid, gridOrder, err := acc.Epsilon(delta, fast.Improved)
+	if err != nil {
+		return err
+	}
+	best, bestOrder, err := acc.BestEpsilon(delta, fast.Improved)
 	if err != nil {
 		return err
 	}
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("DP-SGD: q = 256/60000, sigma = %g, %d steps; eps = %.4f at order %g (delta = %g)", sigma, steps, eps, order, delta)
-	p.X.Label.Text = "order alpha"
-	p.Y.Label.Text = "value"
-	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
-	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
+	p.Title.Text = fmt.Sprintf("TF Privacy's MNIST tutorial: q = 256/60000, σ = %g, %d steps, δ = 1e-5", sigma, steps)
+	p.Title.Padding = vg.Points(6)
+	p.X.Label.Text = "RDP order α"
+	p.Y.Label.Text = "ε (nats, log scale)"
+	p.Y.Scale = plot.LogScale{}
+	p.X.Tick.Marker = linearTicks{start: 2, step: 2, minor: 1}
+	p.Y.Tick.Marker = logTicks{}
 	p.Add(plotter.NewGrid())
-	// Above order ~13 the curve shoots up (the sampled Gaussian's RDP turns
-	// from ~q^2 alpha/sigma^2 to ~alpha/(2 sigma^2)); the interesting part is below.
+	legend := newLegend()
 	for i, s := range []series{
-		seriesOf("RDP eps(alpha) of the whole run", orders, rdp),
-		seriesOf("eps for delta = 1e-5 from order alpha (improved conversion)", orders, epsAt),
+		seriesOf("RDP of the whole run at order α", orders, rdp),
+		seriesOf("ε for δ = 1e-5 from order α alone (improved conversion)", orders, epsAt),
 	} {
 		l, err := plotter.NewLine(s.xy)
 		if err != nil {
@@ -102,22 +120,29 @@ func plotDPSGD(path string) error {
 		}
 		l.Color, l.Dashes, l.Width = plotutil.Color(i), plotutil.Dashes(i), vg.Points(1.5)
 		p.Add(l)
-		p.Legend.Add(s.label, l)
+		legend.Add(s.label, l)
 	}
-	best, err := plotter.NewScatter(plotter.XYs{{X: order, Y: eps}})
-	if err != nil {
-		return err
+	for _, m := range []struct {
+		label      string
+		order, eps float64
+		shape      draw.GlyphDrawer
+		color      color.Color
+		radius     float64
+	}{
+		// a ring and a cross, so that both show where the two answers meet
+		{fmt.Sprintf("rdpcheck epsilon (best order): ε = %.5f at order %.3f", best, bestOrder), bestOrder, best, draw.RingGlyph{}, color.RGBA{0x1f, 0x5f, 0xbf, 0xff}, 7},
+		{fmt.Sprintf("dp_accounting (best of its 156 orders): ε = %.5f at order %g", grid, gridOrder), gridOrder, grid, draw.CrossGlyph{}, color.Black, 5},
+	} {
+		s, err := plotter.NewScatter(plotter.XYs{{X: m.order, Y: m.eps}})
+		if err != nil {
+			return err
+		}
+		s.Shape, s.Color, s.Radius = m.shape, m.color, vg.Points(m.radius)
+		p.Add(s)
+		legend.Add(m.label, s)
 	}
-	best.Shape = draw.CircleGlyph{}
-	best.Radius = vg.Points(4)
-	best.Color = plotutil.Color(2)
-	p.Add(best)
-	p.Legend.Add(fmt.Sprintf("minimum: eps = %.4f at order %g", eps, order), best)
-	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 1, 64, 0.1, 100 // after Add, which widens them
-	p.Legend.Top, p.Legend.Left = false, false           // bottom right is empty
-	p.Legend.XOffs, p.Legend.YOffs = -vg.Points(8), vg.Points(8)
-	p.Title.TextStyle.Font.Size = vg.Points(10)
-	return p.Save(8*vg.Inch, 5*vg.Inch, path)
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 1, 16, 0.1, 100 // after Add, which widens them
+	return saveFigure(p, legend, 8*vg.Inch, 5.5*vg.Inch, path)
 }
 
 // plotComposition compares accounting methods for k applications of the
@@ -164,11 +189,11 @@ func plotComposition(path string) error {
 			return err
 		}
 	}
-	return drawLines(path, fmt.Sprintf("k Gaussian mechanisms, sigma = %g, delta = %g: total eps by accounting method", sigma, delta),
-		"k (number of compositions)", "eps", true, []series{
-			seriesOf("advanced composition", ks, adv),
-			seriesOf("RDP at order 8", ks, fixed),
-			seriesOf("zCDP: rho + 2 sqrt(rho log(1/delta))", ks, zcdp),
-			seriesOf("RDP, best of 156 orders", ks, opt),
+	return drawLines(path, fmt.Sprintf("k Gaussian mechanisms, σ = %g, δ = 1e-5: total ε by accounting method", sigma),
+		"k, number of mechanisms composed", "total ε (nats)", true, []series{
+			seriesOf("advanced composition (Dwork, Rothblum, Vadhan 2010)", ks, adv),
+			seriesOf("RDP at order 8 only, improved conversion", ks, fixed),
+			seriesOf("zCDP: ρ + 2 sqrt(ρ log(1/δ)), ρ = k/(2σ²)", ks, zcdp),
+			seriesOf("RDP, best of dp_accounting's 156 orders, improved conversion", ks, opt),
 		})
 }

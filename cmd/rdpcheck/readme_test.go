@@ -8,6 +8,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/rdpcheck/rdpcheck/cases"
 )
 
 // TestReadmeCommands runs the README's rdpcheck commands as written (from
@@ -15,12 +18,20 @@ import (
 // checks the output the README shows after each: every "# " line that
 // follows a command is a line of its standard output, "..." standing for
 // any text. The block that needs a Python accountant's answers is run by
-// score's transcript (testdata/script/score.txtar) instead.
+// score's transcript (testdata/script/score.txtar) instead. The pages under
+// docs/ are held to the same rule: any rdpcheck command they show is run.
 func TestReadmeCommands(t *testing.T) {
 	t.Chdir("../..")
-	t.Run("README.md", func(t *testing.T) { readmeCommands(t, "README.md", 6) })
+	t.Run("README.md", func(t *testing.T) { readmeCommands(t, "README.md", 12) })
 	// the worked examples of event files
 	t.Run("examples/events/README.md", func(t *testing.T) { readmeCommands(t, "examples/events/README.md", 7) })
+	pages, err := filepath.Glob("docs/*.md")
+	if err != nil || len(pages) == 0 {
+		t.Fatalf("no docs pages: %v", err)
+	}
+	for _, page := range pages {
+		t.Run(page, func(t *testing.T) { readmeCommands(t, page, 0) })
+	}
 }
 
 // readmeCommands runs the commands of the markdown file at path (from the
@@ -81,5 +92,44 @@ func readmeCommands(t *testing.T, path string, min int) {
 	}
 	if ran < min {
 		t.Errorf("ran %d of %s's commands; want at least %d", ran, path, min)
+	}
+}
+
+// TestReadmeKinds: the README's table of the kinds gen-vectors -cases
+// answers lists every kind of package cases, in its order, with its
+// inputs, and nothing else, so the table cannot drift from the code.
+func TestReadmeKinds(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const header = "| kind | inputs |"
+	s := string(readme)
+	i := strings.Index(s, header)
+	if i < 0 {
+		t.Fatalf("README.md has no table starting %q", header)
+	}
+	rows := strings.Split(s[i:], "\n")[2:] // after the header and its rule
+	var got [][2]string
+	for _, row := range rows {
+		if !strings.HasPrefix(row, "|") {
+			break
+		}
+		cells := strings.Split(strings.Trim(row, "|"), "|")
+		if len(cells) < 2 {
+			t.Fatalf("row %q: want | kind | inputs | ...", row)
+		}
+		got = append(got, [2]string{strings.TrimSpace(cells[0]), strings.TrimSpace(cells[1])})
+	}
+	var want [][2]string
+	for _, k := range cases.Kinds {
+		in := make([]string, len(k.Inputs))
+		for j, name := range k.Inputs {
+			in[j] = "`" + name + "`"
+		}
+		want = append(want, [2]string{"`" + k.Name + "`", strings.Join(in, ", ")})
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("README.md's kind table against cases.Kinds (-want +got):\n%s", diff)
 	}
 }

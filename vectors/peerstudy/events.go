@@ -350,7 +350,7 @@ var summaryPeers = []struct{ col, prefix string }{
 }
 
 // summaryTable is the table "what each accountant gets wrong, by event",
-// one row per event and count, also copied into README.md.
+// one row per event and count, also copied into docs/findings.md.
 func summaryTable(js []judged, conv []convJudged) []byte {
 	var b bytes.Buffer
 	b.WriteString("| event | count | ")

@@ -46,8 +46,8 @@ func readPeers(t *testing.T, name string) []byte {
 }
 
 // TestEventsFindings recomputes vectors/events_FINDINGS.md and requires the
-// README's table "What each accountant gets wrong, by event" to be the
-// report's, verbatim.
+// table "What each accountant gets wrong, by event" of docs/findings.md to
+// be the report's, verbatim.
 func TestEventsFindings(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reference values for about 4000 peer values")
@@ -55,12 +55,12 @@ func TestEventsFindings(t *testing.T) {
 	events, conv := readPeers(t, "events.json"), readPeers(t, "conversions.json")
 	got := findingsCheck(t, EventsFindingsName, func() ([]byte, error) { return EventsFindings(events, conv, 128) })
 	table := summaryOf(got)
-	readme, err := os.ReadFile("../../README.md")
+	page, err := os.ReadFile("../../" + findingsPage)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if table == "" || !strings.Contains(string(readme), table) {
-		t.Errorf("README.md does not hold the table of %s verbatim", EventsFindingsName)
+	if table == "" || !strings.Contains(string(page), table) {
+		t.Errorf("%s does not hold the table of %s verbatim", findingsPage, EventsFindingsName)
 	}
 }
 
@@ -76,7 +76,12 @@ func summaryOf(report []byte) string {
 	return s[i : i+j+1]
 }
 
-// TestSampledFindings recomputes vectors/sampled_FINDINGS.md.
+// findingsPage is the docs page that shows the findings' summary tables
+// (from the repository's root).
+const findingsPage = "docs/findings.md"
+
+// TestSampledFindings recomputes vectors/sampled_FINDINGS.md and requires
+// its summary table in docs/findings.md, verbatim.
 func TestSampledFindings(t *testing.T) {
 	if testing.Short() {
 		t.Skip("400 reference values of the sampled Laplace mechanism up to order 1024")
@@ -89,12 +94,12 @@ func TestSampledFindings(t *testing.T) {
 		t.Fatal("no summary table")
 	}
 	table := s[i : i+strings.Index(s[i:], "\n\n")+1]
-	readme, err := os.ReadFile("../../README.md")
+	page, err := os.ReadFile("../../" + findingsPage)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(readme), table) {
-		t.Errorf("README.md does not hold the summary table of %s verbatim", SampledFindingsName)
+	if !strings.Contains(string(page), table) {
+		t.Errorf("%s does not hold the summary table of %s verbatim", findingsPage, SampledFindingsName)
 	}
 }
 

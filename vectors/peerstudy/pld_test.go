@@ -127,7 +127,8 @@ func jsonNum(x float64) string { b, _ := jf(x).MarshalJSON(); return string(b) }
 
 // TestPLDFindings regrades the peers of peers/pld/profile.json against the
 // cached certified intervals and requires vectors/pld_FINDINGS.md unchanged
-// (-update rewrites it). It reads the cache; it computes no interval.
+// (-update rewrites it), linked from docs/findings.md, which the README
+// links. It reads the cache; it computes no interval.
 func TestPLDFindings(t *testing.T) {
 	profile, c := readPLD(t)
 	got, err := PLDFindings(profile, c)
@@ -154,12 +155,20 @@ func TestPLDFindings(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		t.Errorf("%s is stale: run go test ./vectors/peerstudy -run TestPLDFindings -update", PLDFindingsName)
 	}
+	// The findings page links the report, and the README links the page.
+	page, err := os.ReadFile("../../" + findingsPage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(page), "(../vectors/"+PLDFindingsName+")") {
+		t.Errorf("%s does not link vectors/%s", findingsPage, PLDFindingsName)
+	}
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(readme), "(vectors/"+PLDFindingsName+")") {
-		t.Errorf("README.md does not link vectors/%s", PLDFindingsName)
+	if !strings.Contains(string(readme), "("+findingsPage) {
+		t.Errorf("README.md does not link %s", findingsPage)
 	}
 }
 
