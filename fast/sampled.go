@@ -3,7 +3,7 @@ package fast
 // Poisson sampling of the Laplace mechanism and of discrete mechanisms, and
 // Zhu and Wang's general bound, in float64 with carried error bounds.
 //
-// Every moment is written as in reference/sampled.go: E_Q[(1+t)^g] - 1 =
+// Every moment is written as in reference/sampled_divergence.go: E_Q[(1+t)^g] - 1 =
 // (E_Q[1] - 1) + g E_Q[t] + E_Q[h_g(t)] with h_g(t) = (1+t)^g - 1 - g t >=
 // 0, and h_g is evaluated without forming 1 + g t:
 //
