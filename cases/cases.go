@@ -80,6 +80,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/rdpcheck/rdpcheck/dpsgd"
 	"github.com/rdpcheck/rdpcheck/fast"
 	"github.com/rdpcheck/rdpcheck/internal/workers"
 	"github.com/rdpcheck/rdpcheck/pld"
@@ -227,10 +228,10 @@ var computations = map[string]*Kind{
 		}},
 	schema.DPSGDEpsilon: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
-			return ReferenceEpsilon(c, a.Q, a.Sigma, a.Steps, a.Orders, a.Delta, a.Conversion, nil)
+			return dpsgd.ReferenceEpsilon(c, a.Q, a.Sigma, a.Steps, a.Orders, a.Delta, a.Conversion, nil)
 		},
 		Fast: func(a *Args) (float64, float64, error) {
-			return FastEpsilon(a.Q, a.Sigma, a.Steps, a.Orders, a.Delta, a.Conversion)
+			return dpsgd.FastEpsilon(a.Q, a.Sigma, a.Steps, a.Orders, a.Delta, a.Conversion)
 		}},
 	schema.SampledLaplace: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {

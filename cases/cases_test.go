@@ -11,12 +11,12 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rdpcheck/rdpcheck/dpsgd"
 	"github.com/rdpcheck/rdpcheck/fast"
 	"github.com/rdpcheck/rdpcheck/reference"
 	"github.com/rdpcheck/rdpcheck/vectors"
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
 	"github.com/rdpcheck/rdpcheck/vectors/score"
-	"github.com/rdpcheck/rdpcheck/vectors/verify"
 )
 
 func runLines(t *testing.T, in string) []map[string]any {
@@ -51,8 +51,8 @@ func TestOlderForms(t *testing.T) {
 	f, _ := fast.SGM(0.01, 1.1, 8)
 	fq1, _ := fast.SGM(1, 1.1, 2)
 	orders := []float64{2, 4, 8, 8.1, 16, 32}
-	eps, order, _ := ReferenceEpsilon(reference.Context{}, 0.004266666666666667, 1.1, 14063, orders, 1e-5, reference.Improved, nil)
-	feps, forder, _ := FastEpsilon(0.004266666666666667, 1.1, 14063, orders, 1e-5, fast.Improved)
+	eps, order, _ := dpsgd.ReferenceEpsilon(reference.Context{}, 0.004266666666666667, 1.1, 14063, orders, 1e-5, reference.Improved, nil)
+	feps, forder, _ := dpsgd.FastEpsilon(0.004266666666666667, 1.1, 14063, orders, 1e-5, fast.Improved)
 	want := []map[string]any{
 		{"q": 0.01, "sigma": 1.1, "alpha": 8.0, "reference": Decimal(ref), "fast": f},
 		// q = 1: alpha / (2 sigma^2) for the double nearest 1.1, in exact
@@ -368,7 +368,7 @@ func TestRunVectors(t *testing.T) {
 	}
 	f, _ := schema.Parse(out.Bytes())
 	v, _ := reference.SGM(0.01, 1.1, 8)
-	eps, order, _ := ReferenceEpsilon(reference.Context{}, 0.01, 2, 100, []float64{2, 4, 8, math.Inf(1)}, 1e-5, reference.Improved, nil)
+	eps, order, _ := dpsgd.ReferenceEpsilon(reference.Context{}, 0.01, 2, 100, []float64{2, 4, 8, math.Inf(1)}, 1e-5, reference.Improved, nil)
 	type row struct{ Group, Result, Expected, Order string }
 	var got []row
 	for _, g := range f.TestGroups {
@@ -560,44 +560,6 @@ func TestRunVectorsEveryKind(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("tests (-want +got):\n%s", diff)
-	}
-}
-
-// TestReferenceEpsilonProgress: with a progress callback the curve is
-// computed a tenth of the orders at a time, each tenth reported, and the
-// answer is the same as without (what SGMCurve shares between orders does
-// not change a value).
-func TestReferenceEpsilonProgress(t *testing.T) {
-	var orders []float64
-	for a := 2; a <= 24; a++ {
-		orders = append(orders, float64(a))
-	}
-	var done []int
-	eps, order, err := ReferenceEpsilon(reference.Context{}, 0.01, 2, 100, orders, 1e-5, reference.Improved, func(d, total int) {
-		if total != len(orders) {
-			t.Errorf("progress total %d, want %d", total, len(orders))
-		}
-		done = append(done, d)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// 23 orders: tenths of ceil(23/10) = 3 orders.
-	if diff := cmp.Diff([]int{3, 6, 9, 12, 15, 18, 21, 23}, done); diff != "" {
-		t.Errorf("progress (-want +got):\n%s", diff)
-	}
-	eps0, order0, err := ReferenceEpsilon(reference.Context{}, 0.01, 2, 100, orders, 1e-5, reference.Improved, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if eps.Cmp(eps0) != 0 || order != order0 {
-		t.Errorf("with progress %s at %v, without %s at %v", schema.Exact(eps), order, schema.Exact(eps0), order0)
-	}
-	// No orders: the reference's input error, with or without progress.
-	for _, p := range []func(int, int){nil, func(int, int) {}} {
-		if _, _, err := ReferenceEpsilon(reference.Context{}, 0.01, 2, 100, nil, 1e-5, reference.Improved, p); !verify.IsInputError(err) {
-			t.Errorf("no orders: %v, want an input error", err)
-		}
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"strings"
 
+	"github.com/rdpcheck/rdpcheck/dpsgd"
 	"github.com/rdpcheck/rdpcheck/reference"
 	"github.com/rdpcheck/rdpcheck/vectors/gen"
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
@@ -66,7 +67,7 @@ func RunVectors(r io.Reader, w, progress io.Writer) error {
 				t.Flags = append(t.Flags, "ManyOrders")
 			}
 			j := e.Add(t.Comment, func(c reference.Context, _ verify.Points) (verify.Out, error) {
-				v, o, err := ReferenceEpsilon(c, a.Q, a.Sigma, a.Steps, a.Orders, a.Delta, reference.Improved, nil)
+				v, o, err := dpsgd.ReferenceEpsilon(c, a.Q, a.Sigma, a.Steps, a.Orders, a.Delta, reference.Improved, nil)
 				return verify.Out{V: v, Order: o}, err
 			})
 			// Whether the input is invalid is known once the reference has

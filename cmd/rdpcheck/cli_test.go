@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rdpcheck/rdpcheck/cases"
+	"github.com/rdpcheck/rdpcheck/dpsgd"
 	"github.com/rdpcheck/rdpcheck/fast"
 	"github.com/rdpcheck/rdpcheck/reference"
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
@@ -153,7 +154,7 @@ func TestJSONInfinity(t *testing.T) {
 
 // TestEpsilonReferenceProgress: epsilon -reference reports each tenth of the
 // orders on stderr (one line per order for 5 orders) and prints the same
-// reference eps as cases.ReferenceEpsilon without progress.
+// reference eps as dpsgd.ReferenceEpsilon without progress.
 func TestEpsilonReferenceProgress(t *testing.T) {
 	code, out, errOut := runCLI("epsilon", "-q", "0.01", "-sigma", "2", "-steps", "100", "-delta", "1e-5", "-orders", "2,4,8,16,32", "-reference", "-json")
 	if code != 0 {
@@ -175,7 +176,7 @@ func TestEpsilonReferenceProgress(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("%v in %q", err, out)
 	}
-	eps, _, err := cases.ReferenceEpsilon(reference.Context{}, 0.01, 2, 100, []float64{2, 4, 8, 16, 32}, 1e-5, reference.Improved, nil)
+	eps, _, err := dpsgd.ReferenceEpsilon(reference.Context{}, 0.01, 2, 100, []float64{2, 4, 8, 16, 32}, 1e-5, reference.Improved, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/rdpcheck/rdpcheck/cases"
+	"github.com/rdpcheck/rdpcheck/dpsgd"
 	"github.com/rdpcheck/rdpcheck/fast"
 	"github.com/rdpcheck/rdpcheck/pld"
 	"github.com/rdpcheck/rdpcheck/reference"
@@ -204,12 +205,12 @@ func runEpsilon(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// referenceEpsilon is cases.ReferenceEpsilon at the default precision,
+// referenceEpsilon is dpsgd.ReferenceEpsilon at the default precision,
 // reporting each tenth of the orders on stderr.
 func referenceEpsilon(q, sigma float64, steps int, orders []float64, delta float64, conv fast.Conversion, stderr io.Writer) (string, error) {
 	fmt.Fprintf(stderr, "reference: %d orders (minutes for small sigma or large orders)\n", len(orders))
 	progress := func(done, total int) { fmt.Fprintf(stderr, "reference: %d/%d orders\n", done, total) }
-	eps, _, err := cases.ReferenceEpsilon(reference.Context{}, q, sigma, steps, orders, delta, conv, progress)
+	eps, _, err := dpsgd.ReferenceEpsilon(reference.Context{}, q, sigma, steps, orders, delta, conv, progress)
 	if err != nil {
 		return "", err
 	}

@@ -1,4 +1,8 @@
-package cases
+// Package dpsgd computes the (eps, delta)-DP guarantee of a DP-SGD run at
+// a user's point, by the reference and by fast: the one place where both
+// commands compute it (gen-vectors -cases, kinds DPSGDEpsilon and epsilon,
+// and rdpcheck epsilon -reference).
+package dpsgd
 
 import (
 	"math/big"
