@@ -37,7 +37,7 @@ import (
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
 )
 
-//go:embed *.json tfprivacy/*.json tfprivacy/FINDINGS.md README.md schema/vectors.schema.json
+//go:embed *.json tfprivacy/*.json tfprivacy/FINDINGS.md README.md schema/vectors.schema.json schema/functions.json
 var files embed.FS
 
 // FS holds the vector files, FINDINGS.md, README.md and the schema

@@ -169,6 +169,46 @@ func GenerateJSONSchema(fns []Function) []byte {
 	return b.Bytes()
 }
 
+// GenerateFunctionTable returns the table of fns as JSON, for runners in
+// other languages (functions.json beside the schema): per function its
+// inputs in call order, each with its kind ("float", "floatList", "int",
+// "intList", "text", "phases"), and whether it answers an order or a
+// certified interval.
+func GenerateFunctionTable(fns []Function) []byte {
+	kinds := map[InputKind]string{Float: "float", FloatList: "floatList", Int: "int", IntList: "intList", Text: "text", PhaseList: "phases"}
+	var list []any
+	for _, f := range fns {
+		var ins []any
+		for _, name := range f.Inputs {
+			in := InputOf(name)
+			o := obj{{"name", name}, {"kind", kinds[in.Kind]}}
+			if name == "orders" && f.GroupOrders {
+				o = append(o, kv{"groupMayGive", true})
+			}
+			ins = append(ins, o)
+		}
+		o := obj{{"name", f.Name}, {"inputs", ins}, {"doc", f.Doc}}
+		if f.Order {
+			o = append(o, kv{"order", true})
+		}
+		if f.Interval {
+			o = append(o, kv{"interval", true})
+		}
+		list = append(list, o)
+	}
+	var b bytes.Buffer
+	b.WriteString("{\n \"description\": \"The vector functions and their inputs, in call order: generated from package schema's table (functions.go); do not edit. kinds: float (read from NAMEHex), floatList (from NAMEHex), int, intList, text, phases (a list of {q, qHex, sigma, sigmaHex, steps}). groupMayGive: the group may give the input once for all its tests.\",\n \"functions\": [\n")
+	for i, f := range list {
+		b.WriteString("  " + compact(f))
+		if i < len(list)-1 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString(" ]\n}\n")
+	return b.Bytes()
+}
+
 // obj is a JSON object that keeps its keys' order.
 type obj []kv
 

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"os"
 	"strings"
@@ -15,11 +16,22 @@ var update = flag.Bool("update", false, "rewrite vectors.schema.json from the fu
 // rewrites it).
 func TestSchemaGenerated(t *testing.T) {
 	got := GenerateJSONSchema(Functions)
+	table := GenerateFunctionTable(Functions)
 	if *update {
 		if err := os.WriteFile("vectors.schema.json", got, 0o644); err != nil {
 			t.Fatal(err)
 		}
+		if err := os.WriteFile("functions.json", table, 0o644); err != nil {
+			t.Fatal(err)
+		}
 		return
+	}
+	if disk, err := os.ReadFile("functions.json"); err != nil || !bytes.Equal(disk, table) {
+		t.Errorf("functions.json is not GenerateFunctionTable(Functions) (%v): run go test ./vectors/schema -run TestSchemaGenerated -update", err)
+	}
+	var parsed struct{ Functions []struct{ Name string } }
+	if err := json.Unmarshal(table, &parsed); err != nil || len(parsed.Functions) != len(Functions) {
+		t.Errorf("functions.json: %v, %d functions", err, len(parsed.Functions))
 	}
 	if !bytes.Equal(got, JSON) {
 		t.Errorf("vectors.schema.json is not GenerateJSONSchema(Functions): run go test ./vectors/schema -run TestSchemaGenerated -update")
