@@ -32,8 +32,10 @@ shortcut below the formula's value, an answer between the two counts as
 relative error exceeds the group's tolerance, a valid input is rejected, an
 invalid one accepted, or a test hangs. A group with no answer is
 "unanswered", and one whose answers all say unsupported is "unsupported":
-neither passes. The exit status is 1 if any group fails or no graded test has
-an answer other than unsupported (answers that answer nothing pass nothing);
+neither passes. In every mode (a file, -all, -report) the exit status is 1
+if any group fails or no graded test has an answer other than unsupported
+(answers that answer nothing pass nothing), 0 otherwise, and 2 for a usage
+error; -report writes its report either way;
 an answers file with no answer to the graded tests is an error. Unanswered
 tests do not fail a group unless -complete is given.
 
@@ -406,8 +408,9 @@ func writeDigests(dir string, stdout, stderr io.Writer) int {
 }
 
 // writeReport writes dir/REPORT.md (see buildReport).
+// Its exit status is score's: 1 when the answers fail (after writing it).
 func writeReport(dir, format string, opt score.Options, stdout, stderr io.Writer) int {
-	rep, err := buildReport(dir, format, opt)
+	rep, failed, err := buildReportStatus(dir, format, opt)
 	if err != nil {
 		return fail(stderr, "score", err)
 	}
@@ -416,25 +419,37 @@ func writeReport(dir, format string, opt score.Options, stdout, stderr io.Writer
 		return fail(stderr, "score", err)
 	}
 	fmt.Fprintln(stdout, "wrote", out)
+	if failed {
+		fmt.Fprintln(stdout, "the answers fail: some group fails, or nothing graded is answered (see the report)")
+		return 1
+	}
 	return 0
 }
 
 // buildReport is the conformance report of the answers in dir: every
 // answered vector file graded, after checking the answers' digests.
 func buildReport(dir, format string, opt score.Options) (string, error) {
+	rep, _, err := buildReportStatus(dir, format, opt)
+	return rep, err
+}
+
+// buildReportStatus is buildReport, also saying whether the answers fail
+// (as score.Report.Failed: a group fails, or nothing graded is answered).
+func buildReportStatus(dir, format string, opt score.Options) (string, bool, error) {
+	failed := false
 	if err := isDir("-report", dir); err != nil {
-		return "", err
+		return "", false, err
 	}
 	stored, err := readDigests(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return "", fmt.Errorf("-report needs the digests of the tests the answers were made for, in %s or %s (write them with rdpcheck score -digests embedded when making the answers)", filepath.Join(dir, "digests.txt"), filepath.Join(filepath.Dir(filepath.Clean(dir)), "digests.txt"))
+		return "", false, fmt.Errorf("-report needs the digests of the tests the answers were made for, in %s or %s (write them with rdpcheck score -digests embedded when making the answers)", filepath.Join(dir, "digests.txt"), filepath.Join(filepath.Dir(filepath.Clean(dir)), "digests.txt"))
 	case err != nil:
-		return "", fmt.Errorf("-report: %w", err)
+		return "", false, fmt.Errorf("-report: %w", err)
 	}
 	names, paths := answerFiles(dir)
 	if len(names) == 0 {
-		return "", fmt.Errorf("%s holds no answers to any vector file (want NAME.jsonl or NAME.csv for NAME.json in: %s)", dir, strings.Join(vectors.Names(), ", "))
+		return "", false, fmt.Errorf("%s holds no answers to any vector file (want NAME.jsonl or NAME.csv for NAME.json in: %s)", dir, strings.Join(vectors.Names(), ", "))
 	}
 	peer := filepath.Base(filepath.Clean(dir))
 	var body strings.Builder
@@ -444,15 +459,16 @@ func buildReport(dir, format string, opt score.Options) (string, error) {
 	for i, name := range names {
 		vf, err := vectors.Load(name)
 		if err != nil {
-			return "", err
+			return "", false, err
 		}
 		if opt.Group != "" && !hasGroup(vf, opt.Group) {
 			continue // -group selects groups of some files only
 		}
 		rep, err := scoreFile(vf, name, paths[i], format, opt, stored)
 		if err != nil {
-			return "", err
+			return "", false, err
 		}
+		failed = failed || rep.Failed()
 		c := rep.Count()
 		n := len(rep.Groups)
 		fmt.Fprintf(&sum, "| [%s](#%s) | %d/%d | %d | %d | %d/%d | %d/%d | %d/%d | %d/%d |\n", name, anchor(name), c.Answered, rep.Tests, c.Unsupported, c.Hang,
@@ -471,7 +487,7 @@ func buildReport(dir, format string, opt score.Options) (string, error) {
 	if probe, err := os.ReadFile(filepath.Join(dir, "invalid_inputs_probe.txt")); err == nil {
 		fmt.Fprintf(&b, "## invalid_inputs.json (probe)\n\nThe invalid inputs were run one at a time with a time limit by `invalid_inputs_probe.py` (its output, `invalid_inputs_probe.txt`, as written): every input listed was accepted (a value returned) or hung; the others were rejected.\n\n```\n%s```\n", probe)
 	}
-	return b.String(), nil
+	return b.String(), failed, nil
 }
 
 // readDigests reads DIR/digests.txt, or the one shared by the answers

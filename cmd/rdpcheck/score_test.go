@@ -73,7 +73,7 @@ func writeAnswers(t *testing.T, f *schema.File, ans map[int]string) string {
 type scoreRow struct {
 	Answered, Max, Tolerance                                  string
 	Below, Negative, NaN, Inf, RejectedValid, AcceptedInvalid int
-	Status, Worst                                             string
+	Status, Under, Worst                                      string
 }
 
 // row returns the report's table row of a group. Columns: group answered
@@ -94,8 +94,12 @@ func row(t *testing.T, out, group string) scoreRow {
 			}
 		}
 		r := scoreRow{Answered: f[1], Max: f[2], Tolerance: f[4], Below: n[0], Negative: n[1], NaN: n[2], Inf: n[3], RejectedValid: n[4], AcceptedInvalid: n[5], Status: f[11]}
-		if len(f) > 12 {
-			r.Worst = f[12]
+		// Then the worst under-estimate ("-" if none) and the worst tcIds.
+		if len(f) > 12 && f[12] != "-" {
+			r.Under = f[12]
+		}
+		if len(f) > 13 {
+			r.Worst = f[13]
 		}
 		return r
 	}
@@ -142,8 +146,8 @@ func TestScoreWrongAnswers(t *testing.T) {
 	}
 	// The 1e-6 error is a relative 1e-6 of the float64 value; 1.0e-06 is
 	// what the report prints for it.
-	// gaussian: 1e-6 too high (beyond tolerance), and 1e-15 below (within
-	// tolerance but below the truth).
+	// gaussian: 1e-6 too high (beyond tolerance), and 3e-15 below (within
+	// tolerance: not counted below the truth).
 	hi, lo := finite("gaussian", 3), finite("gaussian", 5)
 	ans[hi.TcID] = value(hi, 1+1e-6)
 	ans[lo.TcID] = value(lo, 1-3e-15)
@@ -170,14 +174,14 @@ func TestScoreWrongAnswers(t *testing.T) {
 	}
 	all := func(group string) string { n := len(byGroup[group]); return fmt.Sprintf("%d/%d", n, n) }
 	// What each wrong answer must count as. gaussian: the 1e-6 error is over
-	// tolerance and the worst; the 3e-15 low one is below the truth.
-	// laplace: the negative value is also below the truth and has error 2;
-	// NaN and inf have error inf, and the first of them in file order is the
-	// worst. randomized-response: the rejected valid input is the worst; its
+	// tolerance and the worst; the 3e-15 low one is within it, not "below
+	// truth". laplace: the negative value is below the truth by 2 relative,
+	// the unsafe answer, listed first (worst under and worst) before NaN
+	// and inf, whose error is inf. randomized-response: the rejected valid input is the worst; its
 	// max is that of the correctly rounded answers (not pinned).
 	want := map[string]scoreRow{
-		"gaussian":            {Answered: all("gaussian"), Max: "1.0e-06", Tolerance: tol["gaussian"], Below: 1, Status: "FAIL", Worst: fmt.Sprint(hi.TcID)},
-		"laplace":             {Answered: all("laplace"), Max: "inf", Tolerance: tol["laplace"], Below: 1, Negative: 1, NaN: 1, Inf: 1, Status: "FAIL", Worst: fmt.Sprint(nanT.TcID)},
+		"gaussian":            {Answered: all("gaussian"), Max: "1.0e-06", Tolerance: tol["gaussian"], Status: "FAIL", Worst: fmt.Sprint(hi.TcID)},
+		"laplace":             {Answered: all("laplace"), Max: "inf", Tolerance: tol["laplace"], Below: 1, Negative: 1, NaN: 1, Inf: 1, Status: "FAIL", Under: fmt.Sprint(neg.TcID), Worst: fmt.Sprint(neg.TcID)},
 		"randomized-response": {Answered: all("randomized-response"), Tolerance: tol["randomized-response"], RejectedValid: 1, Status: "FAIL", Worst: fmt.Sprint(rej.TcID)},
 		"gaussian-divergence": {Answered: fmt.Sprintf("0/%d", len(byGroup["gaussian-divergence"])), Max: "-", Tolerance: tol["gaussian-divergence"], Status: "unanswered"},
 	}

@@ -23,6 +23,10 @@ type Answer struct {
 	Unsupported bool
 	// Hang: the runner gave up on the test after its time limit.
 	Hang bool
+	// AdapterError is the message of an exception the runner traced to
+	// the adapter's own code (a TypeError at the call, a typo): the
+	// adapter's bug, not the implementation's answer. Never a rejection.
+	AdapterError string
 	// Order is the order the implementation chose, NaN if not given.
 	Order float64
 	// Line is the answer's line in its file.
@@ -190,7 +194,7 @@ func parseOrder(a Answer, s string) (float64, error) {
 }
 
 // answerKeys are the keys of a JSON answer.
-const answerKeys = `tcId, value, error, order, unsupported, hang`
+const answerKeys = `tcId, value, error, errorType, raisedIn, adapterError, order, unsupported, hang`
 
 func parseJSONAnswer(line string) (int, Answer, error) {
 	fields, err := DecodeObject([]byte(line))
@@ -208,7 +212,7 @@ func parseJSONAnswer(line string) (int, Answer, error) {
 	raw := map[string]json.RawMessage{}
 	for _, f := range fields {
 		switch f.Key {
-		case "tcId", "value", "error", "order", "unsupported", "hang":
+		case "tcId", "value", "error", "errorType", "raisedIn", "adapterError", "order", "unsupported", "hang":
 		default:
 			return 0, Answer{}, fmt.Errorf("unknown key %q (an answer's keys: %s)", f.Key, answerKeys)
 		}
@@ -240,6 +244,30 @@ func parseJSONAnswer(line string) (int, Answer, error) {
 		}
 		a.Unsupported = a.Unsupported || k == "unsupported" && b
 		a.Hang = a.Hang || k == "hang" && b
+	}
+	for _, k := range []string{"errorType", "raisedIn"} {
+		v, ok := raw[k]
+		if !ok {
+			continue
+		}
+		var s string
+		if err := json.Unmarshal(v, &s); err != nil {
+			return 0, a, fmt.Errorf("%q: %s: want a string", k, v)
+		}
+		if k == "raisedIn" && s != "adapter" && s != "library" {
+			return 0, a, fmt.Errorf(`"raisedIn": %s: want "adapter" or "library"`, v)
+		}
+		if raw["error"] == nil && raw["adapterError"] == nil {
+			return 0, a, fmt.Errorf("%q goes with \"error\" or \"adapterError\"", k)
+		}
+	}
+	if v, ok := raw["adapterError"]; ok {
+		var msg string
+		if err := json.Unmarshal(v, &msg); err != nil || msg == "" {
+			return 0, a, fmt.Errorf(`"adapterError": %s: want the exception's message`, v)
+		}
+		outcomes = append(outcomes, `"adapterError"`)
+		a.AdapterError = msg
 	}
 	if v, ok := raw["error"]; ok {
 		var msg string

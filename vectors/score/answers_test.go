@@ -15,7 +15,7 @@ import (
 var strictRefusals = []struct {
 	caught, name, data, want string
 }{
-	{"an unknown key was ignored", "a.jsonl", `{"tcId": 1, "valeu": 0.5}`, `line 1: unknown key "valeu" (an answer's keys: tcId, value, error, order, unsupported, hang)`},
+	{"an unknown key was ignored", "a.jsonl", `{"tcId": 1, "valeu": 0.5}`, `line 1: unknown key "valeu" (an answer's keys: tcId, value, error, errorType, raisedIn, adapterError, order, unsupported, hang)`},
 	{"a duplicate key: the last won", "a.jsonl", `{"tcId": 1, "value": 0.5, "value": 0.7}`, `line 1: key "value" given twice (each key once)`},
 	{"a duplicate tcId key", "a.jsonl", `{"tcId": 1, "tcId": 2, "value": 0.5}`, `key "tcId" given twice`},
 	{"two outcomes: the value won", "a.jsonl", `{"tcId": 1, "value": 0.5, "error": "x"}`, `tcId 1: "error" and "value": give one outcome only`},

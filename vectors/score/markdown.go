@@ -13,8 +13,8 @@ import (
 func (r *Report) Markdown(w io.Writer, name string, worstN int) {
 	c := r.Count()
 	fmt.Fprintf(w, "## %s\n\n%d of %d tests answered; %s.\n\n", name, c.Answered, r.Tests, c.Groups())
-	fmt.Fprintln(w, "| group | answered | max rel | RMS rel | tolerance | below truth | negative | NaN | inf | rejected valid | accepted invalid | tighter valid | unsupported | hang | status |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+	fmt.Fprintln(w, "| group | answered | max rel | RMS rel | tolerance | below truth (beyond tolerance) | worst under | negative | NaN | inf | rejected valid | accepted invalid | tighter valid | unsupported | hang | adapter errors | status |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 	for _, g := range r.Groups {
 		rms, maxRel := "-", "-"
 		if g.Finite > 0 {
@@ -23,9 +23,13 @@ func (r *Report) Markdown(w io.Writer, name string, worstN int) {
 		if g.Valued > 0 {
 			maxRel = fmtRel(g.MaxRel)
 		}
-		fmt.Fprintf(w, "| %s | %d/%d | %s | %s | %g | %d | %d | %d | %d | %d | %d | %d | %d | %d | %s |\n",
-			g.Name, g.Answered, g.Tests, maxRel, rms, g.Tolerance, g.Below, g.Negative, g.NaN, g.Inf,
-			g.RejectedValid, g.AcceptedInvalid, g.TighterValid, g.Unsupported, g.Hang, g.Status())
+		under := "-"
+		if g.WorstUnder != nil {
+			under = strconv.Itoa(g.WorstUnder.ID)
+		}
+		fmt.Fprintf(w, "| %s | %d/%d | %s | %s | %g | %d | %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %s |\n",
+			g.Name, g.Answered, g.Tests, maxRel, rms, g.Tolerance, g.Below, under, g.Negative, g.NaN, g.Inf,
+			g.RejectedValid, g.AcceptedInvalid, g.TighterValid, g.Unsupported, g.Hang, g.AdapterErrors, g.Status())
 	}
 	first := true
 	for _, g := range r.Groups {
@@ -37,6 +41,12 @@ func (r *Report) Markdown(w io.Writer, name string, worstN int) {
 			first = false
 		}
 		var why []string
+		if g.Below > 0 {
+			why = append(why, strconv.Itoa(g.Below)+" below the truth beyond the tolerance (unsafe)")
+		}
+		if g.Unsound > 0 {
+			why = append(why, strconv.Itoa(g.Unsound)+" below the certified lower bound (unsound)")
+		}
 		if g.OverTolerance > 0 {
 			why = append(why, strconv.Itoa(g.OverTolerance)+" beyond tolerance")
 		}
@@ -48,6 +58,9 @@ func (r *Report) Markdown(w io.Writer, name string, worstN int) {
 		}
 		if g.Hang > 0 {
 			why = append(why, strconv.Itoa(g.Hang)+" hangs")
+		}
+		if g.AdapterErrors > 0 {
+			why = append(why, strconv.Itoa(g.AdapterErrors)+" adapter errors (the adapter's bug, not the implementation's answer)")
 		}
 		fmt.Fprintf(w, "\n- **%s** (%s, tolerance %g): %s\n", g.Name, g.Function, g.Tolerance, strings.Join(why, ", "))
 		for _, c := range g.Worst[:min(worstN, len(g.Worst))] {

@@ -18,6 +18,16 @@
 //     (NotImplementedError). Counted, never a failure;
 //   - hang: the runner stopped the test at its time limit. Counted, and a
 //     failure: an accountant must return.
+//   - adapter error: the runner traced the exception to the adapter's own
+//     code (a TypeError at the call, a misspelt library function). It is
+//     the adapter's bug, not the implementation's behaviour: never counted
+//     as a rejection, right or wrong, and a failure until fixed.
+//
+// Unsafe first: a group's worst cases list under-estimates beyond the
+// tolerance (and profile answers below the certified floor) before hangs,
+// NaN and infinite answers, accepted invalid inputs, adapter errors, and
+// over-estimates last; "below truth" counts only values below the truth by
+// more than the tolerance. WorstUnder is the worst such under-estimate.
 package score
 
 import (
@@ -61,6 +71,7 @@ type Group struct {
 	Unanswered      int
 	Unsupported     int // "not implemented" answers, never a failure
 	Hang            int // tests stopped at the runner's time limit
+	AdapterErrors   int // exceptions in the adapter's own code: neither answer nor rejection
 	// TighterValid counts values below the formula's value but at or
 	// above a valid shortcut's (see schema.Test.Shortcut): not errors.
 	TighterValid int
@@ -71,9 +82,13 @@ type Group struct {
 	Profile               bool
 	Unsound, Exact, Loose int
 	MaxLoose              float64
-	// Worst are the worst answers, worst first, at most MaxWorst.
-	Worst    []Worst
-	complete bool
+	// Worst are the worst answers, unsafe first (see the package
+	// comment), at most MaxWorst.
+	Worst []Worst
+	// WorstUnder is the worst under-estimate beyond the tolerance (or
+	// below a profile's floor), nil if none.
+	WorstUnder *Worst
+	complete   bool
 }
 
 // MaxWorst bounds the worst cases kept per group.
@@ -92,7 +107,11 @@ type Worst struct {
 	// Unsound and Loose: a profile answer below the certified interval
 	// (Want is its lower bound) or above it (Want is its upper bound).
 	Unsound, Loose bool
-	Comment        string
+	// Under: a value below the truth by more than the tolerance.
+	Under bool
+	// AdapterError is the adapter's exception, for an adapter error.
+	AdapterError string
+	Comment      string
 	// Inputs are the test's inputs, as Inputs writes them.
 	Inputs string
 }
@@ -101,7 +120,7 @@ type Worst struct {
 // rejected valid input, an accepted invalid one, a hang, or (with
 // Options.Complete) an unanswered test.
 func (g *Group) Failed() bool {
-	return g.OverTolerance > 0 || g.Unsound > 0 || g.RejectedValid > 0 || g.AcceptedInvalid > 0 || g.Hang > 0 || (g.complete && g.Unanswered > 0)
+	return g.OverTolerance > 0 || g.Unsound > 0 || g.AdapterErrors > 0 || g.RejectedValid > 0 || g.AcceptedInvalid > 0 || g.Hang > 0 || (g.complete && g.Unanswered > 0)
 }
 
 // RMS is the root mean square of the finite relative errors, NaN if none.
@@ -242,6 +261,11 @@ func scoreGroup(g *schema.Group, ans map[int]Answer, opt Options) (*Group, error
 			w.Hang = true
 			cases = append(cases, w)
 			continue
+		case a.AdapterError != "":
+			gs.AdapterErrors++
+			w.AdapterError = a.AdapterError
+			cases = append(cases, w)
+			continue
 		}
 		if t.Result == schema.Invalid {
 			if !a.Rejected {
@@ -297,8 +321,9 @@ func scoreGroup(g *schema.Group, ans map[int]Answer, opt Options) (*Group, error
 		if a.Value < 0 {
 			gs.Negative++
 		}
-		if !tight && schema.Below(a.Value, want) {
+		if !tight && schema.Below(a.Value, want) && !(rel <= gs.Tolerance) {
 			gs.Below++
+			w.Under = true
 		}
 		if !(rel <= gs.Tolerance) {
 			gs.OverTolerance++
@@ -318,20 +343,51 @@ func scoreGroup(g *schema.Group, ans map[int]Answer, opt Options) (*Group, error
 		w.Rel, w.Got = rel, a.Value
 		cases = append(cases, w)
 	}
-	// Unsound answers first: a large over-statement must not hide one.
+	// Unsafe first: a large over-estimate must not hide an
+	// under-estimate.
 	sort.SliceStable(cases, func(i, j int) bool {
-		if cases[i].Unsound != cases[j].Unsound {
-			return cases[i].Unsound
+		if ri, rj := cases[i].rank(), cases[j].rank(); ri != rj {
+			return ri < rj
 		}
 		return cases[i].Rel > cases[j].Rel
 	})
-	for _, c := range cases {
-		if c.Rel == 0 || len(gs.Worst) == MaxWorst {
+	for i := range cases {
+		if cases[i].Unsound || cases[i].Under {
+			gs.WorstUnder = &cases[i]
 			break
 		}
-		gs.Worst = append(gs.Worst, c)
+	}
+	for _, c := range cases {
+		if len(gs.Worst) == MaxWorst {
+			break
+		}
+		if c.Rel > 0 || c.Hang || c.Rejected || c.AdapterError != "" {
+			gs.Worst = append(gs.Worst, c)
+		}
 	}
 	return gs, nil
+}
+
+// rank orders worst cases, what can hurt a user first: under-estimates
+// (and answers below a certified floor), hangs, NaN and infinite values,
+// accepted invalid inputs, adapter errors, rejected valid inputs, then the
+// rest (over-estimates, loose answers).
+func (c Worst) rank() int {
+	switch {
+	case c.Unsound || c.Under:
+		return 0
+	case c.Hang:
+		return 1
+	case c.Rel > 0 && !c.Rejected && c.Want != "a rejection" && c.AdapterError == "" && (math.IsNaN(c.Got) || math.IsInf(c.Got, 0)):
+		return 2
+	case c.Want == "a rejection":
+		return 3
+	case c.AdapterError != "":
+		return 4
+	case c.Rejected:
+		return 5
+	}
+	return 6
 }
 
 // gradeInterval grades an answer to a profile test against its certified
@@ -460,9 +516,10 @@ func fmtRel(x float64) string { return schema.Format(x, 'e', 1) }
 // unsupported, hang and tighter-valid columns appear only when some group
 // has such answers.
 func (r *Report) Print(w io.Writer, path, vec string, worstN int) {
-	var unsupported, hang, tighter, profile bool
+	var unsupported, hang, tighter, profile, adapter bool
 	for _, g := range r.Groups {
 		profile = profile || g.Profile
+		adapter = adapter || g.AdapterErrors > 0
 		unsupported = unsupported || g.Unsupported > 0
 		hang = hang || g.Hang > 0
 		tighter = tighter || g.TighterValid > 0
@@ -483,7 +540,10 @@ func (r *Report) Print(w io.Writer, path, vec string, worstN int) {
 	if hang {
 		head += "hang\t"
 	}
-	fmt.Fprintln(tw, head+"status\tworst tcIds\t")
+	if adapter {
+		head += "adapter errors\t"
+	}
+	fmt.Fprintln(tw, head+"status\tworst under\tworst tcIds\t")
 	for _, g := range r.Groups {
 		rms := "-"
 		if g.Finite > 0 {
@@ -519,7 +579,14 @@ func (r *Report) Print(w io.Writer, path, vec string, worstN int) {
 		if hang {
 			fmt.Fprintf(tw, "%d\t", g.Hang)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t\n", g.Status(), strings.Join(ids, " "))
+		if adapter {
+			fmt.Fprintf(tw, "%d\t", g.AdapterErrors)
+		}
+		under := "-"
+		if g.WorstUnder != nil {
+			under = strconv.Itoa(g.WorstUnder.ID)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t\n", g.Status(), under, strings.Join(ids, " "))
 	}
 	tw.Flush()
 	first := true
@@ -535,8 +602,14 @@ func (r *Report) Print(w io.Writer, path, vec string, worstN int) {
 		if g.OverTolerance > 0 {
 			fmt.Fprintf(w, " %d beyond tolerance %g", g.OverTolerance, g.Tolerance)
 		}
+		if g.Below > 0 && !g.Profile {
+			fmt.Fprintf(w, " %d below the truth beyond the tolerance (unsafe)", g.Below)
+		}
 		if g.Unsound > 0 {
 			fmt.Fprintf(w, " %d below the certified lower bound (unsound)", g.Unsound)
+		}
+		if g.AdapterErrors > 0 {
+			fmt.Fprintf(w, " %d adapter errors (the adapter's bug, not the implementation's answer: fix the adapter)", g.AdapterErrors)
 		}
 		if g.complete && g.Unanswered > 0 {
 			fmt.Fprintf(w, " %d unanswered", g.Unanswered)
@@ -581,6 +654,8 @@ func (c Worst) Verdict() string {
 	switch {
 	case c.Hang:
 		return "no answer within the runner's time limit (hang)"
+	case c.AdapterError != "":
+		return "adapter error (the adapter's bug, not the implementation's answer): " + c.AdapterError
 	case c.Rejected:
 		return "rejected, want " + c.Want
 	case c.Want == "a rejection":
@@ -591,6 +666,9 @@ func (c Worst) Verdict() string {
 		return fmt.Sprintf("%v, want %s: unsound, %s below it (relative)", c.Got, c.Want, fmtRel(c.Rel))
 	case c.Loose:
 		return fmt.Sprintf("%v, want %s: valid, loose by %s", c.Got, c.Want, fmtRel(c.Rel))
+	}
+	if c.Under {
+		return fmt.Sprintf("%v, want %s: below the truth by %s relative (unsafe)", c.Got, c.Want, fmtRel(c.Rel))
 	}
 	return fmt.Sprintf("%v, want %s (relative error %s)", c.Got, c.Want, fmtRel(c.Rel))
 }

@@ -393,3 +393,73 @@ func TestDigestCoversTable(t *testing.T) {
 		}
 	}
 }
+
+// TestUnsafeFirstAndAdapterErrors grades made-up answers to closed_forms'
+// first group (the Gaussian, alpha/(2 sigma^2), exact in the file):
+//   - one ulp below the truth is inside the tolerance: not "below truth";
+//   - 1e-6 below is an unsafe under-estimate, listed before a 10x
+//     over-estimate and named as the worst under;
+//   - an adapter error on a valid test and one on an invalid test count
+//     apart, are never rejections (the invalid test is not "rightly
+//     rejected") and fail the group, named in the report.
+func TestUnsafeFirstAndAdapterErrors(t *testing.T) {
+	f, err := vectors.Load("closed_forms.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := f.TestGroups[0]
+	ans := map[int]score.Answer{}
+	var valid []*schema.Test
+	for _, tc := range g.Tests {
+		if tc.Result == schema.Valid && tc.ExpectedFloat64 != "0" && tc.ExpectedFloat64 != "inf" {
+			valid = append(valid, tc)
+		}
+	}
+	if len(valid) < 4 {
+		t.Fatalf("group %s: %d valid finite tests", g.Name, len(valid))
+	}
+	val := func(tc *schema.Test) float64 { v, _ := schema.ParseFloat(tc.ExpectedFloat64); return v }
+	ulpBelow, under, over, adapter := valid[0], valid[1], valid[2], valid[3]
+	ans[ulpBelow.TcID] = score.Answer{Value: math.Nextafter(val(ulpBelow), 0), Order: math.NaN()}
+	ans[under.TcID] = score.Answer{Value: val(under) * (1 - 1e-6), Order: math.NaN()}
+	ans[over.TcID] = score.Answer{Value: val(over) * 10, Order: math.NaN()}
+	ans[adapter.TcID] = score.Answer{AdapterError: "TypeError: SGM() got an unexpected keyword argument 'peer'", Order: math.NaN()}
+	r, err := score.Score(f, ans, score.Options{Group: g.Name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gs := r.Groups[0]
+	if gs.Below != 1 || gs.AdapterErrors != 1 || gs.RejectedValid != 0 || !gs.Failed() {
+		t.Errorf("below %d, adapter errors %d, rejected valid %d, failed %v; want 1, 1, 0, true",
+			gs.Below, gs.AdapterErrors, gs.RejectedValid, gs.Failed())
+	}
+	if gs.WorstUnder == nil || gs.WorstUnder.ID != under.TcID || len(gs.Worst) == 0 || gs.Worst[0].ID != under.TcID {
+		t.Errorf("worst under %+v, worst %+v: want tcId %d first", gs.WorstUnder, gs.Worst, under.TcID)
+	}
+	var b strings.Builder
+	r.Print(&b, "a.jsonl", "closed_forms.json", 5)
+	for _, want := range []string{"adapter errors", "1 below the truth beyond the tolerance (unsafe)", "1 adapter errors (the adapter's bug", "below the truth by 1.0e-06 relative (unsafe)"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, b.String())
+		}
+	}
+	// On an invalid input an adapter error is no rejection: the group of
+	// invalid inputs fails instead of passing as "rightly rejected".
+	inv, err := vectors.Load("invalid_inputs.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ig := inv.TestGroups[0]
+	ians := map[int]score.Answer{}
+	for _, tc := range ig.Tests {
+		ians[tc.TcID] = score.Answer{Rejected: true, Order: math.NaN()}
+	}
+	ians[ig.Tests[0].TcID] = score.Answer{AdapterError: "AttributeError: module 'rdp' has no attribute '_compute_rdp'", Order: math.NaN()}
+	ir, err := score.Score(inv, ians, score.Options{Group: ig.Name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := ir.Groups[0]; g.AdapterErrors != 1 || g.AcceptedInvalid != 0 || !g.Failed() {
+		t.Errorf("invalid group with one adapter error: %d adapter errors, %d accepted invalid, failed %v", g.AdapterErrors, g.AcceptedInvalid, g.Failed())
+	}
+}
