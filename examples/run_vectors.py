@@ -2,7 +2,7 @@
 """Run your RDP accountant over rdpcheck's vector files and write the answers.
 
 Usage:
-    python3 examples/run_vectors.py VECTORS.json IMPL.py [-o ANSWERS.jsonl]
+    python3 examples/run_vectors.py VECTORS.json IMPL.py [-o ANSWERS.jsonl] [-functions PATH]
     python3 examples/run_vectors.py -all IMPL.py -o DIR [-vectors-dir vectors]
 
 IMPL.py (or an importable module name) defines a Python function for each
@@ -22,17 +22,24 @@ each test group), taking the test's inputs as keyword arguments, e.g.
     ProfileEpsilon(phases, delta)                 the optimal eps of a run, any method
     ProfileDelta(phases, eps)                     (phases: [{"q", "sigma", "steps"}, ...])
 
-and likewise for every other function of the vector files (vectors/README.md
-lists them with their inputs). A float input arrives as a float (read from
-its hex form, so every bit is the one the expected value was computed for),
-a list of floats as a list; integer and string inputs (steps, conversion,
-relation, ...) as they are written; phases as a list of dicts with keys q
-and sigma (floats) and steps (an integer). The profile functions' tests
-give a certified interval (lower, upper), not an exact value: an answer
-below lower is unsound, one above upper is valid but loose.
+and likewise for every other function of the vector files. Which inputs a
+function takes is read from the function table, schema/functions.json
+(found in the vectors folder, or beside or above a vector file's folder:
+vectors/tfprivacy/x.json -> vectors/schema/functions.json; -functions PATH
+overrides): a function is passed exactly the inputs its entry declares,
+each of its declared kind, and nothing else of the test (comments, flags,
+a peer's values). Kinds: float, read from NAMEHex (so every bit is the one
+the expected value was computed for); floatList, a list of floats from
+NAMEHex; int, an int; intList, a list of ints; text, a str; phases, a
+list of {"q": float, "sigma": float, "steps": int} from the hex forms. An
+input marked groupMayGive is taken from the test group where the test
+does not give it (DPSGDEpsilon's orders). Groups of a function the table
+does not have are skipped, and said so. The profile functions' tests give
+a certified interval (lower, upper), not an exact value: an answer below
+lower is unsound, one above upper is valid but loose.
 
 Each function returns a float, or (value, order) for the conversions. What
-it does is recorded per test:
+it does is recorded per test, as one JSON line:
 - a value: {"tcId": N, "value": V} (V a number or "inf"/"-inf"/"nan"),
   plus "order" when it returned one;
 - raising NotImplementedError: {"tcId": N, "unsupported": true}. The scorer
@@ -43,6 +50,8 @@ it does is recorded per test:
 - not returning within -timeout seconds (default 10): {"tcId": N,
   "hang": true}. Each test runs in a worker process; a hung worker is
   killed and a new one started, so one endless loop cannot stop the run.
+  A worker that dies (a crash in native code) gives {"tcId": N,
+  "error": "crashed"}.
 
 Groups whose function IMPL does not define are skipped (their tests stay
 unanswered). With -all, every vector file under -vectors-dir (default: the
@@ -65,14 +74,6 @@ import multiprocessing
 import os
 import sys
 
-# Keys of a test that are not inputs of the function.
-NOT_INPUTS = {"tcId", "comment", "flags", "result", "expected", "expectedFloat64",
-              "expectedOrder", "lower", "upper", "shortcut"}
-# Keys of a test group that are not inputs.
-GROUP_NOT_INPUTS = {"name", "function", "comment", "relativeTolerance", "tests", "type",
-                    "source"}
-
-
 def load_impl(spec):
     """Import IMPL: a path to a .py file or a module name."""
     if spec.endswith(".py") or os.path.sep in spec:
@@ -87,33 +88,74 @@ def load_impl(spec):
     return importlib.import_module(spec)
 
 
-def hexfloat(x):
-    # float.fromhex accepts "inf", "-inf" and "nan" too.
-    if isinstance(x, list):
-        return [hexfloat(v) for v in x]
-    return float.fromhex(x)
+class VectorError(Exception):
+    """A test that does not give an input its function takes."""
 
 
-def _add_inputs(kw, obj, skip):
-    for key, val in obj.items():
-        if key in skip or key.endswith("Hex") or isinstance(val, dict):
-            continue
-        if key == "phases":
-            kw[key] = [{"q": hexfloat(p["qHex"]), "sigma": hexfloat(p["sigmaHex"]),
-                        "steps": p["steps"]} for p in val]
-            continue
-        if key + "Hex" in obj:
-            kw[key] = hexfloat(obj[key + "Hex"])
-        else:
-            kw[key] = val  # an integer, a string or a list of them
+def load_functions(path):
+    """The function table (schema/functions.json): function name -> its
+    inputs, a list of {"name", "kind"[, "groupMayGive"]} in call order."""
+    with open(path) as f:
+        table = json.load(f)
+    return {fn["name"]: fn["inputs"] for fn in table["functions"]}
 
 
-def inputs(group, test):
-    """The keyword arguments of one test: the group's shared inputs (such
-    as a grid of orders), then the test's own, floats read from hex."""
+def find_functions(vectors_path):
+    """schema/functions.json for a vector file or folder: in the folder
+    itself (vectors/), or beside or above the file's folder
+    (vectors/sgm_rdp.json, vectors/tfprivacy/x.json). None if not found."""
+    folder = vectors_path if os.path.isdir(vectors_path) else os.path.dirname(os.path.abspath(vectors_path))
+    for d in (folder, os.path.dirname(os.path.abspath(folder))):
+        cand = os.path.join(d, "schema", "functions.json")
+        if os.path.isfile(cand):
+            return cand
+    return None
+
+
+def _integer(v):
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or v != int(v):
+        raise VectorError("%r is not an integer" % (v,))
+    return int(v)
+
+
+def _convert(kind, name, src):
+    if kind == "float":
+        return float.fromhex(src[name + "Hex"])
+    if kind == "floatList":
+        return [float.fromhex(x) for x in src[name + "Hex"]]
+    if kind == "int":
+        return _integer(src[name])
+    if kind == "intList":
+        return [_integer(x) for x in src[name]]
+    if kind == "text":
+        if not isinstance(src[name], str):
+            raise VectorError("%r is not a string" % (src[name],))
+        return src[name]
+    if kind == "phases":
+        return [{"q": float.fromhex(p["qHex"]), "sigma": float.fromhex(p["sigmaHex"]),
+                 "steps": _integer(p["steps"])} for p in src[name]]
+    raise VectorError("unknown kind %r (a newer functions.json than this runner?)" % kind)
+
+
+def inputs(spec, group, test):
+    """The keyword arguments of one test: exactly the inputs spec (the
+    function's entry of functions.json) declares, each of its kind, from
+    the test, or from the group where the input is groupMayGive and the
+    test does not give it. Nothing else of the test (comments, flags, a
+    peer's values, ...) is passed."""
     kw = {}
-    _add_inputs(kw, group, GROUP_NOT_INPUTS)
-    _add_inputs(kw, test, NOT_INPUTS)
+    for inp in spec:
+        name, kind = inp["name"], inp["kind"]
+        key = name + "Hex" if kind in ("float", "floatList") else name
+        src = test
+        if key not in test and inp.get("groupMayGive") and key in group:
+            src = group
+        if key not in src:
+            raise VectorError("no input %s (%s)" % (name, key))
+        try:
+            kw[name] = _convert(kind, name, src)
+        except (ValueError, TypeError, KeyError) as e:
+            raise VectorError("input %s: %s" % (name, e))
     return kw
 
 
@@ -188,20 +230,38 @@ class Worker:
                 self.proc.kill()
 
 
-def run_file(path, impl, worker, timeout, out):
-    """Answers every test of one vector file whose function impl defines.
-    Returns (answered, skipped, hangs)."""
+def run_file(path, impl, functions, worker, timeout, out):
+    """Answers every test of one vector file whose function impl defines,
+    with the inputs functions (load_functions) declares for it. Returns
+    (answered, skipped, hangs)."""
     with open(path) as f:
         vectors = json.load(f)
     answered = skipped = hangs = 0
+    unknown = set()
     for group in vectors["testGroups"]:
         function = group["function"]
+        spec = functions.get(function)
+        if spec is None:
+            if function not in unknown:
+                unknown.add(function)
+                print("run_vectors: %s: function %s is not in the function table "
+                      "(schema/functions.json); skipping its groups" % (path, function),
+                      file=sys.stderr)
+            skipped += len(group["tests"])
+            continue
         if not callable(getattr(impl, function, None)):
             skipped += len(group["tests"])
             continue
         for test in group["tests"]:
+            try:
+                kw = inputs(spec, group, test)
+            except VectorError as e:
+                print("run_vectors: %s: group %s, tcId %s: %s; test skipped"
+                      % (path, group.get("name"), test.get("tcId"), e), file=sys.stderr)
+                skipped += 1
+                continue
             line = {"tcId": test["tcId"]}
-            line.update(worker.run(function, inputs(group, test), timeout))
+            line.update(worker.run(function, kw, timeout))
             hangs += bool(line.get("hang"))
             out.write(json.dumps(line) + "\n")
             answered += 1
@@ -228,6 +288,9 @@ def main():
                     help="run every vector file; -o names the answers folder")
     ap.add_argument("-vectors-dir", default=os.path.join(here, "..", "vectors"),
                     help="the vector files for -all (default: the repository's vectors/)")
+    ap.add_argument("-functions", default=None,
+                    help="the function table (default: schema/functions.json in the vectors "
+                    "folder, or beside or above a vector file's folder)")
     ap.add_argument("-timeout", type=float, default=10.0,
                     help="seconds one test may take before it is recorded as a hang (default 10)")
     ap.add_argument("-o", "--output", default="-",
@@ -245,12 +308,17 @@ def main():
     if not (args.timeout > 0):
         ap.error("-timeout must be > 0")
 
+    fpath = args.functions or find_functions(args.vectors_dir if args.all else vec_path)
+    if fpath is None:
+        ap.error("no schema/functions.json beside %s or its folder: give -functions PATH"
+                 % (args.vectors_dir if args.all else vec_path))
+    functions = load_functions(fpath)
     impl = load_impl(impl_spec)  # also checks that IMPL loads before any work
     worker = Worker(impl_spec)
     try:
         if not args.all:
             out = sys.stdout if args.output == "-" else open(args.output, "w")
-            answered, skipped, hangs = run_file(vec_path, impl, worker, args.timeout, out)
+            answered, skipped, hangs = run_file(vec_path, impl, functions, worker, args.timeout, out)
             if out is not sys.stdout:
                 out.close()
             print("run_vectors: %d tests answered (%d hangs), %d skipped (functions not in %s)"
@@ -263,7 +331,7 @@ def main():
             os.makedirs(os.path.dirname(dest), exist_ok=True)
             tmp = dest + ".tmp"
             with open(tmp, "w") as out:
-                answered, skipped, hangs = run_file(path, impl, worker, args.timeout, out)
+                answered, skipped, hangs = run_file(path, impl, functions, worker, args.timeout, out)
             if answered:
                 os.replace(tmp, dest)
             else:
