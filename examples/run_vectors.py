@@ -45,8 +45,23 @@ it does is recorded per test, as one JSON line:
 - raising NotImplementedError: {"tcId": N, "unsupported": true}. The scorer
   reports these as unsupported, never as failures (use it for a conversion
   or a region you do not offer);
-- raising anything else: {"tcId": N, "error": "..."}, i.e. "this input is
-  rejected";
+- raising any other exception: a rejection of the input,
+      {"tcId": N, "error": "ValueError: ...", "errorType": "ValueError",
+       "raisedIn": "library"}
+  raisedIn says where: "library" if the innermost frame of the traceback
+  is in code other than IMPL's own file (the accountant under test, the
+  standard library, ...), "adapter" if it is in IMPL's file (the
+  adapter's own input checks, or a native function such as math.log
+  called from it), except for the adapter's bugs below;
+- an adapter bug: a TypeError, AttributeError or NameError whose innermost
+  frame is in IMPL's file or is the call itself (wrong keyword arguments,
+  a misspelt function of a module, an undefined name), or a return value
+  that is not a float or (value, order):
+      {"tcId": N, "adapterError": "TypeError: ...", "raisedIn": "adapter"}
+  This says nothing about the implementation under test: it is not a
+  rejection, and the scorer reports it on its own. (A TypeError raised by
+  a native function called directly from IMPL's file counts as the
+  adapter's too: it has no frame of its own.)
 - not returning within -timeout seconds (default 10): {"tcId": N,
   "hang": true}. Each test runs in a worker process; a hung worker is
   killed and a new one started, so one endless loop cannot stop the run.
@@ -73,6 +88,7 @@ import math
 import multiprocessing
 import os
 import sys
+import traceback
 
 def load_impl(spec):
     """Import IMPL: a path to a .py file or a module name."""
@@ -169,26 +185,81 @@ def number(x):
     return x
 
 
-def answer(impl, function, kw):
+# An exception of these types raised in the adapter's own code (or by the
+# call itself: wrong keyword arguments) is a bug of the adapter, not a
+# rejection by the implementation.
+ADAPTER_BUG_TYPES = (TypeError, AttributeError, NameError)
+
+_real = {}
+
+
+def _realpath(path):
+    if path not in _real:
+        _real[path] = os.path.realpath(path)
+    return _real[path]
+
+
+def impl_file(impl):
+    """The adapter's own file: IMPL.py, or the imported module's file."""
+    f = getattr(impl, "__file__", None)
+    return _realpath(f) if f else None
+
+
+def raised_in(exc, adapter_file):
+    """Where exc was raised: "call" (by calling the function itself, in
+    answer(): wrong keyword arguments, a missing attribute, or a native
+    function raising with no Python frame), "adapter" (the innermost frame
+    is in adapter_file) or "library" (a deeper frame elsewhere)."""
+    frames = [f.f_code.co_filename for f, _ in traceback.walk_tb(exc.__traceback__)]
+    # frames[0] is answer()'s own frame: the implementation's start after it.
+    if len(frames) <= 1:
+        return "call"
+    if adapter_file is not None and _realpath(frames[-1]) == adapter_file:
+        return "adapter"
+    return "library"
+
+
+def outcome(exc, adapter_file):
+    """The answer fields of a call that raised exc (everything but tcId)."""
+    if isinstance(exc, NotImplementedError):
+        return {"unsupported": True}
+    try:
+        msg = "%s: %s" % (type(exc).__name__, exc)
+    except Exception:  # a __str__ that raises
+        msg = type(exc).__name__
+    where = raised_in(exc, adapter_file)
+    if isinstance(exc, ADAPTER_BUG_TYPES) and where in ("call", "adapter"):
+        return {"adapterError": msg, "raisedIn": "adapter"}
+    if where == "call":
+        # A native function given as the implementation raised: the
+        # library's rejection.
+        where = "library"
+    return {"error": msg, "errorType": type(exc).__name__, "raisedIn": where}
+
+
+def answer(impl, function, kw, adapter_file=None):
     """One test's answer fields (everything but tcId)."""
     try:
         result = getattr(impl, function)(**kw)
+    except Exception as e:
+        return outcome(e, adapter_file)
+    try:
         if isinstance(result, tuple):
             return {"value": number(result[0]), "order": number(result[1])}
         return {"value": number(result)}
-    except NotImplementedError:
-        return {"unsupported": True}
-    except Exception as e:  # a rejection, whatever its type
-        return {"error": "%s: %s" % (type(e).__name__, e)}
+    except Exception as e:
+        return {"adapterError": "%s: returned %.80r, want a float or (value, order): %s"
+                % (type(e).__name__, result, e), "raisedIn": "adapter"}
 
 
 def _serve(spec, conn):
     impl = load_impl(spec)
+    adapter_file = impl_file(impl)
     while True:
         job = conn.recv()
         if job is None:
             return
-        conn.send(answer(impl, job[0], job[1]))
+        conn.send(answer(impl, job[0], job[1], adapter_file))
 
 
 class Worker:

@@ -55,7 +55,8 @@ func readAnswerLines(t *testing.T, path string) map[int]map[string]any {
 // Gaussian group of vectors/invalid_inputs.json (inputs from its comments):
 // 23 sigma = -1, 24 sigma = +Inf, 25 sigma = NaN, 26 sigma = -Inf (all with
 // alpha = 2), and sigma = 1 with 27 alpha = -1, 28 alpha = NaN,
-// 29 alpha = -Inf.
+// 29 alpha = -Inf. The module's own input check is a rejection raised in
+// the adapter (raisedIn "adapter"), not an adapter bug.
 func TestPythonRunnerOutcomes(t *testing.T) {
 	py, err := exec.LookPath("python3")
 	if err != nil {
@@ -73,10 +74,10 @@ func TestPythonRunnerOutcomes(t *testing.T) {
 	}
 	got := readAnswerLines(t, answers)
 	want := map[int]map[string]any{
-		23: {"error": "ValueError: sigma must be > 0"},
+		23: {"error": "ValueError: sigma must be > 0", "errorType": "ValueError", "raisedIn": "adapter"},
 		24: {"value": 0.0}, // 2 / (2 inf^2)
-		25: {"error": "ValueError: sigma must be > 0"},
-		26: {"error": "ValueError: sigma must be > 0"},
+		25: {"error": "ValueError: sigma must be > 0", "errorType": "ValueError", "raisedIn": "adapter"},
+		26: {"error": "ValueError: sigma must be > 0", "errorType": "ValueError", "raisedIn": "adapter"},
 		27: {"unsupported": true},
 		28: {"hang": true},
 		29: {"unsupported": true},
