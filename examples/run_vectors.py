@@ -301,7 +301,7 @@ class Worker:
                 self.proc.kill()
 
 
-def run_file(path, impl, functions, worker, timeout, out):
+def run_file(path, impl, functions, worker, timeout, out, table="schema/functions.json"):
     """Answers every test of one vector file whose function impl defines,
     with the inputs functions (load_functions) declares for it. Returns
     (answered, skipped, hangs)."""
@@ -316,7 +316,7 @@ def run_file(path, impl, functions, worker, timeout, out):
             if function not in unknown:
                 unknown.add(function)
                 print("run_vectors: %s: function %s is not in the function table "
-                      "(schema/functions.json); skipping its groups" % (path, function),
+                      "(%s); skipping its groups" % (path, function, table),
                       file=sys.stderr)
             skipped += len(group["tests"])
             continue
@@ -389,10 +389,10 @@ def main():
     try:
         if not args.all:
             out = sys.stdout if args.output == "-" else open(args.output, "w")
-            answered, skipped, hangs = run_file(vec_path, impl, functions, worker, args.timeout, out)
+            answered, skipped, hangs = run_file(vec_path, impl, functions, worker, args.timeout, out, fpath)
             if out is not sys.stdout:
                 out.close()
-            print("run_vectors: %d tests answered (%d hangs), %d skipped (functions not in %s)"
+            print("run_vectors: %d tests answered (%d hangs), %d skipped (functions not in %s or the table)"
                   % (answered, hangs, skipped, impl_spec), file=sys.stderr)
             return
         root = os.path.normpath(args.vectors_dir)
@@ -402,7 +402,7 @@ def main():
             os.makedirs(os.path.dirname(dest), exist_ok=True)
             tmp = dest + ".tmp"
             with open(tmp, "w") as out:
-                answered, skipped, hangs = run_file(path, impl, functions, worker, args.timeout, out)
+                answered, skipped, hangs = run_file(path, impl, functions, worker, args.timeout, out, fpath)
             if answered:
                 os.replace(tmp, dest)
             else:
