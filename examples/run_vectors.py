@@ -2,7 +2,7 @@
 """Run your RDP accountant over rdpcheck's vector files and write the answers.
 
 Usage:
-    python3 examples/run_vectors.py VECTORS.json IMPL.py [-o ANSWERS.jsonl]
+    python3 examples/run_vectors.py VECTORS.json IMPL.py [-o ANSWERS.jsonl] [-functions PATH]
     python3 examples/run_vectors.py -all IMPL.py -o DIR [-vectors-dir vectors]
 
 IMPL.py (or an importable module name) defines a Python function for each
@@ -22,27 +22,51 @@ each test group), taking the test's inputs as keyword arguments, e.g.
     ProfileEpsilon(phases, delta)                 the optimal eps of a run, any method
     ProfileDelta(phases, eps)                     (phases: [{"q", "sigma", "steps"}, ...])
 
-and likewise for every other function of the vector files (vectors/README.md
-lists them with their inputs). A float input arrives as a float (read from
-its hex form, so every bit is the one the expected value was computed for),
-a list of floats as a list; integer and string inputs (steps, conversion,
-relation, ...) as they are written; phases as a list of dicts with keys q
-and sigma (floats) and steps (an integer). The profile functions' tests
-give a certified interval (lower, upper), not an exact value: an answer
-below lower is unsound, one above upper is valid but loose.
+and likewise for every other function of the vector files. Which inputs a
+function takes is read from the function table, schema/functions.json
+(found in the vectors folder, or beside or above a vector file's folder:
+vectors/tfprivacy/x.json -> vectors/schema/functions.json; -functions PATH
+overrides): a function is passed exactly the inputs its entry declares,
+each of its declared kind, and nothing else of the test (comments, flags,
+a peer's values). Kinds: float, read from NAMEHex (so every bit is the one
+the expected value was computed for); floatList, a list of floats from
+NAMEHex; int, an int; intList, a list of ints; text, a str; phases, a
+list of {"q": float, "sigma": float, "steps": int} from the hex forms. An
+input marked groupMayGive is taken from the test group where the test
+does not give it (DPSGDEpsilon's orders). Groups of a function the table
+does not have are skipped, and said so. The profile functions' tests give
+a certified interval (lower, upper), not an exact value: an answer below
+lower is unsound, one above upper is valid but loose.
 
 Each function returns a float, or (value, order) for the conversions. What
-it does is recorded per test:
+it does is recorded per test, as one JSON line:
 - a value: {"tcId": N, "value": V} (V a number or "inf"/"-inf"/"nan"),
   plus "order" when it returned one;
 - raising NotImplementedError: {"tcId": N, "unsupported": true}. The scorer
   reports these as unsupported, never as failures (use it for a conversion
   or a region you do not offer);
-- raising anything else: {"tcId": N, "error": "..."}, i.e. "this input is
-  rejected";
+- raising any other exception: a rejection of the input,
+      {"tcId": N, "error": "ValueError: ...", "errorType": "ValueError",
+       "raisedIn": "library"}
+  raisedIn says where: "library" if the innermost frame of the traceback
+  is in code other than IMPL's own file (the accountant under test, the
+  standard library, ...), "adapter" if it is in IMPL's file (the
+  adapter's own input checks, or a native function such as math.log
+  called from it), except for the adapter's bugs below;
+- an adapter bug: a TypeError, AttributeError or NameError whose innermost
+  frame is in IMPL's file or is the call itself (wrong keyword arguments,
+  a misspelt function of a module, an undefined name), or a return value
+  that is not a float or (value, order):
+      {"tcId": N, "adapterError": "TypeError: ...", "raisedIn": "adapter"}
+  This says nothing about the implementation under test: it is not a
+  rejection, and the scorer reports it on its own. (A TypeError raised by
+  a native function called directly from IMPL's file counts as the
+  adapter's too: it has no frame of its own.)
 - not returning within -timeout seconds (default 10): {"tcId": N,
   "hang": true}. Each test runs in a worker process; a hung worker is
   killed and a new one started, so one endless loop cannot stop the run.
+  A worker that dies (a crash in native code) gives {"tcId": N,
+  "error": "crashed"}.
 
 Groups whose function IMPL does not define are skipped (their tests stay
 unanswered). With -all, every vector file under -vectors-dir (default: the
@@ -64,14 +88,7 @@ import math
 import multiprocessing
 import os
 import sys
-
-# Keys of a test that are not inputs of the function.
-NOT_INPUTS = {"tcId", "comment", "flags", "result", "expected", "expectedFloat64",
-              "expectedOrder", "lower", "upper", "shortcut"}
-# Keys of a test group that are not inputs.
-GROUP_NOT_INPUTS = {"name", "function", "comment", "relativeTolerance", "tests", "type",
-                    "source"}
-
+import traceback
 
 def load_impl(spec):
     """Import IMPL: a path to a .py file or a module name."""
@@ -87,33 +104,74 @@ def load_impl(spec):
     return importlib.import_module(spec)
 
 
-def hexfloat(x):
-    # float.fromhex accepts "inf", "-inf" and "nan" too.
-    if isinstance(x, list):
-        return [hexfloat(v) for v in x]
-    return float.fromhex(x)
+class VectorError(Exception):
+    """A test that does not give an input its function takes."""
 
 
-def _add_inputs(kw, obj, skip):
-    for key, val in obj.items():
-        if key in skip or key.endswith("Hex") or isinstance(val, dict):
-            continue
-        if key == "phases":
-            kw[key] = [{"q": hexfloat(p["qHex"]), "sigma": hexfloat(p["sigmaHex"]),
-                        "steps": p["steps"]} for p in val]
-            continue
-        if key + "Hex" in obj:
-            kw[key] = hexfloat(obj[key + "Hex"])
-        else:
-            kw[key] = val  # an integer, a string or a list of them
+def load_functions(path):
+    """The function table (schema/functions.json): function name -> its
+    inputs, a list of {"name", "kind"[, "groupMayGive"]} in call order."""
+    with open(path) as f:
+        table = json.load(f)
+    return {fn["name"]: fn["inputs"] for fn in table["functions"]}
 
 
-def inputs(group, test):
-    """The keyword arguments of one test: the group's shared inputs (such
-    as a grid of orders), then the test's own, floats read from hex."""
+def find_functions(vectors_path):
+    """schema/functions.json for a vector file or folder: in the folder
+    itself (vectors/), or beside or above the file's folder
+    (vectors/sgm_rdp.json, vectors/tfprivacy/x.json). None if not found."""
+    folder = vectors_path if os.path.isdir(vectors_path) else os.path.dirname(os.path.abspath(vectors_path))
+    for d in (folder, os.path.dirname(os.path.abspath(folder))):
+        cand = os.path.join(d, "schema", "functions.json")
+        if os.path.isfile(cand):
+            return cand
+    return None
+
+
+def _integer(v):
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or v != int(v):
+        raise VectorError("%r is not an integer" % (v,))
+    return int(v)
+
+
+def _convert(kind, name, src):
+    if kind == "float":
+        return float.fromhex(src[name + "Hex"])
+    if kind == "floatList":
+        return [float.fromhex(x) for x in src[name + "Hex"]]
+    if kind == "int":
+        return _integer(src[name])
+    if kind == "intList":
+        return [_integer(x) for x in src[name]]
+    if kind == "text":
+        if not isinstance(src[name], str):
+            raise VectorError("%r is not a string" % (src[name],))
+        return src[name]
+    if kind == "phases":
+        return [{"q": float.fromhex(p["qHex"]), "sigma": float.fromhex(p["sigmaHex"]),
+                 "steps": _integer(p["steps"])} for p in src[name]]
+    raise VectorError("unknown kind %r (a newer functions.json than this runner?)" % kind)
+
+
+def inputs(spec, group, test):
+    """The keyword arguments of one test: exactly the inputs spec (the
+    function's entry of functions.json) declares, each of its kind, from
+    the test, or from the group where the input is groupMayGive and the
+    test does not give it. Nothing else of the test (comments, flags, a
+    peer's values, ...) is passed."""
     kw = {}
-    _add_inputs(kw, group, GROUP_NOT_INPUTS)
-    _add_inputs(kw, test, NOT_INPUTS)
+    for inp in spec:
+        name, kind = inp["name"], inp["kind"]
+        key = name + "Hex" if kind in ("float", "floatList") else name
+        src = test
+        if key not in test and inp.get("groupMayGive") and key in group:
+            src = group
+        if key not in src:
+            raise VectorError("no input %s (%s)" % (name, key))
+        try:
+            kw[name] = _convert(kind, name, src)
+        except (ValueError, TypeError, KeyError) as e:
+            raise VectorError("input %s: %s" % (name, e))
     return kw
 
 
@@ -127,26 +185,81 @@ def number(x):
     return x
 
 
-def answer(impl, function, kw):
+# An exception of these types raised in the adapter's own code (or by the
+# call itself: wrong keyword arguments) is a bug of the adapter, not a
+# rejection by the implementation.
+ADAPTER_BUG_TYPES = (TypeError, AttributeError, NameError)
+
+_real = {}
+
+
+def _realpath(path):
+    if path not in _real:
+        _real[path] = os.path.realpath(path)
+    return _real[path]
+
+
+def impl_file(impl):
+    """The adapter's own file: IMPL.py, or the imported module's file."""
+    f = getattr(impl, "__file__", None)
+    return _realpath(f) if f else None
+
+
+def raised_in(exc, adapter_file):
+    """Where exc was raised: "call" (by calling the function itself, in
+    answer(): wrong keyword arguments, a missing attribute, or a native
+    function raising with no Python frame), "adapter" (the innermost frame
+    is in adapter_file) or "library" (a deeper frame elsewhere)."""
+    frames = [f.f_code.co_filename for f, _ in traceback.walk_tb(exc.__traceback__)]
+    # frames[0] is answer()'s own frame: the implementation's start after it.
+    if len(frames) <= 1:
+        return "call"
+    if adapter_file is not None and _realpath(frames[-1]) == adapter_file:
+        return "adapter"
+    return "library"
+
+
+def outcome(exc, adapter_file):
+    """The answer fields of a call that raised exc (everything but tcId)."""
+    if isinstance(exc, NotImplementedError):
+        return {"unsupported": True}
+    try:
+        msg = "%s: %s" % (type(exc).__name__, exc)
+    except Exception:  # a __str__ that raises
+        msg = type(exc).__name__
+    where = raised_in(exc, adapter_file)
+    if isinstance(exc, ADAPTER_BUG_TYPES) and where in ("call", "adapter"):
+        return {"adapterError": msg, "raisedIn": "adapter"}
+    if where == "call":
+        # A native function given as the implementation raised: the
+        # library's rejection.
+        where = "library"
+    return {"error": msg, "errorType": type(exc).__name__, "raisedIn": where}
+
+
+def answer(impl, function, kw, adapter_file=None):
     """One test's answer fields (everything but tcId)."""
     try:
         result = getattr(impl, function)(**kw)
+    except Exception as e:
+        return outcome(e, adapter_file)
+    try:
         if isinstance(result, tuple):
             return {"value": number(result[0]), "order": number(result[1])}
         return {"value": number(result)}
-    except NotImplementedError:
-        return {"unsupported": True}
-    except Exception as e:  # a rejection, whatever its type
-        return {"error": "%s: %s" % (type(e).__name__, e)}
+    except Exception as e:
+        return {"adapterError": "%s: returned %.80r, want a float or (value, order): %s"
+                % (type(e).__name__, result, e), "raisedIn": "adapter"}
 
 
 def _serve(spec, conn):
     impl = load_impl(spec)
+    adapter_file = impl_file(impl)
     while True:
         job = conn.recv()
         if job is None:
             return
-        conn.send(answer(impl, job[0], job[1]))
+        conn.send(answer(impl, job[0], job[1], adapter_file))
 
 
 class Worker:
@@ -188,20 +301,38 @@ class Worker:
                 self.proc.kill()
 
 
-def run_file(path, impl, worker, timeout, out):
-    """Answers every test of one vector file whose function impl defines.
-    Returns (answered, skipped, hangs)."""
+def run_file(path, impl, functions, worker, timeout, out, table="schema/functions.json"):
+    """Answers every test of one vector file whose function impl defines,
+    with the inputs functions (load_functions) declares for it. Returns
+    (answered, skipped, hangs)."""
     with open(path) as f:
         vectors = json.load(f)
     answered = skipped = hangs = 0
+    unknown = set()
     for group in vectors["testGroups"]:
         function = group["function"]
+        spec = functions.get(function)
+        if spec is None:
+            if function not in unknown:
+                unknown.add(function)
+                print("run_vectors: %s: function %s is not in the function table "
+                      "(%s); skipping its groups" % (path, function, table),
+                      file=sys.stderr)
+            skipped += len(group["tests"])
+            continue
         if not callable(getattr(impl, function, None)):
             skipped += len(group["tests"])
             continue
         for test in group["tests"]:
+            try:
+                kw = inputs(spec, group, test)
+            except VectorError as e:
+                print("run_vectors: %s: group %s, tcId %s: %s; test skipped"
+                      % (path, group.get("name"), test.get("tcId"), e), file=sys.stderr)
+                skipped += 1
+                continue
             line = {"tcId": test["tcId"]}
-            line.update(worker.run(function, inputs(group, test), timeout))
+            line.update(worker.run(function, kw, timeout))
             hangs += bool(line.get("hang"))
             out.write(json.dumps(line) + "\n")
             answered += 1
@@ -228,6 +359,9 @@ def main():
                     help="run every vector file; -o names the answers folder")
     ap.add_argument("-vectors-dir", default=os.path.join(here, "..", "vectors"),
                     help="the vector files for -all (default: the repository's vectors/)")
+    ap.add_argument("-functions", default=None,
+                    help="the function table (default: schema/functions.json in the vectors "
+                    "folder, or beside or above a vector file's folder)")
     ap.add_argument("-timeout", type=float, default=10.0,
                     help="seconds one test may take before it is recorded as a hang (default 10)")
     ap.add_argument("-o", "--output", default="-",
@@ -245,15 +379,20 @@ def main():
     if not (args.timeout > 0):
         ap.error("-timeout must be > 0")
 
+    fpath = args.functions or find_functions(args.vectors_dir if args.all else vec_path)
+    if fpath is None:
+        ap.error("no schema/functions.json beside %s or its folder: give -functions PATH"
+                 % (args.vectors_dir if args.all else vec_path))
+    functions = load_functions(fpath)
     impl = load_impl(impl_spec)  # also checks that IMPL loads before any work
     worker = Worker(impl_spec)
     try:
         if not args.all:
             out = sys.stdout if args.output == "-" else open(args.output, "w")
-            answered, skipped, hangs = run_file(vec_path, impl, worker, args.timeout, out)
+            answered, skipped, hangs = run_file(vec_path, impl, functions, worker, args.timeout, out, fpath)
             if out is not sys.stdout:
                 out.close()
-            print("run_vectors: %d tests answered (%d hangs), %d skipped (functions not in %s)"
+            print("run_vectors: %d tests answered (%d hangs), %d skipped (functions not in %s or the table)"
                   % (answered, hangs, skipped, impl_spec), file=sys.stderr)
             return
         root = os.path.normpath(args.vectors_dir)
@@ -263,7 +402,7 @@ def main():
             os.makedirs(os.path.dirname(dest), exist_ok=True)
             tmp = dest + ".tmp"
             with open(tmp, "w") as out:
-                answered, skipped, hangs = run_file(path, impl, worker, args.timeout, out)
+                answered, skipped, hangs = run_file(path, impl, functions, worker, args.timeout, out, fpath)
             if answered:
                 os.replace(tmp, dest)
             else:

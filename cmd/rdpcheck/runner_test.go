@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -55,7 +56,8 @@ func readAnswerLines(t *testing.T, path string) map[int]map[string]any {
 // Gaussian group of vectors/invalid_inputs.json (inputs from its comments):
 // 23 sigma = -1, 24 sigma = +Inf, 25 sigma = NaN, 26 sigma = -Inf (all with
 // alpha = 2), and sigma = 1 with 27 alpha = -1, 28 alpha = NaN,
-// 29 alpha = -Inf.
+// 29 alpha = -Inf. The module's own input check is a rejection raised in
+// the adapter (raisedIn "adapter"), not an adapter bug.
 func TestPythonRunnerOutcomes(t *testing.T) {
 	py, err := exec.LookPath("python3")
 	if err != nil {
@@ -73,10 +75,10 @@ func TestPythonRunnerOutcomes(t *testing.T) {
 	}
 	got := readAnswerLines(t, answers)
 	want := map[int]map[string]any{
-		23: {"error": "ValueError: sigma must be > 0"},
+		23: {"error": "ValueError: sigma must be > 0", "errorType": "ValueError", "raisedIn": "adapter"},
 		24: {"value": 0.0}, // 2 / (2 inf^2)
-		25: {"error": "ValueError: sigma must be > 0"},
-		26: {"error": "ValueError: sigma must be > 0"},
+		25: {"error": "ValueError: sigma must be > 0", "errorType": "ValueError", "raisedIn": "adapter"},
+		26: {"error": "ValueError: sigma must be > 0", "errorType": "ValueError", "raisedIn": "adapter"},
 		27: {"unsupported": true},
 		28: {"hang": true},
 		29: {"unsupported": true},
@@ -117,5 +119,115 @@ func TestPythonRunnerAll(t *testing.T) {
 	// Gaussian groups are in closed_forms.json and invalid_inputs.json only.
 	if diff := cmp.Diff([]string{"closed_forms.jsonl", "invalid_inputs.jsonl"}, files); diff != "" {
 		t.Errorf("answer files (-want +got):\n%s", diff)
+	}
+}
+
+// runPython runs examples/run_vectors.py with args and returns the answer
+// lines it wrote to the answers file, skipping the test without python3.
+func runPython(t *testing.T, impl string, args ...string) map[int]map[string]any {
+	t.Helper()
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not found")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "impl.py")
+	if err := os.WriteFile(path, []byte(impl), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	answers := filepath.Join(dir, "answers.jsonl")
+	args = append(append([]string{"../../examples/run_vectors.py"}, args...), path, "-o", answers)
+	if out, err := exec.Command(py, args...).CombinedOutput(); err != nil {
+		t.Fatalf("run_vectors.py: %v\n%s", err, out)
+	}
+	return readAnswerLines(t, answers)
+}
+
+// typoImpl's Gaussian calls a function math does not have: every call
+// fails in the adapter's own code.
+const typoImpl = `import math
+def Gaussian(sigma, alpha):
+    return math.gausian_rdp(sigma, alpha)
+`
+
+// An AttributeError raised in the adapter's own file is the adapter's bug,
+// written as adapterError and never as a rejection of the input.
+func TestPythonRunnerAdapterError(t *testing.T) {
+	got := runPython(t, typoImpl, "../../vectors/closed_forms.json")
+	if len(got) == 0 {
+		t.Fatal("no answers")
+	}
+	for id, m := range got {
+		msg, ok := m["adapterError"].(string)
+		if !ok || !strings.HasPrefix(msg, "AttributeError: ") || m["raisedIn"] != "adapter" || len(m) != 2 {
+			t.Errorf("tcId %d: %v, want adapterError AttributeError raised in the adapter and nothing else", id, m)
+		}
+	}
+}
+
+// strictImpl takes exactly the inputs schema/functions.json declares for
+// the functions of vectors/tfprivacy/expectations.json, no **kwargs, and
+// checks each input's type: a peer's metadata (peer, peerValue, ...)
+// passed as an input, or an input of the wrong kind, makes the call fail.
+const strictImpl = `def _check(**kinds):
+    for name, (v, kind) in kinds.items():
+        if kind is list:
+            ok = isinstance(v, list) and all(type(x) is float for x in v)
+        else:
+            ok = type(v) is kind
+        if not ok:
+            raise TypeError("%s: %r is not a %s" % (name, v, kind))
+
+def SGMCurve(q, sigma, steps, alpha):
+    _check(q=(q, float), sigma=(sigma, float), steps=(steps, int), alpha=(alpha, float))
+    return 1.0
+
+def Epsilon(orders, rdp, delta, conversion):
+    _check(orders=(orders, list), rdp=(rdp, list), delta=(delta, float), conversion=(conversion, str))
+    return 1.0, orders[0]
+
+def DPSGDEpsilon(q, sigma, steps, delta, orders, conversion):
+    _check(q=(q, float), sigma=(sigma, float), steps=(steps, int), delta=(delta, float),
+           orders=(orders, list), conversion=(conversion, str))
+    return 1.0, orders[0]
+`
+
+// The runner passes the function table's inputs and nothing else: on the
+// TF Privacy expectations (tests and groups carrying peer, peerValue,
+// peerOrder, ...) a module taking exactly those inputs, of their kinds,
+// answers every valid test with a value (DPSGDEpsilon's orders come from
+// the group where the test has none).
+func TestPythonRunnerTableInputs(t *testing.T) {
+	const vec = "../../vectors/tfprivacy/expectations.json"
+	got := runPython(t, strictImpl, vec)
+	data, err := os.ReadFile(vec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file struct {
+		TestGroups []struct {
+			Tests []struct {
+				TcID   int    `json:"tcId"`
+				Result string `json:"result"`
+			} `json:"tests"`
+		} `json:"testGroups"`
+	}
+	if err := json.Unmarshal(data, &file); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, g := range file.TestGroups {
+		for _, tc := range g.Tests {
+			if tc.Result != "valid" {
+				continue
+			}
+			n++
+			if _, ok := got[tc.TcID]["value"]; !ok {
+				t.Errorf("tcId %d: %v, want a value", tc.TcID, got[tc.TcID])
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatalf("%s: no valid tests", vec)
 	}
 }
