@@ -21,8 +21,6 @@ var fileLayers = []string{
 	"doc.go",
 	"errors.go",         // error kinds
 	"orders.go",         // default orders
-	"dd.go",             // unit roundoff, double-double arithmetic
-	"ev.go",             // values with running error bounds, safe rounding
 	"closed.go",         // closed forms: Gaussian, Laplace, randomized response
 	"divergence.go",     // discrete Rényi divergence
 	"convert.go",        // RDP to (eps, delta)

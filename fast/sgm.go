@@ -4,6 +4,7 @@ import (
 	"math"
 	"sync"
 
+	"github.com/rdpcheck/rdpcheck/internal/carry"
 	"github.com/rdpcheck/rdpcheck/internal/xmath"
 )
 
@@ -38,7 +39,7 @@ import (
 // bound of log I and of the RDP.
 //
 // 3. log C(n,k). For n <= lfTabN = 4096 it is lf(n) - lf(k) - lf(n-k) from a
-// double-double table of lf(m) = log m!, built at start-up from logDD of
+// double-double table of lf(m) = log m!, built at start-up from carry.LogDD of
 // the primes (relative error ~1e-31), sums for composite m and prefix sums
 // (each a double-double addition of positive terms, relative 2^-104): an
 // entry is within 1e-21 absolute, and the difference, taken with two exact
@@ -161,7 +162,7 @@ import (
 // 10.2u |t| left (kL = 10.5: |y|/(1+y) <= 2|t| for y >= -1/2, and
 // |t| >= log 2 below). Right of the transition, y >= 1, 1+y = q L (1+w)
 // with w = (1-q)/(q L) = (1-q)/(q+y), and t = log q + lL + log1p(w) is
-// carried in double-double (log q by logDD): within tw u, tw = 9.1 lw +
+// carried in double-double (log q by carry.LogDD): within tw u, tw = 9.1 lw +
 // 1e-13 (|log q| + t + 1), lw = log1p(w) (w within 7.1u, lw <= w) -- so that
 // beta t keeps its digits at any size. Write tw = kT t for the other nodes
 // right of z = 1/2: the error of t there is at most tw u.
@@ -405,7 +406,7 @@ func sgmHugeSigma(q, sigma, alpha float64) float64 {
 	mq, eq := math.Frexp(q)
 	ms, es := math.Frexp(sigma)
 	m := ma * mq * mq / (ms * ms) // in [1/8, 4)
-	return roundUpRDP(math.Ldexp(m, ea+2*eq-2*es-1), 5*unit+1e-40)
+	return roundUpRDP(math.Ldexp(m, ea+2*eq-2*es-1), 5*carry.Unit+1e-40)
 }
 
 // one evaluates a finite order with 0 < q < 1.
@@ -416,7 +417,7 @@ func (ws *workspace) one(alpha, lref float64, w *window) float64 {
 	}
 	if alpha <= maxFracOrder {
 		if rdp, rel, ok := ws.fo.rdp(alpha, lref, w); ok {
-			return roundUpRDP(rdp, rel+4*unit)
+			return roundUpRDP(rdp, rel+4*carry.Unit)
 		}
 	}
 	// Upper bound through the next integer order.
@@ -456,7 +457,7 @@ func SGMCurve(q, sigma float64, steps int, orders []float64, out []float64) erro
 			if !ok {
 				v, _ = sgmExtreme(q, sigma, a)
 			}
-			out[i] = scaleUp(v, fs)
+			out[i] = carry.ScaleUp(v, fs)
 		}
 		return nil
 	}
@@ -503,7 +504,7 @@ func SGMCurve(q, sigma float64, steps int, orders []float64, out []float64) erro
 		default:
 			v = ws.one(a, out[i], &ws.wins[i])
 		}
-		out[i] = scaleUp(v, fs)
+		out[i] = carry.ScaleUp(v, fs)
 	}
 	return nil
 }

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/big"
 	"testing"
+
+	"github.com/rdpcheck/rdpcheck/internal/carry"
 )
 
 // The transition band: at fractional orders with tiny q, just below
@@ -141,7 +143,7 @@ func TestSGMExtremeSigma(t *testing.T) {
 				// exact in [g + a log q/(a-1), g] (Method): where the
 				// criterion holds the value is g rounded up
 				if 2*s*s*lq <= (a-1)*0x1p-60 {
-					if !checkUp(v, g, 8*unit) {
+					if !checkUp(v, g, 8*carry.Unit) {
 						t.Errorf("SGM(%v, %v, %v) = %v, want alpha/(2 sigma^2) = %s rounded up", q, s, a, v, g.Text('g', 17))
 					}
 				} else if math.IsNaN(v) || v < 0 {
@@ -158,7 +160,7 @@ func TestSGMExtremeSigma(t *testing.T) {
 				want.Mul(want, bigF(q))
 				want.Mul(want, bigF(q))
 				lo := new(big.Float).SetPrec(2000).Mul(want, bigF(1+1e-40))
-				if !checkUp(v, lo, 8*unit) {
+				if !checkUp(v, lo, 8*carry.Unit) {
 					t.Errorf("SGM(%v, %v, %v) = %v, want alpha q^2/(2 sigma^2) = %s rounded up", q, s, a, v, want.Text('g', 17))
 				}
 			}
@@ -199,7 +201,7 @@ func TestGaussianRDPExtreme(t *testing.T) {
 			case a == 0:
 				ok = got == 0
 			default:
-				ok = checkUp(got, gaussExact(s, a), 8*unit)
+				ok = checkUp(got, gaussExact(s, a), 8*carry.Unit)
 			}
 			if !ok {
 				t.Errorf("gaussianRDP(%v, %v) = %v, want %s rounded up", s, a, got, gaussExact(s, a).Text('g', 17))
@@ -299,7 +301,7 @@ func TestLogBinomPMFFarFromMean(t *testing.T) {
 		t.Logf("logBinomPMF(%d, %d, q=%v) = %v, error %.3g, bound %.3g", c.n, c.k, c.q, v, err, bound)
 		// the bound must hold, and be tight enough for the 1e-12 target (the
 		// float64 form had 4u (x + M + |x log(x/M)|): 2e-12 at n = 10,000)
-		if err > bound || bound > 2e-13+2*unit*math.Abs(c.exact) {
+		if err > bound || bound > 2e-13+2*carry.Unit*math.Abs(c.exact) {
 			t.Errorf("logBinomPMF(%d, %d, q=%v) = %v, exact %v: error %.3g, bound %.3g", c.n, c.k, c.q, v, c.exact, err, bound)
 		}
 	}
