@@ -324,9 +324,9 @@ func (e *baseCurveEvent) at(a float64) float64 {
 		y := float64(k) * e.eps[k-1]
 		v := ((1-t)*x + t*y) / (a - 1)
 		// relative error at most 5u + O(u^2); below 2^-1000 the absolute
-		// underflow of the products and sum is covered by roundUpRDP's
+		// underflow of the products and sum is covered by carry.RoundUpTiny's
 		// 4 2^-1074 (a - 1 > 1 only shrinks it)
-		return math.Min(roundUpRDP(v, 8*carry.Unit), e.inf)
+		return math.Min(carry.RoundUpTiny(v, 8*carry.Unit), e.inf)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/sgm"
 )
 
 // closedRel is the rounding-up margin of Laplace: a handful of correctly
@@ -55,22 +56,7 @@ func Gaussian(sigma, alpha float64) (float64, error) {
 	if err := checkAlpha("Gaussian", alpha, 0); err != nil {
 		return 0, err
 	}
-	return gaussianRDPUp(sigma, alpha), nil
-}
-
-// gaussianRDPUp is alpha/(2 sigma^2) rounded up, for sigma > 0 finite and
-// alpha >= 0 (+Inf at alpha = +Inf).
-func gaussianRDPUp(sigma, alpha float64) float64 {
-	switch {
-	case alpha == 0:
-		return 0
-	case math.IsInf(alpha, 1):
-		return math.Inf(1)
-	}
-	s := carry.ToScaled(carry.Exact(sigma))
-	den := carry.ScaledMul(s, s)
-	den.X++
-	return carry.ScaledDiv(carry.ToScaled(carry.Exact(alpha)), den).Float().Up()
+	return sgm.Gaussian(sigma, alpha), nil
 }
 
 // GaussianDivergence returns D_alpha(N(m1, s1^2) || N(m2, s2^2)):

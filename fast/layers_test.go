@@ -24,11 +24,7 @@ var fileLayers = []string{
 	"closed.go",         // closed forms: Gaussian, Laplace, randomized response
 	"divergence.go",     // discrete Rényi divergence
 	"convert.go",        // RDP to (eps, delta)
-	"sgmparams.go",      // SGM: per-(q, sigma) constants
-	"sgmint.go",         // SGM: integer orders (binomial sums)
-	"sgmnodes.go",       // SGM: quadrature nodes, windows and node terms
-	"sgmfrac.go",        // SGM: fractional orders (one summation for SGM and SGMCurve)
-	"sgm.go",            // SGM, SGMCurve: domain checks and dispatch
+	"sgm.go",            // SGM, SGMCurve: domain checks, then the engine (internal/sgm)
 	"events.go",         // k-ary RR, pure DP, zCDP, exponential mechanism, group privacy
 	"bridges.go",        // zCDP, pure DP, advanced composition
 	"wor.go",            // sampling without replacement: WORGaussian, WORBound

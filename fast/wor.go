@@ -241,7 +241,7 @@ func (g *worGauss) quad(j int) error {
 				g.tail(j, float64(rk1)*h, shift, true)
 		}
 		total := sum + comp
-		lnDapprox := shift + math.Log(total*h) - lnSqrt2Pi
+		lnDapprox := shift + math.Log(total*h) - carry.LnSqrt2Pi
 		alias := 2.02 * math.Exp(-2*math.Pi*math.Pi/(h*h)+lnS-lnDapprox) // relative to D
 		rel := (errSum+bounds/h)/total + alias + 4*carry.Unit
 		if !(alias <= 0x1p-50 && rel <= 1e-11) {

@@ -3,8 +3,9 @@ package carry
 import "math"
 
 const (
-	Unit = 0x1p-53 // unit roundoff of float64
-	Ln2  = math.Ln2
+	Unit      = 0x1p-53 // unit roundoff of float64
+	Ln2       = math.Ln2
+	LnSqrt2Pi = 0.91893853320467274178032973640562 // log(sqrt(2 pi))
 )
 
 // Double-double helpers (value hi+lo, about 106 bits), used only where a

@@ -405,6 +405,17 @@ func RoundUp(v, rel float64) float64 {
 	return math.Nextafter(v*(1+rel), math.Inf(1))
 }
 
+// RoundUpTiny is RoundUp for v >= 0, also below the normal range where
+// float64 has no relative precision left: there four steps of the smallest
+// subnormal are added, which cover the half-step roundings of a tiny result
+// and of its product by 1+rel.
+func RoundUpTiny(v, rel float64) float64 {
+	if v >= 0 && v < 0x1p-1000 {
+		return v*(1+rel) + 4*0x1p-1074
+	}
+	return RoundUp(v, rel)
+}
+
 // ScaleUp returns v*f rounded up.
 func ScaleUp(v, f float64) float64 {
 	if f == 1 || v == 0 || math.IsInf(v, 0) {

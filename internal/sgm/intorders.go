@@ -1,4 +1,4 @@
-package fast
+package sgm
 
 import (
 	"math"
@@ -366,7 +366,7 @@ func (io *intOrders) intLogIm1Scan(n int) (lm1, errAbs float64) {
 func stirlerr(n float64) float64 {
 	if n <= 15 {
 		lg, _ := math.Lgamma(n + 1)
-		return lg - (n+0.5)*math.Log(n) + n - lnSqrt2Pi
+		return lg - (n+0.5)*math.Log(n) + n - carry.LnSqrt2Pi
 	}
 	const (
 		s0 = 1.0 / 12
@@ -692,9 +692,9 @@ func (io *intOrders) rdp(n int, alpha float64) float64 {
 	if logI <= 0 {
 		// I-1 = e^x underflowed (x < -745.13, within errAbs < 1e-13):
 		// log I < 2^-1075 (1+1e-13).
-		return roundUpRDP(0x1p-1075/(alpha-1), 1e-13)
+		return carry.RoundUpTiny(0x1p-1075/(alpha-1), 1e-13)
 	}
-	return roundUpRDP(logI/(alpha-1), errAbs*sig/logI*(1+1e-3)+4*carry.Unit)
+	return carry.RoundUpTiny(logI/(alpha-1), errAbs*sig/logI*(1+1e-3)+4*carry.Unit)
 }
 
 // intOrders evaluates the integer orders of one (q, sigma) (Method 2-6):
