@@ -3,6 +3,8 @@ package fast
 import (
 	"fmt"
 	"math"
+
+	"github.com/rdpcheck/rdpcheck/internal/carry"
 )
 
 // Accountant composes privacy events by adding their RDP curves on a fixed
@@ -143,7 +145,7 @@ func (a *Accountant) epsilonKept(o []float64, delta float64, conv Conversion) (f
 		return Epsilon(o, a.rdp, delta, conv) // its error
 	}
 	k := a.KeptDelta()
-	d := (delta - k) / (1 - k) * (1 - 4*unit)
+	d := (delta - k) / (1 - k) * (1 - 4*carry.Unit)
 	if !(d > 0) {
 		if _, _, err := Epsilon(o, a.rdp, delta, conv); err != nil {
 			return 0, 0, err
@@ -161,5 +163,5 @@ func (a *Accountant) deltaKept(o []float64, eps float64, conv Conversion) (float
 		return 0, 0, err
 	}
 	k := a.KeptDelta()
-	return math.Min(1, (d+k*(1-d))*(1+4*unit)), order, nil
+	return math.Min(1, (d+k*(1-d))*(1+4*carry.Unit)), order, nil
 }

@@ -3,6 +3,7 @@ package fast
 import (
 	"math"
 
+	"github.com/rdpcheck/rdpcheck/internal/carry"
 	"github.com/rdpcheck/rdpcheck/internal/xmath"
 )
 
@@ -25,7 +26,7 @@ func ZCDPEpsilon(rho, delta float64) (float64, error) {
 	if rho == 0 || math.IsInf(rho, 1) {
 		return rho, nil
 	}
-	return roundUp(rho+2*math.Sqrt(rho*-xmath.Log(delta)), 8*unit), nil
+	return carry.RoundUp(rho+2*math.Sqrt(rho*-xmath.Log(delta)), 8*carry.Unit), nil
 }
 
 func checkRhoDelta(fn string, rho, delta float64) error {
@@ -140,5 +141,5 @@ func AdvancedComposition(eps float64, k int, deltaPrime float64) (float64, error
 	}
 	fk := float64(k)
 	v := math.Sqrt(2*fk*-xmath.Log(deltaPrime))*eps + fk*eps*math.Expm1(eps)
-	return roundUp(v, 16*unit), nil
+	return carry.RoundUp(v, 16*carry.Unit), nil
 }

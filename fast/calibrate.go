@@ -3,6 +3,8 @@ package fast
 import (
 	"fmt"
 	"math"
+
+	"github.com/rdpcheck/rdpcheck/internal/carry"
 )
 
 // Calibration bracket for the noise multiplier.
@@ -219,7 +221,7 @@ func MaxSteps(q, sigma, eps, delta float64, conv Conversion, orders []float64) (
 	tmp := make([]float64, len(orders))
 	return searchSteps(fn, eps, func(t int) (float64, error) {
 		for i, v := range one {
-			tmp[i] = scaleUp(v, float64(t))
+			tmp[i] = carry.ScaleUp(v, float64(t))
 		}
 		e, _, err := Epsilon(orders, tmp, delta, conv)
 		return e, err

@@ -6,6 +6,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/rdpcheck/rdpcheck/internal/carry"
 	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
@@ -24,7 +25,7 @@ func oldEach(o []float64, count int, f func(alpha float64) (float64, error)) ([]
 		if err != nil {
 			return nil, err
 		}
-		out[i] = scaleUp(v, float64(count))
+		out[i] = carry.ScaleUp(v, float64(count))
 	}
 	return out, nil
 }
@@ -37,7 +38,7 @@ func oldCurve(o []float64, count int, f func(orders, out []float64) error) ([]fl
 	}
 	if count > 1 {
 		for i := range out {
-			out[i] = scaleUp(out[i], float64(count))
+			out[i] = carry.ScaleUp(out[i], float64(count))
 		}
 	}
 	return out, nil
@@ -70,7 +71,7 @@ func oldWOR(o []float64, count int, bounds func(orders, out []float64) error, un
 				best = vals[k]
 			}
 		}
-		out[i] = scaleUp(best, float64(count))
+		out[i] = carry.ScaleUp(best, float64(count))
 	}
 	return out, nil
 }
@@ -213,7 +214,7 @@ func composeCases() []composeCase {
 					if rho == 0 {
 						return 0, nil
 					}
-					return roundUp(rho*x, 2*unit), nil
+					return carry.RoundUp(rho*x, 2*carry.Unit), nil
 				})
 			}, 3})
 	}
@@ -233,7 +234,7 @@ func composeCases() []composeCase {
 					return nil, err
 				}
 				for i := range out {
-					out[i] = scaleUp(out[i], 2)
+					out[i] = carry.ScaleUp(out[i], 2)
 				}
 				return out, nil
 			}, 0})
@@ -259,7 +260,7 @@ func composeCases() []composeCase {
 						return err
 					}
 					for i, alpha := range o {
-						out[i] = math.Min(out[i], scaleUp(rho, alpha))
+						out[i] = math.Min(out[i], carry.ScaleUp(rho, alpha))
 					}
 					return nil
 				})

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/rdpcheck/rdpcheck/internal/carry"
 	"github.com/rdpcheck/rdpcheck/internal/xmath"
 	"github.com/rdpcheck/rdpcheck/rdp"
 )
@@ -68,7 +69,7 @@ func epsAt(conv Conversion, a, rdp, logDelta float64) float64 {
 		e = rdp + l1 + t
 		mag = rdp + math.Abs(l1) + math.Abs(t) + math.Abs(logDelta)/am1
 	}
-	return math.Nextafter(e+9*unit*mag, math.Inf(1))
+	return math.Nextafter(e+9*carry.Unit*mag, math.Inf(1))
 }
 
 // log1mInv returns log1p(-1/a) = log((a-1)/a) for a > 1, within 6u of
@@ -179,7 +180,7 @@ func Delta(orders, rdp []float64, eps float64, conv Conversion) (delta, order fl
 			}
 			// within am1 (4u|d| + 9u|l1|) + 5u log a (improved; classic
 			// 2u|ld|), the library logs at 2 ulps
-			ld += 10*unit*mag + 2*unit
+			ld += 10*carry.Unit*mag + 2*carry.Unit
 		}
 		if ld < best {
 			best, order = ld, a
@@ -194,6 +195,6 @@ func Delta(orders, rdp []float64, eps float64, conv Conversion) (delta, order fl
 	// exp is within 2 ulps, and within half a subnormal ulp more where the
 	// result is subnormal; a delta below 2^-1074 is rounded up to it, not
 	// to 0
-	delta = math.Nextafter(math.Exp(best)*(1+4*unit), math.Inf(1))
+	delta = math.Nextafter(math.Exp(best)*(1+4*carry.Unit), math.Inf(1))
 	return math.Min(delta, 1), order, nil
 }

@@ -41,8 +41,9 @@
 // The method for the sampled Gaussian (exact binomial sums with a
 // cancellation-free I-1 for integer orders; trapezoidal quadrature of a
 // cancellation-free integrand with a proven discretisation and truncation
-// bound for fractional orders) is described in the Method comment in
-// sgm.go; its section 15 (sgmfrac.go) describes how SGMCurve shares work.
+// bound for fractional orders) is described in the Method comment of the
+// engine, internal/sgm/sgm.go; its section 15 (internal/sgm/fracorders.go)
+// describes how SGMCurve shares work.
 //
 // Speed: one RDP curve over the 156 default orders (DefaultOrders) takes
 // about 30 µs and does not allocate when the output slice is supplied

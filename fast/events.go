@@ -2,13 +2,15 @@ package fast
 
 import (
 	"math"
+
+	"github.com/rdpcheck/rdpcheck/internal/carry"
 )
 
 // Events beyond the Gaussian family: k-ary randomized response, the tight
 // curve of pure DP, zCDP lines, the exponential mechanism's bounded-range
 // bound and group privacy. See reference/events.go for the mathematics;
 // this file evaluates the same closed forms in float64 with a carried
-// error bound (ev) and rounds up by it.
+// error bound (carry.Val) and rounds up by it.
 //
 // Accuracy (TestEventsAccuracySweep, against the reference at 64 bits):
 // within 1e-12 relative of the reference (measured: below 4e-14), never
@@ -28,7 +30,7 @@ const (
 )
 
 // evClass is one likelihood-ratio class: weight w under Q, log ratio l.
-type evClass struct{ w, l ev }
+type evClass struct{ w, l carry.Val }
 
 // classDiv2 returns an upper bound on 1/(alpha-1) log(rest + sum_i w_i
 // e^(alpha l_i)) for two classes and a third of weight rest and log ratio
@@ -36,62 +38,62 @@ type evClass struct{ w, l ev }
 // non-negative w (em(alpha l) - alpha em(l)) (em(y) = expm1(y) - y) and
 // takes log1p; else it sums in the log domain, where log S >= 0.5 and
 // nothing cancels.
-func classDiv2(c0, c1 evClass, rest ev, alpha float64) float64 {
+func classDiv2(c0, c1 evClass, rest carry.Val, alpha float64) float64 {
 	p := newClassPair(c0, c1, rest)
 	return p.div(alpha)
 }
 
-// evExp1 is evExp with one call of math.Exp (none at 0) where the
-// argument's error is at most 2^-10: then exp(x.v + x.e) <= exp(x.v)
-// (1 + x.e + x.e^2) <= 1.002 v (with v's 2 ulps), so the error is at most
-// 1.002 v x.e plus v's own rounding (2 tinyErr where v is subnormal).
-func evExp1(x ev) ev {
-	if !(x.e <= 0x1p-10) {
-		return evExp(x)
+// evExp1 is carry.Exp with one call of math.Exp (none at 0) where the
+// argument's error is at most 2^-10: then exp(x.V + x.E) <= exp(x.V)
+// (1 + x.E + x.E^2) <= 1.002 v (with v's 2 ulps), so the error is at most
+// 1.002 v x.E plus v's own rounding (2 carry.TinyErr where v is subnormal).
+func evExp1(x carry.Val) carry.Val {
+	if !(x.E <= 0x1p-10) {
+		return carry.Exp(x)
 	}
-	if x.v == 0 {
-		return ev{1, 1.002 * x.e}
+	if x.V == 0 {
+		return carry.Val{V: 1, E: 1.002 * x.E}
 	}
-	v := math.Exp(x.v)
-	e := 1.002*v*x.e + expErr*v
+	v := math.Exp(x.V)
+	e := 1.002*v*x.E + carry.ExpErr*v
 	if v < 0x1p-1022 {
-		e += 2 * tinyErr
+		e += 2 * carry.TinyErr
 	}
-	return ev{v, e}
+	return carry.Val{V: v, E: e}
 }
 
 // classPair holds the order-free parts of classDiv2 (the logs of the
 // weights and em(l)), so that a curve computes them once.
 type classPair struct {
 	c0, c1       evClass
-	rest         ev
-	lw0, lw1, lr ev // log w0, log w1, log rest
-	em0, em1     ev // em(l0), em(l1)
+	rest         carry.Val
+	lw0, lw1, lr carry.Val // log w0, log w1, log rest
+	em0, em1     carry.Val // em(l0), em(l1)
 	zero0, zero1 bool
 	// near order 1: p = w e^l (the other distribution's weights), KL =
 	// sum_i w_i phi(l_i) and max |l|
-	p0, p1, kl ev
+	p0, p1, kl carry.Val
 	lmax       float64
 }
 
-func newClassPair(c0, c1 evClass, rest ev) classPair {
-	p := classPair{c0: c0, c1: c1, rest: rest, lw0: evLog(c0.w), lw1: evLog(c1.w)}
-	if rest.v != 0 {
-		p.lr = evLog(rest)
+func newClassPair(c0, c1 evClass, rest carry.Val) classPair {
+	p := classPair{c0: c0, c1: c1, rest: rest, lw0: carry.Log(c0.w), lw1: carry.Log(c1.w)}
+	if rest.V != 0 {
+		p.lr = carry.Log(rest)
 	}
-	p.zero0 = c0.l.v == 0 && c0.l.e == 0
-	p.zero1 = c1.l.v == 0 && c1.l.e == 0
+	p.zero0 = c0.l.V == 0 && c0.l.E == 0
+	p.zero1 = c1.l.V == 0 && c1.l.E == 0
 	if !p.zero0 {
-		p.em0 = evEm(c0.l)
+		p.em0 = carry.Em(c0.l)
 	}
 	if !p.zero1 {
-		p.em1 = evEm(c1.l)
+		p.em1 = carry.Em(c1.l)
 	}
 	// p = e^(log w + l): w e^l may overflow where p does not (noise near
 	// 2^-1022, l near 709)
-	p.p0, p.p1 = evExp(evAdd(p.lw0, c0.l)), evExp(evAdd(p.lw1, c1.l))
-	p.kl = evAdd(wPhi(c0.w, p.p0, c0.l), wPhi(c1.w, p.p1, c1.l))
-	p.lmax = math.Max(math.Abs(c0.l.v)+c0.l.e, math.Abs(c1.l.v)+c1.l.e)
+	p.p0, p.p1 = carry.Exp(carry.Add(p.lw0, c0.l)), carry.Exp(carry.Add(p.lw1, c1.l))
+	p.kl = carry.Add(wPhi(c0.w, p.p0, c0.l), wPhi(c1.w, p.p1, c1.l))
+	p.lmax = math.Max(math.Abs(c0.l.V)+c0.l.E, math.Abs(c1.l.V)+c1.l.E)
 	return p
 }
 
@@ -100,24 +102,24 @@ func newClassPair(c0, c1 evClass, rest ev) classPair {
 // p/q): for |l| >= 1 as w + p (l - 1) (p (l-1) >= -2w/e, so at most 2 bits
 // cancel, and no e^l overflows), below as w (l expm1(l) - em(l)) (both
 // terms near l^2 and l^2/2: 1 bit).
-func wPhi(w, p, l ev) ev {
-	if l.v == 0 && l.e == 0 {
-		return ev{}
+func wPhi(w, p, l carry.Val) carry.Val {
+	if l.V == 0 && l.E == 0 {
+		return carry.Val{}
 	}
-	one := evExact(1)
-	if math.Abs(l.v) >= 1 {
-		return evAdd(w, evMul(p, evSub(l, one)))
+	one := carry.Exact(1)
+	if math.Abs(l.V) >= 1 {
+		return carry.Add(w, carry.Mul(p, carry.Sub(l, one)))
 	}
-	return evMul(w, evSub(evMul(l, evExpm1(l)), evEm(l)))
+	return carry.Mul(w, carry.Sub(carry.Mul(l, carry.Expm1(l)), carry.Em(l)))
 }
 
 // div is classDiv2(c0, c1, rest, alpha) with the order-free parts reused.
 func (p *classPair) div(alpha float64) float64 {
-	A := evExact(alpha)
-	am1 := evExact(alpha - 1) // exact for alpha in (1, 2^53]
-	x0 := evAdd(p.lw0, evMul(A, p.c0.l))
-	x1 := evAdd(p.lw1, evMul(A, p.c1.l))
-	m := math.Max(x0.v, x1.v)
+	A := carry.Exact(alpha)
+	am1 := carry.Exact(alpha - 1) // exact for alpha in (1, 2^53]
+	x0 := carry.Add(p.lw0, carry.Mul(A, p.c0.l))
+	x1 := carry.Add(p.lw1, carry.Mul(A, p.c1.l))
+	m := math.Max(x0.V, x1.V)
 	if (alpha-1)*p.lmax <= 0.5 {
 		// Near order 1 both sums below cancel: the log domain's M + log S
 		// (both near alpha |l|, the result near (alpha-1) KL), and the
@@ -127,28 +129,28 @@ func (p *classPair) div(alpha float64) float64 {
 		// sum_i p_i em(beta l_i) (sum p_i = 1, sum p_i l_i = KL): every
 		// term >= 0, nothing cancels.
 		B := am1
-		t := evAdd(evMul(B, p.kl), evAdd(evMul(p.p0, evEm(evMul(B, p.c0.l))), evMul(p.p1, evEm(evMul(B, p.c1.l)))))
-		return evDiv(evLog1p(t), am1).upNonNeg()
+		t := carry.Add(carry.Mul(B, p.kl), carry.Add(carry.Mul(p.p0, carry.Em(carry.Mul(B, p.c0.l))), carry.Mul(p.p1, carry.Em(carry.Mul(B, p.c1.l)))))
+		return carry.Div(carry.Log1p(t), am1).UpNonNeg()
 	}
 	if m > 0.5 {
-		M := evExact(m)
-		s := evAdd(evExp1(evSub(x0, M)), evExp1(evSub(x1, M)))
-		if p.rest.v != 0 {
-			s = evAdd(s, evExp1(evSub(p.lr, M)))
+		M := carry.Exact(m)
+		s := carry.Add(evExp1(carry.Sub(x0, M)), evExp1(carry.Sub(x1, M)))
+		if p.rest.V != 0 {
+			s = carry.Add(s, evExp1(carry.Sub(p.lr, M)))
 		}
-		return evDiv(evAdd(M, evLog(s)), am1).upNonNeg()
+		return carry.Div(carry.Add(M, carry.Log(s)), am1).UpNonNeg()
 	}
-	var t ev
+	var t carry.Val
 	if !p.zero0 {
-		t = evMul(p.c0.w, evSub(evEm(evMul(A, p.c0.l)), evMul(A, p.em0)))
+		t = carry.Mul(p.c0.w, carry.Sub(carry.Em(carry.Mul(A, p.c0.l)), carry.Mul(A, p.em0)))
 	}
 	if !p.zero1 {
-		t = evAdd(t, evMul(p.c1.w, evSub(evEm(evMul(A, p.c1.l)), evMul(A, p.em1))))
+		t = carry.Add(t, carry.Mul(p.c1.w, carry.Sub(carry.Em(carry.Mul(A, p.c1.l)), carry.Mul(A, p.em1))))
 	}
-	if t.v < 0 { // only rounding: the exact sum is >= 0
-		t = ev{0, t.e}
+	if t.V < 0 { // only rounding: the exact sum is >= 0
+		t = carry.Val{V: 0, E: t.E}
 	}
-	return evDiv(evLog1p(t), am1).upNonNeg()
+	return carry.Div(carry.Log1p(t), am1).UpNonNeg()
 }
 
 func checkNoise(fn string, noise, buckets float64, relation string) error {
@@ -209,21 +211,21 @@ func newKRR(noise, buckets float64, relation string) krrCurve {
 	case noise == 0:
 		return krrCurve{fixed: true, v: math.Inf(1)}
 	}
-	N, K := evExact(noise), evExact(buckets)
-	keep := evSub(evExact(1), N)
-	a := evDiv(N, K)
-	b := evAdd(keep, a)
+	N, K := carry.Exact(noise), carry.Exact(buckets)
+	keep := carry.Sub(carry.Exact(1), N)
+	a := carry.Div(N, K)
+	b := carry.Add(keep, a)
 	if relation == ReplaceOne {
-		l := evLog1p(evDiv(evMul(K, keep), N))
-		return krrCurve{v: l.up(),
-			p0: newClassPair(evClass{a, l}, evClass{b, evNeg(l)}, evMul(evExact(buckets-2), a))}
+		l := carry.Log1p(carry.Div(carry.Mul(K, keep), N))
+		return krrCurve{v: l.Up(),
+			p0: newClassPair(evClass{a, l}, evClass{b, carry.Neg(l)}, carry.Mul(carry.Exact(buckets-2), a))}
 	}
-	km1 := evExact(buckets - 1) // exact: buckets <= 2^53
-	ls := evLog1p(evMul(km1, keep))
-	ln := evLog(N)
-	return krrCurve{v: math.Max(ls.up(), evNeg(ln).up()), special: true,
-		p0: newClassPair(evClass{evDiv(evExact(1), K), ls}, evClass{evDiv(km1, K), ln}, ev{}),
-		p1: newClassPair(evClass{b, evNeg(ls)}, evClass{evMul(km1, a), evNeg(ln)}, ev{})}
+	km1 := carry.Exact(buckets - 1) // exact: buckets <= 2^53
+	ls := carry.Log1p(carry.Mul(km1, keep))
+	ln := carry.Log(N)
+	return krrCurve{v: math.Max(ls.Up(), carry.Neg(ln).Up()), special: true,
+		p0: newClassPair(evClass{carry.Div(carry.Exact(1), K), ls}, evClass{carry.Div(km1, K), ln}, carry.Val{}),
+		p1: newClassPair(evClass{b, carry.Neg(ls)}, evClass{carry.Mul(km1, a), carry.Neg(ln)}, carry.Val{})}
 }
 
 func (k *krrCurve) at(alpha float64) float64 {
@@ -319,11 +321,11 @@ func pureDPUp(eps, alpha float64) float64 {
 // newPureDP returns the two classes of binary randomized response with
 // log ratio +-eps, eps > 0.
 func newPureDP(eps float64) classPair {
-	E := evExact(eps)
-	one := evExact(1)
-	w1 := evDiv(one, evAdd(one, evExp(E)))        // 1/(1+e^eps)
-	w2 := evDiv(one, evAdd(one, evExp(evNeg(E)))) // e^eps/(1+e^eps)
-	return newClassPair(evClass{w1, E}, evClass{w2, evNeg(E)}, ev{})
+	E := carry.Exact(eps)
+	one := carry.Exact(1)
+	w1 := carry.Div(one, carry.Add(one, carry.Exp(E)))            // 1/(1+e^eps)
+	w2 := carry.Div(one, carry.Add(one, carry.Exp(carry.Neg(E)))) // e^eps/(1+e^eps)
+	return newClassPair(evClass{w1, E}, evClass{w2, carry.Neg(E)}, carry.Val{})
 }
 
 // pureDPCurveUp writes pureDPUp(eps, orders[i]) into out[i] for valid
@@ -374,7 +376,7 @@ func ZCDP(rho, xi, alpha float64) (float64, error) {
 	if math.IsInf(v, 1) {
 		return v, nil
 	}
-	return math.Nextafter(v+subnormalErr(rho*alpha), math.Inf(1)), nil
+	return math.Nextafter(v+carry.SubnormalErr(rho*alpha), math.Inf(1)), nil
 }
 
 // ExponentialMechanism returns an upper bound on dp_accounting's RDP bound
@@ -406,9 +408,9 @@ func ExponentialMechanism(eps, alpha float64) (float64, error) {
 		return eps, nil
 	}
 	k, e2 := emParts(eps)
-	t := evMul(e2, evExact((alpha-1)/8)) // /8 exact above the subnormals
-	t.e += subnormalErr((alpha - 1) / 8)
-	return math.Min(evAdd(k, t).upNonNeg(), eps), nil
+	t := carry.Mul(e2, carry.Exact((alpha-1)/8)) // /8 exact above the subnormals
+	t.E += carry.SubnormalErr((alpha - 1) / 8)
+	return math.Min(carry.Add(k, t).UpNonNeg(), eps), nil
 }
 
 // emParts returns the order-free parts of ExponentialMechanism for eps > 0:
@@ -417,11 +419,11 @@ func ExponentialMechanism(eps, alpha float64) (float64, error) {
 // at most eps^2/8 by Hoeffding's lemma), which is within eps^2/12 relative
 // of K, below 1e-18: there emK's quotients of underflowing terms would carry
 // error bounds far above the value (at eps = 1e-170 K is about 1e-341).
-func emParts(eps float64) (k, e2 ev) {
-	E := evExact(eps)
-	e2 = evMul(E, E)
+func emParts(eps float64) (k, e2 carry.Val) {
+	E := carry.Exact(eps)
+	e2 = carry.Mul(E, E)
 	if eps < 0x1p-30 {
-		return evMul(e2, evExact(0.125)), e2
+		return carry.Mul(e2, carry.Exact(0.125)), e2
 	}
 	return emK(E), e2
 }
@@ -434,14 +436,14 @@ func emParts(eps float64) (k, e2 ev) {
 // <= 1/2 by a factor of at least 1.38, so the subtraction loses under 2
 // bits. (Found by the events vectors: at eps = 50, alpha = 1.01, K was
 // +Inf and the bound eps replaced 48.2.)
-func emK(E ev) ev {
-	x := evExpm1(E)
-	u := evDiv(evEm(E), x)
-	if u.v <= 0.5 {
-		return evNeg(evLog1pmx(evNeg(u)))
+func emK(E carry.Val) carry.Val {
+	x := carry.Expm1(E)
+	u := carry.Div(carry.Em(E), x)
+	if u.V <= 0.5 {
+		return carry.Neg(carry.Log1pmx(carry.Neg(u)))
 	}
-	v := evDiv(E, x)
-	return evSub(evNeg(evLog(v)), evSub(evExact(1), v))
+	v := carry.Div(E, x)
+	return carry.Sub(carry.Neg(carry.Log(v)), carry.Sub(carry.Exact(1), v))
 }
 
 // GroupPrivacy returns an upper bound on the RDP at order alpha for groups
@@ -490,7 +492,7 @@ func GroupPrivacy(orders, rdp []float64, c int, alpha float64) (float64, error) 
 	if math.IsInf(alpha, 1) {
 		f = math.Ldexp(1, c)
 	}
-	return scaleUp(best, f), nil
+	return carry.ScaleUp(best, f), nil
 }
 
 // ExponentialMechanismCurve writes ExponentialMechanism(eps, orders[i])
@@ -511,7 +513,7 @@ func ExponentialMechanismCurve(eps float64, orders, out []float64) error {
 			return err
 		}
 	}
-	var k, e2 ev
+	var k, e2 carry.Val
 	if eps > 0 {
 		k, e2 = emParts(eps)
 	}
@@ -522,9 +524,9 @@ func ExponentialMechanismCurve(eps float64, orders, out []float64) error {
 		case math.IsInf(a, 1):
 			out[i] = eps
 		default:
-			t := evMul(e2, evExact((a-1)/8))
-			t.e += subnormalErr((a - 1) / 8)
-			out[i] = math.Min(evAdd(k, t).upNonNeg(), eps)
+			t := carry.Mul(e2, carry.Exact((a-1)/8))
+			t.E += carry.SubnormalErr((a - 1) / 8)
+			out[i] = math.Min(carry.Add(k, t).UpNonNeg(), eps)
 		}
 	}
 	return nil

@@ -21,16 +21,10 @@ var fileLayers = []string{
 	"doc.go",
 	"errors.go",         // error kinds
 	"orders.go",         // default orders
-	"dd.go",             // unit roundoff, double-double arithmetic
-	"ev.go",             // values with running error bounds, safe rounding
 	"closed.go",         // closed forms: Gaussian, Laplace, randomized response
 	"divergence.go",     // discrete Rényi divergence
 	"convert.go",        // RDP to (eps, delta)
-	"sgmparams.go",      // SGM: per-(q, sigma) constants
-	"sgmint.go",         // SGM: integer orders (binomial sums)
-	"sgmnodes.go",       // SGM: quadrature nodes, windows and node terms
-	"sgmfrac.go",        // SGM: fractional orders (one summation for SGM and SGMCurve)
-	"sgm.go",            // SGM, SGMCurve: domain checks and dispatch
+	"sgm.go",            // SGM, SGMCurve: domain checks, then the engine (internal/sgm)
 	"events.go",         // k-ary RR, pure DP, zCDP, exponential mechanism, group privacy
 	"bridges.go",        // zCDP, pure DP, advanced composition
 	"wor.go",            // sampling without replacement: WORGaussian, WORBound

@@ -3,6 +3,8 @@ package fast
 import (
 	"fmt"
 	"math"
+
+	"github.com/rdpcheck/rdpcheck/internal/carry"
 )
 
 // RepeatAndSelect returns an upper bound on the RDP at order alpha of
@@ -113,7 +115,7 @@ func checkRepeat(fn string, orders, rdp []float64, mean, shape float64) error {
 // rsBounds holds the order-independent parts, as upper bounds.
 type rsBounds struct {
 	poisson bool
-	logMean ev
+	logMean carry.Val
 	mean    float64
 	c       float64 // TNB: (1+eta) min bracket, rounded up
 	bhLog   float64 // Poisson: min over orders of log sqrt(1 - e^-rdp), rounded up
@@ -122,14 +124,14 @@ type rsBounds struct {
 	// A_j - (a_j - 1) eps, A_j = (a_j-1)(rdp_j + log1p(-1/a_j)) - log a_j
 	// (NaN where order j does not enter), formed once.
 	nA int
-	A  [rsMaxConst]ev
+	A  [rsMaxConst]carry.Val
 }
 
 const rsMaxConst = 1024
 
 func (b *rsBounds) init(fn string, orders, rdp []float64, mean, shape float64) error {
 	b.mean = mean
-	b.logMean = evLog(evExact(mean))
+	b.logMean = carry.Log(carry.Exact(mean))
 	if math.IsInf(shape, 1) {
 		b.poisson = true
 		b.bhLog = 0
@@ -141,17 +143,17 @@ func (b *rsBounds) init(fn string, orders, rdp []float64, mean, shape float64) e
 				b.zeroD = true
 				continue
 			}
-			l := evLog(evNeg(evExpm1(evExact(-rdp[j]))))
-			b.bhLog = math.Min(b.bhLog, evHalf(l.v).v+l.e/2+unit*math.Abs(l.v))
+			l := carry.Log(carry.Neg(carry.Expm1(carry.Exact(-rdp[j]))))
+			b.bhLog = math.Min(b.bhLog, carry.Half(l.V).V+l.E/2+carry.Unit*math.Abs(l.V))
 		}
 		if len(orders) <= rsMaxConst {
 			b.nA = len(orders)
 			for j, a := range orders {
-				b.A[j] = ev{math.NaN(), 0}
+				b.A[j] = carry.Val{V: math.NaN(), E: 0}
 				if a > 1 && !math.IsInf(a, 1) && !math.IsInf(rdp[j], 1) {
-					A := evExact(a)
-					l := evAdd(evExact(rdp[j]), evLog1p(evNeg(evDiv(evExact(1), A))))
-					b.A[j] = evSub(evMul(l, evSub(A, evExact(1))), evLog(A))
+					A := carry.Exact(a)
+					l := carry.Add(carry.Exact(rdp[j]), carry.Log1p(carry.Neg(carry.Div(carry.Exact(1), A))))
+					b.A[j] = carry.Sub(carry.Mul(l, carry.Sub(A, carry.Exact(1))), carry.Log(A))
 				}
 			}
 		}
@@ -166,16 +168,16 @@ func (b *rsBounds) init(fn string, orders, rdp []float64, mean, shape float64) e
 		if a < 1 || math.IsInf(rdp[j], 1) {
 			continue
 		}
-		var t ev
+		var t carry.Val
 		if math.IsInf(a, 1) {
-			t = evExact(rdp[j])
+			t = carry.Exact(rdp[j])
 		} else {
-			A := evExact(a)
-			t = evDiv(evAdd(evMul(evExact(rdp[j]), evSub(A, evExact(1))), u), A)
+			A := carry.Exact(a)
+			t = carry.Div(carry.Add(carry.Mul(carry.Exact(rdp[j]), carry.Sub(A, carry.Exact(1))), u), A)
 		}
-		br = math.Min(br, t.up())
+		br = math.Min(br, t.Up())
 	}
-	b.c = evMul(evAdd(evExact(shape), evExact(1)), evExact(br)).up()
+	b.c = carry.Mul(carry.Add(carry.Exact(shape), carry.Exact(1)), carry.Exact(br)).Up()
 	return nil
 }
 
@@ -185,23 +187,23 @@ func (b *rsBounds) at(orders, rdp []float64, i int) float64 {
 		return math.Inf(1)
 	}
 	lam := orders[i]
-	v := evExact(rdp[i])
-	var am1 ev
+	v := carry.Exact(rdp[i])
+	var am1 carry.Val
 	if !math.IsInf(lam, 1) {
-		am1 = evSub(evExact(lam), evExact(1))
-		v = evAdd(v, evDiv(b.logMean, am1))
+		am1 = carry.Sub(carry.Exact(lam), carry.Exact(1))
+		v = carry.Add(v, carry.Div(b.logMean, am1))
 	}
 	if !b.poisson {
-		return evAdd(v, evExact(b.c)).up()
+		return carry.Add(v, carry.Exact(b.c)).Up()
 	}
 	// Poisson: epshat from below, deltahat from above.
 	epsLo := 0.0
 	if !math.IsInf(lam, 1) {
-		e := evLog1p(evDiv(evExact(1), am1))
-		epsLo = math.Max(0, e.v-e.e*(1+0x1p-20))
+		e := carry.Log1p(carry.Div(carry.Exact(1), am1))
+		epsLo = math.Max(0, e.V-e.E*(1+0x1p-20))
 	}
 	dh := b.deltaHatUp(orders, rdp, epsLo)
-	return evAdd(v, evMul(evExact(b.mean), evExact(dh))).up()
+	return carry.Add(v, carry.Mul(carry.Exact(b.mean), carry.Exact(dh))).Up()
 }
 
 // deltaHatUp is an upper bound on min over orders of delta at eps (see
@@ -225,22 +227,22 @@ func (b *rsBounds) deltaHatUp(orders, rdp []float64, eps float64) float64 {
 			continue
 		}
 		if b.nA > 0 {
-			if aj := b.A[j]; !math.IsNaN(aj.v) {
+			if aj := b.A[j]; !math.IsNaN(aj.V) {
 				// eps >= 0 is exact; a-1 is formed with its bound.
-				m = math.Min(m, evSub(aj, evMul(evSub(evExact(a), evExact(1)), evExact(eps))).up())
+				m = math.Min(m, carry.Sub(aj, carry.Mul(carry.Sub(carry.Exact(a), carry.Exact(1)), carry.Exact(eps))).Up())
 			}
 			continue
 		}
-		A := evExact(a)
-		l := evSub(evExact(rdp[j]), evExact(eps))
-		l = evAdd(l, evLog1p(evNeg(evDiv(evExact(1), A))))
-		l = evSub(evMul(l, evSub(A, evExact(1))), evLog(A))
-		m = math.Min(m, l.up())
+		A := carry.Exact(a)
+		l := carry.Sub(carry.Exact(rdp[j]), carry.Exact(eps))
+		l = carry.Add(l, carry.Log1p(carry.Neg(carry.Div(carry.Exact(1), A))))
+		l = carry.Sub(carry.Mul(l, carry.Sub(A, carry.Exact(1))), carry.Log(A))
+		m = math.Min(m, l.Up())
 	}
 	if m >= 0 {
 		return 1
 	}
-	return evExp(evExact(m)).up()
+	return carry.Exp(carry.Exact(m)).Up()
 }
 
 // min is the smallest bound over orders >= alpha (and > 1).
@@ -257,16 +259,16 @@ func (b *rsBounds) min(orders, rdp []float64, alpha float64) (float64, bool) {
 
 // tnbMean returns the truncated negative binomial's mean at u = log(1/gamma)
 // with its error bound.
-func tnbMean(u, eta float64) ev {
-	U := evExact(u)
+func tnbMean(u, eta float64) carry.Val {
+	U := carry.Exact(u)
 	switch {
 	case eta == 0:
-		return evDiv(evExpm1(U), U)
+		return carry.Div(carry.Expm1(U), U)
 	case eta == 1:
-		return evExp(U)
+		return carry.Exp(U)
 	}
-	E := evExact(eta)
-	return evDiv(evMul(E, evExpm1(U)), evNeg(evExpm1(evNeg(evMul(E, U)))))
+	E := carry.Exact(eta)
+	return carry.Div(carry.Mul(E, carry.Expm1(U)), carry.Neg(carry.Expm1(carry.Neg(carry.Mul(E, U)))))
 }
 
 // tnbLogMean returns the log of the truncated negative binomial's mean at
@@ -275,20 +277,20 @@ func tnbMean(u, eta float64) ev {
 //
 //	eta = 0: log mean = log expm1(u) - log u
 //	eta > 0: log mean = log eta + log expm1(u) - log(-expm1(-eta u))
-func tnbLogMean(u, eta float64) ev {
-	U := evExact(u)
-	lem := evLog(evExpm1(U))
+func tnbLogMean(u, eta float64) carry.Val {
+	U := carry.Exact(u)
+	lem := carry.Log(carry.Expm1(U))
 	if u > 700 {
-		lem = evAdd(U, evLog1p(evNeg(evExp(evNeg(U)))))
+		lem = carry.Add(U, carry.Log1p(carry.Neg(carry.Exp(carry.Neg(U)))))
 	}
 	switch {
 	case eta == 0:
-		return evSub(lem, evLog(U))
+		return carry.Sub(lem, carry.Log(U))
 	case eta == 1:
 		return U
 	}
-	E := evExact(eta)
-	return evSub(evAdd(evLog(E), lem), evLog(evNeg(evExpm1(evNeg(evMul(E, U))))))
+	E := carry.Exact(eta)
+	return carry.Sub(carry.Add(carry.Log(E), lem), carry.Log(carry.Neg(carry.Expm1(carry.Neg(carry.Mul(E, U))))))
 }
 
 // tnbLogInvGammaUp returns an upper bound on u = log(1/gamma) with mean(u) =
@@ -298,21 +300,21 @@ func tnbLogMean(u, eta float64) ev {
 // float64 before it reaches the largest means (at mean 2.65e305, shape 0,
 // e^u/u needs u = 710 > log(MaxFloat64); found by FuzzAccountant, which
 // got an untyped "not verified" error where the reference has a value).
-func tnbLogInvGammaUp(mean, eta float64) (ev, error) {
+func tnbLogInvGammaUp(mean, eta float64) (carry.Val, error) {
 	if mean == 1 {
-		return evExact(0), nil
+		return carry.Exact(0), nil
 	}
 	if mean > 1e300 {
 		return tnbLogInvGammaUpLog(mean, eta)
 	}
 	lo, hi := 0.0, 1.0
-	for tnbMean(hi, eta).v < mean {
+	for tnbMean(hi, eta).V < mean {
 		hi *= 2
 		if hi > 1e300 {
-			return ev{}, fmt.Errorf("fast.RepeatAndSelect: no gamma for mean %g: %w", mean, ErrNotConverged)
+			return carry.Val{}, fmt.Errorf("fast.RepeatAndSelect: no gamma for mean %g: %w", mean, ErrNotConverged)
 		}
 	}
-	return invertVerified(lo, hi, mean, func(u float64) ev { return tnbMean(u, eta) }, mean)
+	return invertVerified(lo, hi, mean, func(u float64) carry.Val { return tnbMean(u, eta) }, mean)
 }
 
 // invertVerified returns the least u in [lo, hi] (to the verification's
@@ -322,36 +324,36 @@ func tnbLogInvGammaUp(mean, eta float64) (ev, error) {
 // bound of the mean (ulps of the mean, not of u) needs a step far above
 // u's ulps; doubling overshoots the smallest verified u by at most the
 // last step, below twice the bound's width in u.
-func invertVerified(lo, hi, target float64, f func(float64) ev, mean float64) (ev, error) {
+func invertVerified(lo, hi, target float64, f func(float64) carry.Val, mean float64) (carry.Val, error) {
 	for range 2000 {
 		mid := lo + (hi-lo)/2
 		if mid <= lo || mid >= hi {
 			break
 		}
-		if f(mid).v < target {
+		if f(mid).V < target {
 			lo = mid
 		} else {
 			hi = mid
 		}
 	}
-	u, step := hi, 4*unit*hi
+	u, step := hi, 4*carry.Unit*hi
 	for range 200 {
 		m := f(u)
-		if m.v-m.e*(1+0x1p-20) >= target {
-			return evExact(u), nil
+		if m.V-m.E*(1+0x1p-20) >= target {
+			return carry.Exact(u), nil
 		}
 		u = math.Nextafter(u+step, math.Inf(1))
 		step *= 2
 	}
-	return ev{}, fmt.Errorf("fast.RepeatAndSelect: gamma for mean %g not verified: %w", mean, ErrNotConverged)
+	return carry.Val{}, fmt.Errorf("fast.RepeatAndSelect: gamma for mean %g not verified: %w", mean, ErrNotConverged)
 }
 
 // tnbLogInvGammaUpLog is tnbLogInvGammaUp on log mean, for mean > 1e300
 // (log mean is increasing in u). u is raised until the computed log mean
 // minus its bound reaches log mean's upper bound.
-func tnbLogInvGammaUpLog(mean, eta float64) (ev, error) {
-	tl := evLog(evExact(mean))
-	target := tl.v + tl.e*(1+0x1p-20)
+func tnbLogInvGammaUpLog(mean, eta float64) (carry.Val, error) {
+	tl := carry.Log(carry.Exact(mean))
+	target := tl.V + tl.E*(1+0x1p-20)
 	// mean(u) >= expm1(u)/u: mean(1024) > e^1024/1024 > MaxFloat64.
-	return invertVerified(0, 1024, target, func(u float64) ev { return tnbLogMean(u, eta) }, mean)
+	return invertVerified(0, 1024, target, func(u float64) carry.Val { return tnbLogMean(u, eta) }, mean)
 }

@@ -44,6 +44,7 @@ package fast
 // fresh exponential, is carried as rel and enters em's error as rel e^y.
 
 import (
+	"github.com/rdpcheck/rdpcheck/internal/carry"
 	"github.com/rdpcheck/rdpcheck/internal/xmath"
 	"math"
 	"sync"
@@ -75,7 +76,7 @@ func hLin(kind int, g, t, dt, L, l1, dL, dl1 float64) (h, e float64, ok bool) {
 		emv := emSampled(y)
 		gl := g * l1
 		h = emv + gl
-		e = 8*unit*emv + math.Abs(emv+y)*math.Abs(y)*dL + math.Abs(gl)*(2*unit+dl1) + unit*h
+		e = 8*carry.Unit*emv + math.Abs(emv+y)*math.Abs(y)*dL + math.Abs(gl)*(2*carry.Unit+dl1) + carry.Unit*h
 	}
 	if !(h > 0) || h < 0x1p-1000 {
 		return 0, 0, false
@@ -89,7 +90,7 @@ func hKLF(t, dt, L, l1, dL, dl1 float64) (h, e float64) {
 	if math.Abs(t) < 0.5 { // t^2 + (1+t) l1: the two cancel at most by 2
 		a, b := t*t, (1+t)*l1
 		h = a + b
-		return h, math.Abs(a)*(4*unit+2*dt) + math.Abs(b)*(2*unit+dt+dl1) + 4*unit*h
+		return h, math.Abs(a)*(4*carry.Unit+2*dt) + math.Abs(b)*(2*carry.Unit+dt+dl1) + 4*carry.Unit*h
 	}
 	// (1+t) L - t: for t >= 1/2 the first term is over 1.2 t; for t <
 	// -1/2 both terms are >= 0, and 1 + t is e^L (2 ulps and L's absolute
@@ -98,11 +99,11 @@ func hKLF(t, dt, L, l1, dL, dl1 float64) (h, e float64) {
 	// bound |a| dt missed by up to a factor |L|.
 	m, dm := 1+t, dt
 	if t < -0.5 {
-		m, dm = math.Exp(L), 4*unit+math.Abs(L)*dL
+		m, dm = math.Exp(L), 4*carry.Unit+math.Abs(L)*dL
 	}
 	a := m * L
 	h = a - t
-	return h, math.Abs(a)*(4*unit+dm+dL) + math.Abs(t)*dt + 2*unit*math.Abs(h)
+	return h, math.Abs(a)*(4*carry.Unit+dm+dL) + math.Abs(t)*dt + 2*carry.Unit*math.Abs(h)
 }
 
 // near1 reports whether h_g for the exponent g is formed by hNear1.
@@ -128,16 +129,16 @@ func hNear1(g, t, dt, L, l1, dL, dl1 float64) (h, e float64) {
 	d := g - 1
 	y := d * L
 	em := emSampled(y)
-	eem := 8*unit*em + math.Abs(em+y)*math.Abs(y)*(dL+unit)
-	m, dm := 1+t, unit+math.Abs(t)*dt/(1+t)
+	eem := 8*carry.Unit*em + math.Abs(em+y)*math.Abs(y)*(dL+carry.Unit)
+	m, dm := 1+t, carry.Unit+math.Abs(t)*dt/(1+t)
 	if t < -0.5 {
-		m, dm = math.Exp(L), 4*unit+math.Abs(L)*dL
+		m, dm = math.Exp(L), 4*carry.Unit+math.Abs(L)*dL
 	}
 	a := m * em
 	k, ek := hKLF(t, dt, L, l1, dL, dl1)
 	b := d * k
 	h = a + b
-	return h, m*eem + a*(dm+unit) + d*ek + unit*b + unit*h
+	return h, m*eem + a*(dm+carry.Unit) + d*ek + carry.Unit*b + carry.Unit*h
 }
 
 // emInv holds 1/k! for k = 2..16 (each correctly rounded from its exact
@@ -207,7 +208,7 @@ func hLog(kind int, g, t, dt, L, l1, dL, dl1 float64) (lh, e float64, ok bool) {
 			return 0, 0, false
 		}
 		lh := L + math.Log(d)
-		e := L*dL + (L*dL+r*(3*unit+dt))/d + 2*unit*math.Abs(lh) + 4*unit
+		e := L*dL + (L*dL+r*(3*carry.Unit+dt))/d + 2*carry.Unit*math.Abs(lh) + 4*carry.Unit
 		return lh, e, true
 	}
 	if y := g * L; kind == kindPow && y > 40 && near1(g) {
@@ -218,14 +219,14 @@ func hLog(kind int, g, t, dt, L, l1, dL, dl1 float64) (lh, e float64, ok bool) {
 			return 0, 0, false
 		}
 		// d(log h)/dy = e^y/h = 1/(1-r); the log1p's own error u r/(1-r).
-		e := (math.Abs(y)*dL*1.01 + 8*unit*r) / (1 - r)
-		return y + math.Log1p(-r), e + 4*unit, true
+		e := (math.Abs(y)*dL*1.01 + 8*carry.Unit*r) / (1 - r)
+		return y + math.Log1p(-r), e + 4*carry.Unit, true
 	}
 	h, he, ok := hLin(kind, g, t, dt, L, l1, dL, dl1)
 	if !ok {
 		return 0, 0, false
 	}
-	return math.Log(h), he/h + 4*unit, true
+	return math.Log(h), he/h + 4*carry.Unit, true
 }
 
 // hLogNear1 returns log h_g(t) for 1 < g < 2 and g log1p(t) > 40 (t >
@@ -245,7 +246,7 @@ func hLogNear1(g, t, dt, L, l1, dL, dl1 float64) (lh, e float64, ok bool) {
 		// expm1(y)/em(y) <= 1.01.
 		r := (1 + y) * math.Exp(-y)
 		lem = y + math.Log1p(-r)
-		eem = 1.01*math.Abs(y)*(dL+unit) + 8*unit*r + 4*unit
+		eem = 1.01*math.Abs(y)*(dL+carry.Unit) + 8*carry.Unit*r + 4*carry.Unit
 	} else {
 		em := emSampled(y)
 		if !(em > 0x1p-1000) {
@@ -254,11 +255,11 @@ func hLogNear1(g, t, dt, L, l1, dL, dl1 float64) (lh, e float64, ok bool) {
 		lem = math.Log(em)
 		// em's error, relative, and the log's own rounding (1 ulp of
 		// |lem|, which may exceed |la| below: L + lem can cancel).
-		eem = 8*unit + math.Abs(em+y)*math.Abs(y)*(dL+unit)/em + 2*unit*math.Abs(lem)
+		eem = 8*carry.Unit + math.Abs(em+y)*math.Abs(y)*(dL+carry.Unit)/em + 2*carry.Unit*math.Abs(lem)
 	}
 	// 1 + t = e^L (t > e^20): log A = L + log em(y), L's error |L| dL.
 	la := L + lem
-	ea := eem + math.Abs(L)*dL + 2*unit*math.Abs(la)
+	ea := eem + math.Abs(L)*dL + 2*carry.Unit*math.Abs(la)
 	var lk, ek float64
 	if t > 1e300 {
 		var ok bool
@@ -271,12 +272,12 @@ func hLogNear1(g, t, dt, L, l1, dL, dl1 float64) (lh, e float64, ok bool) {
 			return 0, 0, false
 		}
 		lk = math.Log(k)
-		ek = e/k + 2*unit*math.Abs(lk)
+		ek = e/k + 2*carry.Unit*math.Abs(lk)
 	}
 	lb := math.Log(d) + lk
-	eb := ek + 2*unit*math.Abs(math.Log(d)) + 2*unit*math.Abs(lb)
+	eb := ek + 2*carry.Unit*math.Abs(math.Log(d)) + 2*carry.Unit*math.Abs(lb)
 	lh = xmath.LogAddExp(la, lb)
-	return lh, max(ea, eb) + 8*unit + 2*unit*math.Abs(lh), true
+	return lh, max(ea, eb) + 8*carry.Unit + 2*carry.Unit*math.Abs(lh), true
 }
 
 const (
@@ -340,7 +341,7 @@ func (a *lsum) add(l, r float64) {
 	}
 	x := math.Exp(l - a.M)
 	a.s += x
-	a.e += x * (r + 4*unit) // the exponential's 2 ulps, with the shift's
+	a.e += x * (r + 4*carry.Unit) // the exponential's 2 ulps, with the shift's
 }
 
 // logUp returns an upper bound on log of the sum times (1 + extra).
@@ -348,8 +349,8 @@ func (a *lsum) logUp(extra float64) float64 {
 	if a.n == 0 {
 		return math.Inf(-1)
 	}
-	rel := a.e/a.s + float64(a.n+2)*unit + extra
-	return a.M + math.Log(a.s) + 2*rel + 4*unit*math.Abs(a.M)
+	rel := a.e/a.s + float64(a.n+2)*carry.Unit + extra
+	return a.M + math.Log(a.s) + 2*rel + 4*carry.Unit*math.Abs(a.M)
 }
 
 // glRule64 is an n-point Gauss-Legendre rule: positive nodes and weights.
@@ -429,10 +430,10 @@ func (p *lapNodes) setNode(j int, lw, t, dt, m, dm float64) {
 	var L, dL float64
 	if m > 0 && t < -0.5 {
 		L = math.Log(m)
-		dL = 2*unit + dm/math.Abs(L)
+		dL = 2*carry.Unit + dm/math.Abs(L)
 	} else {
 		L = math.Log1p(t)
-		dL = 4 * unit
+		dL = 4 * carry.Unit
 		if t != 0 {
 			dL += dt * math.Abs(t) / ((1 + t) * math.Abs(L))
 		}
@@ -444,9 +445,9 @@ func (p *lapNodes) setNode(j int, lw, t, dt, m, dm float64) {
 	var dl1 float64
 	if math.Abs(t) < 0.5 {
 		l1 = log1pmx(t)
-		dl1 = 6*unit + 2*dt/(1+math.Min(t, 0))
+		dl1 = 6*carry.Unit + 2*dt/(1+math.Min(t, 0))
 	} else if l1 != 0 {
-		dl1 = (math.Abs(L)*dL+math.Abs(t)*dt)/math.Abs(l1) + unit
+		dl1 = (math.Abs(L)*dL+math.Abs(t)*dt)/math.Abs(l1) + carry.Unit
 	}
 	p.lw[j], p.w[j], p.t[j], p.dt[j] = lw, math.Exp(lw), t, dt
 	p.L[j], p.l1[j], p.dL[j], p.dl1[j] = L, l1, dL, dl1
@@ -485,10 +486,10 @@ func (p *lapNodes) sumPow(g float64, usePowers bool) (S, E float64, ok bool) {
 			// e^y - 1 - y > e^y/3.8 for y > 1: the two roundings cost 2 ulps of it.
 			e1 := ey[j]
 			emv = e1 - 1 - y
-			e = (rel+2*unit)*e1 + 2*unit*emv
+			e = (rel+2*carry.Unit)*e1 + 2*carry.Unit*emv
 		} else {
 			emv = emSampled(y)
-			e = 8 * unit * emv
+			e = 8 * carry.Unit * emv
 		}
 		h := emv + g*l1s[j]
 		if !(h >= 0x1p-1000) {
@@ -517,15 +518,15 @@ func (p *lapNodes) prepSum() {
 	for j, t := range p.t {
 		w, L := p.w[j], math.Abs(p.L[j])
 		p.wLdL[j] = w * L * p.dL[j]
-		p.wr[j] = w * (17*unit + 4*unit*math.Abs(p.lw[j]) + p.lwErr)
+		p.wr[j] = w * (17*carry.Unit + 4*carry.Unit*math.Abs(p.lw[j]) + p.lwErr)
 		if t != 0 {
-			p.sumWl1 += w * math.Abs(p.l1[j]) * (2*unit + p.dl1[j])
+			p.sumWl1 += w * math.Abs(p.l1[j]) * (2*carry.Unit + p.dl1[j])
 		}
 		if L > p.maxL {
 			p.maxL = L
 		}
 	}
-	p.sumWl1 *= 1 + float64(n+2)*unit // the sum's own rounding
+	p.sumWl1 *= 1 + float64(n+2)*carry.Unit // the sum's own rounding
 }
 
 // powState holds e^(g L_j) for every node at one exponent g, so that the
@@ -577,7 +578,7 @@ func (p *lapNodes) powers(g float64) ([]float64, float64) {
 			for j, L := range p.L {
 				s.mul[j] = math.Exp(d * L)
 			}
-			s.step, s.mrel = d, 2*unit+unit*math.Abs(d)*p.maxL*(1+2*unit)
+			s.step, s.mrel = d, 2*carry.Unit+carry.Unit*math.Abs(d)*p.maxL*(1+2*carry.Unit)
 		}
 		// e^(d L) = e^(step L) e^(c), c = (d - step) L (exact difference,
 		// |c| <= 2^-44 |step L|, a few ulps of g): e^c = 1 + c within c^2.
@@ -592,8 +593,8 @@ func (p *lapNodes) powers(g float64) ([]float64, float64) {
 				s.ey[j] = v + v*(c*L)
 			}
 		}
-		m := math.Abs(c) * p.maxL * (1 + 2*unit) // max |c L_j|
-		s.rel += s.mrel + 3*unit + 2*m*m + unit*m
+		m := math.Abs(c) * p.maxL * (1 + 2*carry.Unit) // max |c L_j|
+		s.rel += s.mrel + 3*carry.Unit + 2*m*m + carry.Unit*m
 		s.g = g
 		s.steps++
 		return s.ey, s.rel
@@ -601,7 +602,7 @@ func (p *lapNodes) powers(g float64) ([]float64, float64) {
 	for j, L := range p.L {
 		s.ey[j] = math.Exp(g * L)
 	}
-	s.g, s.rel, s.steps = g, 2*unit+unit*math.Abs(g)*p.maxL*(1+2*unit), 0
+	s.g, s.rel, s.steps = g, 2*carry.Unit+carry.Unit*math.Abs(g)*p.maxL*(1+2*carry.Unit), 0
 	return s.ey, s.rel
 }
 
@@ -654,10 +655,10 @@ func newLapCtx(q, b float64) *lapCtx {
 	// e^c/|expm1(c)| times that, relative.
 	// 1 + t = (1-q) + q e^-c on the left, 1-q exact for q >= 1/2 (the
 	// only case where t < -1/2), e^-c moved by 2u c relative.
-	lc.tails.appendNode(-math.Ln2, q*math.Expm1(-c), 6*unit+math.Exp(-c)/math.Abs(math.Expm1(-c))*2*unit*c,
-		(1-q)+q*math.Exp(-c), 8*unit+2*unit*c)
-	lc.tails.appendNode(-math.Ln2-c, q*math.Expm1(c), 6*unit+math.Exp(c)/math.Abs(math.Expm1(c))*2*unit*c, 0, 0)
-	lc.tails.lwErr = 2 * unit * (c + 1) // -ln 2 - c rounded
+	lc.tails.appendNode(-math.Ln2, q*math.Expm1(-c), 6*carry.Unit+math.Exp(-c)/math.Abs(math.Expm1(-c))*2*carry.Unit*c,
+		(1-q)+q*math.Exp(-c), 8*carry.Unit+2*carry.Unit*c)
+	lc.tails.appendNode(-math.Ln2-c, q*math.Expm1(c), 6*carry.Unit+math.Exp(c)/math.Abs(math.Expm1(c))*2*carry.Unit*c, 0, 0)
+	lc.tails.lwErr = 2 * carry.Unit * (c + 1) // -ln 2 - c rounded
 	lc.pre = math.Log(0.25) - c/2 + math.Log(2*lc.hw)
 	lc.logNP = math.Log(float64(np))
 	lc.tailLower[0], lc.tailLower[1] = xmath.LaplaceTails(q, c)
@@ -700,8 +701,8 @@ func (lc *lapCtx) piece(i, k int) *lapNodes {
 	pre := math.Log(0.25*lc.hw) - lc.c/2
 	// lw = pre + log w_j - u/2: pre's, u's and the sums' roundings, with
 	// |log w_j| < 12 for every rule size used (w_j > 1e-5).
-	p.lwErr = 4 * unit * (math.Abs(pre) + math.Abs(uc)/2 + lc.hw/2 + 12)
-	eu := 2 * unit * (math.Abs(uc) + lc.hw) // a node's rounding
+	p.lwErr = 4 * carry.Unit * (math.Abs(pre) + math.Abs(uc)/2 + lc.hw/2 + 12)
+	eu := 2 * carry.Unit * (math.Abs(uc) + lc.hw) // a node's rounding
 	for j := range r.x {
 		for si, s := range [2]float64{-1, 1} {
 			u := uc + s*lc.hw*r.x[j]
@@ -710,8 +711,8 @@ func (lc *lapCtx) piece(i, k int) *lapNodes {
 			if u < -0.69 {
 				e = math.Exp(u)
 			}
-			dt := 6*unit + e/math.Abs(em1)*eu
-			p.setNode(2*j+si, pre+r.lw[j]-u/2, lc.q*em1, dt, (1-lc.q)+lc.q*e, 8*unit+eu)
+			dt := 6*carry.Unit + e/math.Abs(em1)*eu
+			p.setNode(2*j+si, pre+r.lw[j]-u/2, lc.q*em1, dt, (1-lc.q)+lc.q*e, 8*carry.Unit+eu)
 		}
 	}
 	lc.nodes[i][k] = p
@@ -764,14 +765,14 @@ func (lc *lapCtx) moment(kind int, g float64, tbits int) (float64, bool) {
 				}
 				w := p.w[j]
 				S += w * h
-				E += w * (e + h*(16*unit+4*unit*math.Abs(p.lw[j])+p.lwErr))
+				E += w * (e + h*(16*carry.Unit+4*carry.Unit*math.Abs(p.lw[j])+p.lwErr))
 				continue
 			}
 			lh, e, ok := hLog(kind, g, p.t[j], p.dt[j], p.L[j], p.l1[j], p.dL[j], p.dl1[j])
 			if !ok {
 				return false
 			}
-			acc.add(p.lw[j]+lh, e+16*unit+4*unit*math.Abs(p.lw[j])+p.lwErr)
+			acc.add(p.lw[j]+lh, e+16*carry.Unit+4*carry.Unit*math.Abs(p.lw[j])+p.lwErr)
 		}
 		return true
 	}
@@ -833,8 +834,8 @@ func (lc *lapCtx) moment(kind int, g float64, tbits int) (float64, bool) {
 		if !(S > 0) {
 			return 0, false
 		}
-		rel := E/S + float64(n+2)*unit + math.Ldexp(1, 2-tbits)
-		ls = math.Log(S) + 2*rel + 2*unit
+		rel := E/S + float64(n+2)*carry.Unit + math.Ldexp(1, 2-tbits)
+		ls = math.Log(S) + 2*rel + 2*carry.Unit
 	} else {
 		ls = acc.logUp(math.Ldexp(1, 2-tbits))
 	}
@@ -861,18 +862,18 @@ func logAddExpLower(a, b float64) float64 {
 func (lc *lapCtx) backInf() float64 {
 	if lc.bInf == 0 {
 		q, c := lc.q, lc.c
-		var m ev // log of 1 - q + q e^-c
+		var m carry.Val // log of 1 - q + q e^-c
 		if q*-math.Expm1(-c) < 0.5 {
-			m = evLog1p(evMul(evExact(q), evExpm1(evExact(-c))))
+			m = carry.Log1p(carry.Mul(carry.Exact(q), carry.Expm1(carry.Exact(-c))))
 		} else {
 			// 1 + q expm1(-c) cancels: (1-q) + q e^-c, both terms >= 0
 			// and 1-q exact (q >= 1/2); xmath.LogMix's split, with error
 			// bounds. (Found by FuzzSampled: at q = 1 -
 			// 2^-53, b = 0.0261 the interval of q expm1(-c) reached -1,
 			// and the bound was +Inf at every order above 2.)
-			m = evLog(evAdd(evExact(1-q), evMul(evExact(q), evExp(evExact(-c)))))
+			m = carry.Log(carry.Add(carry.Exact(1-q), carry.Mul(carry.Exact(q), carry.Exp(carry.Exact(-c)))))
 		}
-		lc.bInf = roundUp(evNeg(m).up(), (c+2)*unit+4*unit) // as infValue
+		lc.bInf = carry.RoundUp(carry.Neg(m).Up(), (c+2)*carry.Unit+4*carry.Unit) // as infValue
 	}
 	return lc.bInf
 }
@@ -899,7 +900,7 @@ func (lc *lapCtx) direction(fwd bool, alpha float64, tbits int) (float64, bool) 
 	} else {
 		v = log1pOfExp(ls) / (alpha - 1)
 	}
-	return roundUp(v, 16*unit), true
+	return carry.RoundUp(v, 16*carry.Unit), true
 }
 
 // log1pOfExp returns log(1 + e^l), rounded up by a few ulps of its size.
@@ -983,19 +984,19 @@ func (lc *lapCtx) value(alpha float64) float64 {
 // max(log(1 - q + q e^(1/b)), -log(1 - q + q e^(-1/b))).
 func (lc *lapCtx) infValue() float64 {
 	q, c := lc.q, lc.c
-	var f ev
+	var f carry.Val
 	if c <= 700 {
-		f = evLog1p(evMul(evExact(q), evExpm1(evExact(c))))
+		f = carry.Log1p(carry.Mul(carry.Exact(q), carry.Expm1(carry.Exact(c))))
 	} else {
 		// e^c overflows float64 (b below 1/709.8): log(1 - q + q e^c)
 		// = c + log(q + (1-q) e^-c), every term positive. (Found by
 		// FuzzSampled: b = 8.7e-4 gave +Inf, above the Laplace's 1152.)
-		f = evAdd(evExact(c), evLog(evAdd(evExact(q), evMul(evSub(evExact(1), evExact(q)), evExp(evExact(-c))))))
+		f = carry.Add(carry.Exact(c), carry.Log(carry.Add(carry.Exact(q), carry.Mul(carry.Sub(carry.Exact(1), carry.Exact(q)), carry.Exp(carry.Exact(-c))))))
 	}
 	// c = 1/b is rounded (relative u): that moves log1p(q expm1(c)) by
 	// at most c e^c/expm1(c) u <= (c+1) u of itself, and the backward
 	// value by at most u of itself.
-	return math.Max(roundUp(f.up(), (c+2)*unit+4*unit), lc.backInf())
+	return math.Max(carry.RoundUp(f.Up(), (c+2)*carry.Unit+4*carry.Unit), lc.backInf())
 }
 
 // SampledLaplace returns the Rényi differential privacy of order alpha of

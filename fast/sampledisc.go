@@ -2,6 +2,7 @@ package fast
 
 import (
 	"fmt"
+	"github.com/rdpcheck/rdpcheck/internal/carry"
 	"github.com/rdpcheck/rdpcheck/internal/xmath"
 	"math"
 )
@@ -85,16 +86,16 @@ func SampledDivergence(q float64, distP, distQ []float64, alpha float64) (float6
 		}
 		same = false
 		d := P - Q
-		dt := 3 * unit
-		if nearRatio(P, Q) {
-			dt = 2 * unit // P - Q exact (Sterbenz)
+		dt := 3 * carry.Unit
+		if carry.NearRatio(P, Q) {
+			dt = 2 * carry.Unit // P - Q exact (Sterbenz)
 		}
 		if math.Abs(d) < 0x1p-1020 {
-			dt += tinyErr / math.Abs(d)
+			dt += carry.TinyErr / math.Abs(d)
 		}
 		// 1 + t = ((1-q) Q + q P)/Q, 1-q exact where it matters (t < -1/2
 		// needs q > 1/2): four roundings.
-		nodes.appendNode(math.Log(Q), q*(d/Q), dt, ((1-q)*Q+q*P)/Q, 5*unit)
+		nodes.appendNode(math.Log(Q), q*(d/Q), dt, ((1-q)*Q+q*P)/Q, 5*carry.Unit)
 		nodes.w[len(nodes.w)-1] = Q // exact weight
 	}
 	if outside {
@@ -112,9 +113,9 @@ func SampledDivergence(q float64, distP, distQ []float64, alpha float64) (float6
 			f, b = 0, 0
 		}
 		for j, t := range nodes.t {
-			L := evLog1p(ev{t, math.Abs(t) * nodes.dt[j]})
-			f = math.Max(f, L.up())
-			b = math.Max(b, evNeg(L).up())
+			L := carry.Log1p(carry.Val{V: t, E: math.Abs(t) * nodes.dt[j]})
+			f = math.Max(f, L.Up())
+			b = math.Max(b, carry.Neg(L).Up())
 		}
 		return math.Max(f, b), nil
 	}
@@ -130,15 +131,15 @@ func SampledDivergence(q float64, distP, distQ []float64, alpha float64) (float6
 			g = 1 - alpha
 		}
 		// The defect X = (sum Q - 1) + g lin, lin = q (dP - dQ) (KL: +-lin).
-		lin := evMul(evExact(q), evSub(dP, dQ))
-		var X ev
+		lin := carry.Mul(carry.Exact(q), carry.Sub(dP, dQ))
+		var X carry.Val
 		switch kind {
 		case kindKLF:
 			X = lin
 		case kindKLB:
-			X = evNeg(lin)
+			X = carry.Neg(lin)
 		default:
-			X = evAdd(dQ, evMul(evExact(g), lin))
+			X = carry.Add(dQ, carry.Mul(carry.Exact(g), lin))
 		}
 		var S, E float64
 		var acc lsum
@@ -154,22 +155,22 @@ func SampledDivergence(q float64, distP, distQ []float64, alpha float64) (float6
 			if linear {
 				h, e, _ := hLin(kind, g, a, nodes.dt[j], nodes.L[j], nodes.l1[j], nodes.dL[j], nodes.dl1[j])
 				S += nodes.w[j] * h
-				E += nodes.w[j] * (e + 2*unit*h)
+				E += nodes.w[j] * (e + 2*carry.Unit*h)
 				continue
 			}
 			lh, e, ok := hLog(kind, g, a, nodes.dt[j], nodes.L[j], nodes.l1[j], nodes.dL[j], nodes.dl1[j])
 			if !ok {
 				return unsampled(), nil
 			}
-			acc.add(nodes.lw[j]+lh, e+4*unit*math.Abs(nodes.lw[j]))
+			acc.add(nodes.lw[j]+lh, e+4*carry.Unit*math.Abs(nodes.lw[j]))
 		}
 		var ls float64
 		if linear {
 			// The total may be negative: entries taken exactly need not
 			// sum to 1 (see the reference). Its upper bound is used as is.
-			tot := S + X.v
-			err := E + X.e + float64(len(nodes.t)+2)*unit*(S+math.Abs(X.v))
-			up := tot + 2*err + 2*unit*math.Abs(tot)
+			tot := S + X.V
+			err := E + X.E + float64(len(nodes.t)+2)*carry.Unit*(S+math.Abs(X.V))
+			up := tot + 2*err + 2*carry.Unit*math.Abs(tot)
 			if !(up > -0.5) {
 				return unsampled(), nil
 			}
@@ -179,12 +180,12 @@ func SampledDivergence(q float64, distP, distQ []float64, alpha float64) (float6
 			} else {
 				v = math.Log1p(up) / (alpha - 1)
 			}
-			best = math.Max(best, ceilRel(v, 8*unit))
+			best = math.Max(best, ceilRel(v, 8*carry.Unit))
 			continue
 		} else {
 			// Here the sum is beyond e^40 the defect's size: add |X| up.
 			ls = acc.logUp(0)
-			ls = xmath.LogAddExp(ls, math.Log(math.Abs(X.v)+X.e+1e-300)) + 4*unit*math.Abs(ls)
+			ls = xmath.LogAddExp(ls, math.Log(math.Abs(X.V)+X.E+1e-300)) + 4*carry.Unit*math.Abs(ls)
 		}
 		var v float64
 		if alpha == 1 {
@@ -192,7 +193,7 @@ func SampledDivergence(q float64, distP, distQ []float64, alpha float64) (float6
 		} else {
 			v = log1pOfExp(ls) / (alpha - 1)
 		}
-		best = math.Max(best, roundUp(v, 16*unit))
+		best = math.Max(best, carry.RoundUp(v, 16*carry.Unit))
 	}
 	// Sums that miss 1 in the last bits may make the given entries' exact
 	// value negative (reference.SampledDivergence returns it); as in
@@ -254,29 +255,29 @@ func PoissonBound(q, alpha float64, base []float64) (float64, error) {
 	}
 	// cgf(k) = (k-1) eps_bound(k), an upper bound. The log of each term,
 	// log C(k,l) + l log q + (k-l) log(1-q) + log k_l, is formed in
-	// double-double (logDD is within 2^-100 relative), so only its final
+	// double-double (carry.LogDD is within 2^-100 relative), so only its final
 	// rounding, u |lt - M| for the terms within e^-40 of the largest M,
 	// and the series' own few ulps remain.
 	cgf := func(k int) float64 {
 		if q == 1 {
-			return roundUp(float64(k-1)*base[k-2], 2*unit)
+			return carry.RoundUp(float64(k-1)*base[k-2], 2*carry.Unit)
 		}
-		lqh, lql := logDD(q)
+		lqh, lql := carry.LogDD(q)
 		l1q := math.Log1p(-q) // error u |l1q|, times (k-l) below
 		type term struct{ h, l, r float64 }
 		var ts []term
 		bh, bl := 0.0, 0.0 // log C(k, l), built up
 		M := math.Inf(-1)
 		for l := 1; l <= k; l++ {
-			nh, nl := logDD(float64(k - l + 1))
-			dh, dl := logDD(float64(l))
-			bh, bl = ddAdd(bh, bl, nh, nl)
-			bh, bl = ddAdd(bh, bl, -dh, -dl)
+			nh, nl := carry.LogDD(float64(k - l + 1))
+			dh, dl := carry.LogDD(float64(l))
+			bh, bl = carry.DDAdd(bh, bl, nh, nl)
+			bh, bl = carry.DDAdd(bh, bl, -dh, -dl)
 			if l < 2 {
 				continue
 			}
-			xh, xl := twoProd(float64(l-1), base[l-2]) // x exactly
-			var kh, kl float64                         // log k_l
+			xh, xl := carry.TwoProd(float64(l-1), base[l-2]) // x exactly
+			var kh, kl float64                               // log k_l
 			if l == 2 {
 				if xh == 0 {
 					continue
@@ -288,18 +289,18 @@ func PoissonBound(q, alpha float64, base []float64) (float64, error) {
 				}
 			} else {
 				// log(3 e^x - 1) = x + log 3 + log1p(-e^-x/3)
-				kh, kl = ddAdd(xh, xl, 1.0986122886681098, 0)
+				kh, kl = carry.DDAdd(xh, xl, 1.0986122886681098, 0)
 				kl += math.Log1p(-math.Exp(-xh) / 3)
 			}
-			th, tl := ddMul(float64(l), 0, lqh, lql)
-			th, tl = ddAdd(th, tl, bh, bl)
-			th, tl = ddAdd(th, tl, kh, kl)
-			uh, ul := twoProd(float64(k-l), l1q)
-			th, tl = ddAdd(th, tl, uh, ul)
+			th, tl := carry.DDMul(float64(l), 0, lqh, lql)
+			th, tl = carry.DDAdd(th, tl, bh, bl)
+			th, tl = carry.DDAdd(th, tl, kh, kl)
+			uh, ul := carry.TwoProd(float64(k-l), l1q)
+			th, tl = carry.DDAdd(th, tl, uh, ul)
 			// r: l1q's rounding times (k-l), log k_l's float64 parts
 			// (log/expm1/log1p, 2 ulps each, of |log k_l| at most 1 + |x|
 			// for l = 2), and the log 3 constant's half ulp.
-			r := float64(k-l)*unit*math.Abs(l1q) + 8*unit*(1+math.Abs(kh)) + 8*unit
+			r := float64(k-l)*carry.Unit*math.Abs(l1q) + 8*carry.Unit*(1+math.Abs(kh)) + 8*carry.Unit
 			ts = append(ts, term{th, tl, r})
 			M = math.Max(M, th)
 		}
@@ -314,22 +315,22 @@ func PoissonBound(q, alpha float64, base []float64) (float64, error) {
 			}
 			x := math.Exp(d)
 			s += x
-			e += x * (t.r + 2*unit*math.Abs(t.h-M) + 4*unit)
+			e += x * (t.r + 2*carry.Unit*math.Abs(t.h-M) + 4*carry.Unit)
 		}
-		rel := e/s + float64(len(ts)+2)*unit
-		ls := M + math.Log(s) + 2*rel + 2*unit*math.Abs(M+math.Log(s))
-		return roundUp(log1pOfExp(ls), 4*unit)
+		rel := e/s + float64(len(ts)+2)*carry.Unit
+		ls := M + math.Log(s) + 2*rel + 2*carry.Unit*math.Abs(M+math.Log(s))
+		return carry.RoundUp(log1pOfExp(ls), 4*carry.Unit)
 	}
 	var num float64
 	if frac == 0 {
 		num = cgf(loOrd)
 	} else {
-		num = roundUp(frac*cgf(hiOrd)+(1-frac)*cgf(loOrd), 4*unit)
+		num = carry.RoundUp(frac*cgf(hiOrd)+(1-frac)*cgf(loOrd), 4*carry.Unit)
 	}
 	if alpha <= 2 {
 		return num, nil
 	}
-	return roundUp(num/(alpha-1), 2*unit), nil
+	return carry.RoundUp(num/(alpha-1), 2*carry.Unit), nil
 }
 
 // ceilRel returns a value not below v(1 + rel) for v > 0 and not below
@@ -338,5 +339,5 @@ func ceilRel(v, rel float64) float64 {
 	if v < 0 {
 		return math.Nextafter(v*(1-rel), math.Inf(1))
 	}
-	return roundUp(v, rel)
+	return carry.RoundUp(v, rel)
 }

@@ -4,6 +4,9 @@ import (
 	"math"
 	"math/big"
 	"testing"
+
+	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/sgm"
 )
 
 // The transition band: at fractional orders with tiny q, just below
@@ -141,7 +144,7 @@ func TestSGMExtremeSigma(t *testing.T) {
 				// exact in [g + a log q/(a-1), g] (Method): where the
 				// criterion holds the value is g rounded up
 				if 2*s*s*lq <= (a-1)*0x1p-60 {
-					if !checkUp(v, g, 8*unit) {
+					if !checkUp(v, g, 8*carry.Unit) {
 						t.Errorf("SGM(%v, %v, %v) = %v, want alpha/(2 sigma^2) = %s rounded up", q, s, a, v, g.Text('g', 17))
 					}
 				} else if math.IsNaN(v) || v < 0 {
@@ -158,7 +161,7 @@ func TestSGMExtremeSigma(t *testing.T) {
 				want.Mul(want, bigF(q))
 				want.Mul(want, bigF(q))
 				lo := new(big.Float).SetPrec(2000).Mul(want, bigF(1+1e-40))
-				if !checkUp(v, lo, 8*unit) {
+				if !checkUp(v, lo, 8*carry.Unit) {
 					t.Errorf("SGM(%v, %v, %v) = %v, want alpha q^2/(2 sigma^2) = %s rounded up", q, s, a, v, want.Text('g', 17))
 				}
 			}
@@ -191,7 +194,7 @@ func TestGaussianRDPExtreme(t *testing.T) {
 	sigmas := []float64{5e-324, 1e-300, 1e-160, 1e-154, 1e-10, 1, 1e10, 1e153, 9.5e153, 1.5e154, 1e160, 1e300, math.MaxFloat64}
 	for _, s := range sigmas {
 		for _, a := range []float64{0, 1e-300, 0.5, 1 + 0x1p-52, 2, 59.5, 1e6, 1e300, math.MaxFloat64, math.Inf(1)} {
-			got := gaussianRDP(s, a)
+			got := sgm.Gaussian(s, a)
 			var ok bool
 			switch {
 			case math.IsInf(a, 1):
@@ -199,10 +202,10 @@ func TestGaussianRDPExtreme(t *testing.T) {
 			case a == 0:
 				ok = got == 0
 			default:
-				ok = checkUp(got, gaussExact(s, a), 8*unit)
+				ok = checkUp(got, gaussExact(s, a), 8*carry.Unit)
 			}
 			if !ok {
-				t.Errorf("gaussianRDP(%v, %v) = %v, want %s rounded up", s, a, got, gaussExact(s, a).Text('g', 17))
+				t.Errorf("sgm.Gaussian(%v, %v) = %v, want %s rounded up", s, a, got, gaussExact(s, a).Text('g', 17))
 			}
 			if a > 1 && a <= MaxIntegerOrder {
 				v, err := SGM(1, s, a)
@@ -268,40 +271,6 @@ func TestSGMSubnormalQ(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkSingleAndCurve(t, c.caught, c.q, c.sigma, c.alpha, ref, []float64{2, c.alpha, c.alpha + 0.5})
-	}
-}
-
-// The binomial terms far from their mean: Loader's
-// bd0(x, M) = x log(x/M) + M - x was formed in float64 away from x = M,
-// where its parts are as large as n and cancel, which put 1.6e-12 into the
-// bound (and the rounded-up result) at n = 10,000, sigma = 1000 and
-// 1.2e-12 at q = 1e-150.
-//
-// Exact log pmfs: mpmath at 40 digits, log(binomial(n,k)) + k log(q) +
-// (n-k) log(1-q) with q the float64 (mpf(q)).
-func TestLogBinomPMFFarFromMean(t *testing.T) {
-	cases := []struct {
-		n, k  int
-		q     float64
-		exact float64
-	}{
-		{10000, 1300, 0.1, -50.5644768483469172535753578038},
-		{10000, 700, 0.1, -59.4312045258624982658150425678},
-		{1024, 650, 0.5, -41.3133744226883742685151627925},
-		{3, 2, 1e-150, -689.676915609545595501411474704},
-		{4096, 40, 0.001, -58.1692783537966520827243989405},
-		{100000, 52000, 0.5, -86.0028029481694224042981791853},
-	}
-	for _, c := range cases {
-		p := newParams(c.q, 1)
-		v, bound := p.logBinomPMF(c.n, c.k)
-		err := math.Abs(v - c.exact)
-		t.Logf("logBinomPMF(%d, %d, q=%v) = %v, error %.3g, bound %.3g", c.n, c.k, c.q, v, err, bound)
-		// the bound must hold, and be tight enough for the 1e-12 target (the
-		// float64 form had 4u (x + M + |x log(x/M)|): 2e-12 at n = 10,000)
-		if err > bound || bound > 2e-13+2*unit*math.Abs(c.exact) {
-			t.Errorf("logBinomPMF(%d, %d, q=%v) = %v, exact %v: error %.3g, bound %.3g", c.n, c.k, c.q, v, c.exact, err, bound)
-		}
 	}
 }
 

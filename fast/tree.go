@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/bits"
 
+	"github.com/rdpcheck/rdpcheck/internal/carry"
 	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
@@ -54,11 +55,11 @@ func TreeAggregationCurve(sigma float64, steps []int, restarts TreeRestarts, ord
 	}
 	// k/(2 sigma^2) once; where it is a normal float64 far from overflow,
 	// each order costs one product with its error bound.
-	s := toSev(evExact(sigma))
-	den := sevMul(s, s)
-	den.x++
-	c := sevDiv(toSev(evExact(float64(k))), den).float()
-	normal := c.v >= 0x1p-900 && c.v <= 0x1p900
+	s := carry.ToScaled(carry.Exact(sigma))
+	den := carry.ScaledMul(s, s)
+	den.X++
+	c := carry.ScaledDiv(carry.ToScaled(carry.Exact(float64(k))), den).Float()
+	normal := c.V >= 0x1p-900 && c.V <= 0x1p900
 	for i, a := range orders {
 		if !normal || k == 0 || a == 0 || math.IsNaN(a) || a < 0 || a > 0x1p100 {
 			if out[i], err = treeValue(fn, sigma, k, a); err != nil {
@@ -66,7 +67,7 @@ func TreeAggregationCurve(sigma float64, steps []int, restarts TreeRestarts, ord
 			}
 			continue
 		}
-		out[i] = evMul(evExact(a), c).up()
+		out[i] = carry.Mul(carry.Exact(a), c).Up()
 	}
 	return nil
 }
@@ -107,11 +108,11 @@ func treeValue(fn string, sigma float64, k int64, alpha float64) (float64, error
 	case math.IsInf(alpha, 1):
 		return math.Inf(1), nil
 	}
-	s := toSev(evExact(sigma))
-	den := sevMul(s, s)
-	den.x++
-	num := sevMul(toSev(evExact(alpha)), toSev(evExact(float64(k))))
-	return sevDiv(num, den).float().up(), nil
+	s := carry.ToScaled(carry.Exact(sigma))
+	den := carry.ScaledMul(s, s)
+	den.X++
+	num := carry.ScaledMul(carry.ToScaled(carry.Exact(alpha)), carry.ToScaled(carry.Exact(float64(k))))
+	return carry.ScaledDiv(num, den).Float().Up(), nil
 }
 
 // TreeMultiParticipation returns the RDP of one DP-FTRL tree without

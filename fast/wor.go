@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/rdpcheck/rdpcheck/internal/carry"
 	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
@@ -79,10 +80,10 @@ var lnTab [129][2]float64
 
 func init() {
 	for k := 1; k < len(lnInt); k++ {
-		lnInt[k][0], lnInt[k][1] = logDD(float64(k))
+		lnInt[k][0], lnInt[k][1] = carry.LogDD(float64(k))
 	}
 	for k := range lnTab {
-		lnTab[k][0], lnTab[k][1] = logDD(1 + float64(k)/128)
+		lnTab[k][0], lnTab[k][1] = carry.LogDD(1 + float64(k)/128)
 	}
 }
 
@@ -97,21 +98,21 @@ func lnFast(x float64) (float64, float64) {
 	m, e = 2*m, e-1
 	k := int((m-1)*128 + 0.5)
 	t := 1 + float64(k)/128
-	rh, rl := ddDiv(m-t, 0, t, 0)
-	r2h, r2l := twoProd(rh, rh)
+	rh, rl := carry.DDDiv(m-t, 0, t, 0)
+	r2h, r2l := carry.TwoProd(rh, rh)
 	r2l += 2 * rh * rl
 	tail := rh * r2h * (1.0/3 - rh*(1.0/4-rh*(1.0/5-rh*(1.0/6-rh*(1.0/7-rh/8)))))
-	h, l := ddAdd(rh, rl, -r2h/2, -r2l/2)
-	h, l = ddAdd(h, l, tail, 0)
-	h, l = ddAdd(h, l, lnTab[k][0], lnTab[k][1])
-	eh, el := ddMul(float64(e), 0, ln2hi, ln2lo)
-	return ddAdd(eh, el, h, l)
+	h, l := carry.DDAdd(rh, rl, -r2h/2, -r2l/2)
+	h, l = carry.DDAdd(h, l, tail, 0)
+	h, l = carry.DDAdd(h, l, lnTab[k][0], lnTab[k][1])
+	eh, el := carry.DDMul(float64(e), 0, carry.Ln2Hi, carry.Ln2Lo)
+	return carry.DDAdd(eh, el, h, l)
 }
 
 func newWORGauss(g *worGauss, sigma float64, n int) error {
-	s2h, s2l := twoProd(sigma, sigma)
-	g.ch, g.cl = ddDiv(1, 0, 2*s2h, 2*s2l)
-	g.sh, g.sl = ddDiv(1, 0, sigma, 0)
+	s2h, s2l := carry.TwoProd(sigma, sigma)
+	g.ch, g.cl = carry.DDDiv(1, 0, 2*s2h, 2*s2l)
+	g.sh, g.sl = carry.DDDiv(1, 0, sigma, 0)
 	if math.IsInf(g.ch, 0) || math.IsNaN(g.ch) || g.ch > 1e300 {
 		return errWORRange
 	}
@@ -120,7 +121,7 @@ func newWORGauss(g *worGauss, sigma float64, n int) error {
 	d2 := math.Expm1(2 * g.ch)
 	g.logD[0], g.errD[0] = 0, 0
 	g.logD[2] = math.Log(d2)
-	g.errD[2] = 4*unit + 2*g.ch*0x1p-100
+	g.errD[2] = 4*carry.Unit + 2*g.ch*0x1p-100
 	g.jc = 2
 	for j := 4; j <= n; j += 2 {
 		if !g.undecided(j - 2) {
@@ -144,7 +145,7 @@ func (g *worGauss) undecided(j int) bool {
 
 // lnT returns ln T(j) = c j(j-1) in double-double.
 func (g *worGauss) lnT(j int) (float64, float64) {
-	return ddMul(g.ch, g.cl, float64(j)*float64(j-1), 0)
+	return carry.DDMul(g.ch, g.cl, float64(j)*float64(j-1), 0)
 }
 
 // lnAbsExpm1 returns ln|e^v - 1| for v = vh+vl != 0 as double-double with
@@ -156,13 +157,13 @@ func lnAbsExpm1(vh, vl float64) (h, l, e float64) {
 		t := math.Exp(-vh)
 		corr := math.Log1p(-t)
 		// exp(-vh): 2 ulps; vl ignored (|vl| <= u vh); log1p: 1 ulp.
-		e = 2*unit*math.Abs(corr) + (4*unit+math.Abs(vl))*t/(1-t) + 0x1p-100*vh
-		h, l = fastTwoSum(vh, vl+corr)
+		e = 2*carry.Unit*math.Abs(corr) + (4*carry.Unit+math.Abs(vl))*t/(1-t) + 0x1p-100*vh
+		h, l = carry.FastTwoSum(vh, vl+corr)
 		return h, l, e
 	case vh < -1:
 		t := math.Exp(vh)
 		corr := math.Log1p(-t)
-		e = 2*unit*math.Abs(corr) + (4*unit*av+math.Abs(vl))*t/(1-t)
+		e = 2*carry.Unit*math.Abs(corr) + (4*carry.Unit*av+math.Abs(vl))*t/(1-t)
 		return corr, 0, e
 	}
 	// |v| <= 1: v/2 + ln|v| + ln(sinh(x)/x), x = |v|/2.
@@ -174,9 +175,9 @@ func lnAbsExpm1(vh, vl float64) (h, l, e float64) {
 	corr := math.Log1p(s)
 	lh, ll := lnFast(av)
 	ll += vl / vh // ln|vh + vl| = ln|vh| + vl/vh, the rest below (vl/vh)^2 <= 2^-200
-	h, l = ddAdd(lh, ll, vh/2, vl/2)
-	h, l = ddAdd(h, l, corr, 0)
-	e = 6*unit*corr + 1e-19 + 0x1p-70 + 0x1p-98*(math.Abs(lh)+1)
+	h, l = carry.DDAdd(lh, ll, vh/2, vl/2)
+	h, l = carry.DDAdd(h, l, corr, 0)
+	e = 6*carry.Unit*corr + 1e-19 + 0x1p-70 + 0x1p-98*(math.Abs(lh)+1)
 	return h, l, e
 }
 
@@ -184,7 +185,7 @@ func lnAbsExpm1(vh, vl float64) (h, l, e float64) {
 func (g *worGauss) quad(j int) error {
 	fj := float64(j)
 	th, _ := g.lnT(j)
-	lnS := fj*ln2 + th*(1+1e-15) + 1e-300 // ln of an upper bound on E[(e^W+1)^j]
+	lnS := fj*carry.Ln2 + th*(1+1e-15) + 1e-300 // ln of an upper bound on E[(e^W+1)^j]
 	// Proven lower bound on ln D(j): Lyapunov and log-convexity.
 	lb := fj / 2 * (g.logD[2] - g.errD[2])
 	lb = max(lb, 2*(g.logD[j-2]-g.errD[j-2])-(g.logD[j-4]+g.errD[j-4]))
@@ -206,7 +207,7 @@ func (g *worGauss) quad(j int) error {
 	}
 	width := 10.0
 	for try := 0; try < 3; try++ {
-		need := lnS - lb + 56*ln2 + 1
+		need := lnS - lb + 56*carry.Ln2 + 1
 		h := math.Min(0.5, math.Pi*math.Sqrt(2/need))
 		_, e := math.Frexp(h)
 		h = math.Ldexp(1, e-1) // a power of two <= h: nodes k h exact
@@ -219,7 +220,7 @@ func (g *worGauss) quad(j int) error {
 				}
 				arg := (eh - shift) + el
 				f := math.Exp(arg)
-				errSum += f * (ee + unit*math.Abs(arg) + 5*unit)
+				errSum += f * (ee + carry.Unit*math.Abs(arg) + 5*carry.Unit)
 				sum, comp = twoSumAcc(sum, comp, f)
 			}
 		}
@@ -240,15 +241,15 @@ func (g *worGauss) quad(j int) error {
 				g.tail(j, float64(rk1)*h, shift, true)
 		}
 		total := sum + comp
-		lnDapprox := shift + math.Log(total*h) - lnSqrt2Pi
+		lnDapprox := shift + math.Log(total*h) - carry.LnSqrt2Pi
 		alias := 2.02 * math.Exp(-2*math.Pi*math.Pi/(h*h)+lnS-lnDapprox) // relative to D
-		rel := (errSum+bounds/h)/total + alias + 4*unit
+		rel := (errSum+bounds/h)/total + alias + 4*carry.Unit
 		if !(alias <= 0x1p-50 && rel <= 1e-11) {
 			width, lb = width+8, lb-20 // wider, finer, and check again
 			continue
 		}
 		g.logD[j] = lnDapprox
-		g.errD[j] = rel/(1-rel) + unit*(math.Abs(shift)+math.Abs(math.Log(total*h))+2) + 1e-16
+		g.errD[j] = rel/(1-rel) + carry.Unit*(math.Abs(shift)+math.Abs(math.Log(total*h))+2) + 1e-16
 		return nil
 	}
 	return fmt.Errorf("%w: WORGaussian quadrature did not reach its accuracy at j = %d", ErrTooLarge, j)
@@ -293,9 +294,9 @@ func (g *worGauss) mode(j int, lo, hi float64) float64 {
 // nodeExp returns j ln|e^v - 1| - z^2/2 at z (double-double) and a bound on
 // its absolute error; ok is false at v = 0 (the integrand is 0 there).
 func (g *worGauss) nodeExp(j int, z float64) (h, l, e float64, ok bool) {
-	ph, pl := twoProd(g.sh, z)
+	ph, pl := carry.TwoProd(g.sh, z)
 	pl += g.sl * z
-	vh, vl := ddAdd(ph, pl, -g.ch, -g.cl)
+	vh, vl := carry.DDAdd(ph, pl, -g.ch, -g.cl)
 	if vh == 0 {
 		return 0, 0, 0, false
 	}
@@ -303,9 +304,9 @@ func (g *worGauss) nodeExp(j int, z float64) (h, l, e float64, ok bool) {
 	// error of v itself (2^-100 relative to |s z| + c) moved through ln|e^v - 1|,
 	// whose derivative is at most 1 + 1/|v|
 	Le += 0x1p-100 * (math.Abs(ph) + g.ch) * (1 + 1/math.Abs(vh))
-	jh, jl := ddMul(Lh, Ll, float64(j), 0)
-	zh, zl := twoProd(z, z)
-	h, l = ddAdd(jh, jl, -zh/2, -zl/2)
+	jh, jl := carry.DDMul(Lh, Ll, float64(j), 0)
+	zh, zl := carry.TwoProd(z, z)
+	h, l = carry.DDAdd(jh, jl, -zh/2, -zl/2)
 	e = float64(j)*Le + 0x1p-100*(math.Abs(jh)+math.Abs(zh))
 	return h, l, e, true
 }
@@ -331,11 +332,11 @@ func (g *worGauss) tail(j int, z, shift float64, positive bool) float64 {
 // its error (for odd j from the neighbouring even differences).
 func (g *worGauss) logTerm(j int) (float64, float64) {
 	th, tl := g.lnT(j)
-	tErr := 0x1p-100*math.Abs(th) + unit*math.Abs(th)
-	tUp := ln2 + th + tl
+	tErr := 0x1p-100*math.Abs(th) + carry.Unit*math.Abs(th)
+	tUp := carry.Ln2 + th + tl
 	if j == 2 {
 		// min(4 (e^(2c) - 1), 2 e^(2c)).
-		d := 2*ln2 + g.logD[2]
+		d := 2*carry.Ln2 + g.logD[2]
 		if d+g.errD[2] < tUp+tErr {
 			return d + g.errD[2], g.errD[2]
 		}
@@ -345,16 +346,16 @@ func (g *worGauss) logTerm(j int) (float64, float64) {
 	switch {
 	case j%2 == 0 && j <= g.jc:
 		bErr = g.errD[j]
-		bUp = 2*ln2 + g.logD[j] + bErr
+		bUp = 2*carry.Ln2 + g.logD[j] + bErr
 	case j%2 == 1 && j+1 <= g.jc:
 		bErr = (g.errD[j-1] + g.errD[j+1]) / 2
-		bUp = 2*ln2 + (g.logD[j-1]+g.logD[j+1])/2 + bErr
+		bUp = 2*carry.Ln2 + (g.logD[j-1]+g.logD[j+1])/2 + bErr
 	default:
 		return tUp + tErr, tErr
 	}
-	bUp += unit * math.Abs(bUp)
+	bUp += carry.Unit * math.Abs(bUp)
 	if bUp < tUp+tErr {
-		return bUp, bErr + unit*math.Abs(bUp)
+		return bUp, bErr + carry.Unit*math.Abs(bUp)
 	}
 	return tUp + tErr, tErr
 }
@@ -368,14 +369,14 @@ func (g *worGauss) logA(q float64, a int, lqh, lql float64) (float64, float64) {
 	xmax := math.Inf(-1)
 	cbh, cbl := lnInt[a][0], lnInt[a][1] // ln C(a, j), double-double, from j = 1
 	for j := 2; j <= a; j++ {
-		cbh, cbl = ddAdd(cbh, cbl, lnInt[a-j+1][0], lnInt[a-j+1][1])
-		cbh, cbl = ddAdd(cbh, cbl, -lnInt[j][0], -lnInt[j][1])
+		cbh, cbl = carry.DDAdd(cbh, cbl, lnInt[a-j+1][0], lnInt[a-j+1][1])
+		cbh, cbl = carry.DDAdd(cbh, cbl, -lnInt[j][0], -lnInt[j][1])
 		mh, me := g.logTerm(j)
-		jqh, jql := ddMul(lqh, lql, float64(j), 0)
-		xh, xl := ddAdd(jqh, jql, cbh, cbl)
-		xh, xl = ddAdd(xh, xl, mh, 0)
+		jqh, jql := carry.DDMul(lqh, lql, float64(j), 0)
+		xh, xl := carry.DDAdd(jqh, jql, cbh, cbl)
+		xh, xl = carry.DDAdd(xh, xl, mh, 0)
 		x := xh + xl
-		e := me + 0x1p-98*(math.Abs(jqh)+math.Abs(cbh)+math.Abs(mh)) + unit*math.Abs(x) + 1e-30*float64(j)
+		e := me + 0x1p-98*(math.Abs(jqh)+math.Abs(cbh)+math.Abs(mh)) + carry.Unit*math.Abs(x) + 1e-30*float64(j)
 		xs[j] = x + e // upper bound
 		maxErr = max(maxErr, e)
 		xmax = max(xmax, xs[j])
@@ -394,14 +395,14 @@ func logOnePlusSum(xs []float64, xmax float64) (float64, float64) {
 	// Each exp within 2 ulps plus u |x_j - xmax| e^(x_j - xmax) <= u/e for
 	// its argument, the sum within n u; ln(A-1) within u (|xmax| + |ln s|).
 	lnS := math.Log(s)
-	absE := (float64(len(xs))+8)*unit + unit*(math.Abs(xmax)+math.Abs(lnS)+2) // on ln(A-1)
+	absE := (float64(len(xs))+8)*carry.Unit + carry.Unit*(math.Abs(xmax)+math.Abs(lnS)+2) // on ln(A-1)
 	lnAm1 := xmax + lnS
 	if lnAm1 > 0 { // ln A >= ln(A-1): the absolute error is relative to ln A
 		la := lnAm1 + math.Log1p(math.Exp(-lnAm1))
-		return la, absE/la + 6*unit
+		return la, absE/la + 6*carry.Unit
 	}
 	// ln A = log1p(A-1): A-1 within absE relative, so is ln A.
-	return math.Log1p(math.Exp(lnAm1)), absE + 6*unit
+	return math.Log1p(math.Exp(lnAm1)), absE + 6*carry.Unit
 }
 
 // WORGaussian returns the upper bound of WBK19, Theorem 27, for the
@@ -477,7 +478,7 @@ func worGaussianCurve(fn string, q, sigma float64, steps int, orders, out []floa
 				}
 				v = g
 			}
-			out[i] = scaleUp(v, fs)
+			out[i] = carry.ScaleUp(v, fs)
 		}
 		return nil
 	}
@@ -487,7 +488,7 @@ func worGaussianCurve(fn string, q, sigma float64, steps int, orders, out []floa
 	if err := newWORGauss(&g, sigma, n); err != nil {
 		return err
 	}
-	lqh, lql := logDD(q)
+	lqh, lql := carry.LogDD(q)
 	// ln A at each integer order, computed once.
 	var la, lr [rdp.MaxWOROrder + 1]float64
 	var have [rdp.MaxWOROrder + 1]bool
@@ -509,15 +510,15 @@ func worGaussianCurve(fn string, q, sigma float64, steps int, orders, out []floa
 		case lo == a:
 			v, rel = get(int(lo))
 			v /= a - 1
-			rel += unit
+			rel += carry.Unit
 		default:
 			t := a - lo
 			x, rx := get(int(lo))
 			y, ry := get(int(lo) + 1)
 			v = ((1-t)*x + t*y) / (a - 1)
-			rel = max(rx, ry) + 6*unit
+			rel = max(rx, ry) + 6*carry.Unit
 		}
-		out[i] = scaleUp(roundUp(v, rel), fs)
+		out[i] = carry.ScaleUp(carry.RoundUp(v, rel), fs)
 	}
 	return nil
 }
@@ -586,10 +587,10 @@ func WORBound(q, alpha float64, base rdp.BaseCurve) (float64, error) {
 			}
 		}
 	}
-	lqh, lql := logDD(q)
+	lqh, lql := carry.LogDD(q)
 	logA := func(a int) (float64, float64) {
 		if q == 1 { // (a-1) eps(a), one rounding
-			return float64(a-1) * base.Eps[a-2], unit
+			return float64(a-1) * base.Eps[a-2], carry.Unit
 		}
 		return worBoundLogA(lqh, lql, a, base)
 	}
@@ -600,15 +601,15 @@ func WORBound(q, alpha float64, base rdp.BaseCurve) (float64, error) {
 	case lo == alpha:
 		v, rel = logA(int(lo))
 		v /= alpha - 1
-		rel += unit
+		rel += carry.Unit
 	default:
 		t := alpha - lo
 		x, rx := logA(int(lo))
 		y, ry := logA(int(lo) + 1)
 		v = ((1-t)*x + t*y) / (alpha - 1)
-		rel = max(rx, ry) + 6*unit
+		rel = max(rx, ry) + 6*carry.Unit
 	}
-	return roundUp(v, rel), nil
+	return carry.RoundUp(v, rel), nil
 }
 
 // worBoundLogA returns an upper bound on ln A of Theorem 9 at integer
@@ -620,21 +621,21 @@ func worBoundLogA(lqh, lql float64, a int, base rdp.BaseCurve) (float64, float64
 	lnP, lnPErr := math.Inf(1), 0.0
 	if !math.IsInf(base.Inf, 1) {
 		lnP = math.Log(math.Expm1(base.Inf))
-		lnPErr = 2*unit*math.Abs(lnP) + 2.01*unit
+		lnPErr = 2*carry.Unit*math.Abs(lnP) + 2.01*carry.Unit
 	}
 	cbh, cbl := lnInt[a][0], lnInt[a][1] // ln C(a, j) from j = 1
 	for j := 2; j <= a; j++ {
-		cbh, cbl = ddAdd(cbh, cbl, lnInt[a-j+1][0], lnInt[a-j+1][1])
-		cbh, cbl = ddAdd(cbh, cbl, -lnInt[j][0], -lnInt[j][1])
+		cbh, cbl = carry.DDAdd(cbh, cbl, lnInt[a-j+1][0], lnInt[a-j+1][1])
+		cbh, cbl = carry.DDAdd(cbh, cbl, -lnInt[j][0], -lnInt[j][1])
 		fj := float64(j)
 		e := base.Eps[j-2]
 		var lf, lfErr float64
 		if j == 2 {
 			// min(4 (e^e - 1), e^e min(2, P^2)).
-			l1 := 2*ln2 + math.Log(math.Expm1(e))
-			l1e := 2*unit*math.Abs(l1) + 4.02*unit
-			l2 := e + math.Min(ln2, 2*lnP)
-			l2e := unit*math.Abs(l2) + 2*lnPErr + unit*e
+			l1 := 2*carry.Ln2 + math.Log(math.Expm1(e))
+			l1e := 2*carry.Unit*math.Abs(l1) + 4.02*carry.Unit
+			l2 := e + math.Min(carry.Ln2, 2*lnP)
+			l2e := carry.Unit*math.Abs(l2) + 2*lnPErr + carry.Unit*e
 			if l1+l1e < l2+l2e {
 				lf, lfErr = l1, l1e
 			} else {
@@ -642,17 +643,17 @@ func worBoundLogA(lqh, lql float64, a int, base rdp.BaseCurve) (float64, float64
 			}
 		} else {
 			// (j-1) eps(j) + min(ln 2, j ln P).
-			lf = (fj-1)*e + math.Min(ln2, fj*lnP)
-			lfErr = 2*unit*(fj-1)*e + unit*math.Abs(lf) + fj*lnPErr + unit*fj*math.Abs(lnP)
+			lf = (fj-1)*e + math.Min(carry.Ln2, fj*lnP)
+			lfErr = 2*carry.Unit*(fj-1)*e + carry.Unit*math.Abs(lf) + fj*lnPErr + carry.Unit*fj*math.Abs(lnP)
 			if math.IsInf(lnP, 1) {
-				lfErr = 2*unit*(fj-1)*e + unit*math.Abs(lf)
+				lfErr = 2*carry.Unit*(fj-1)*e + carry.Unit*math.Abs(lf)
 			}
 		}
-		jqh, jql := ddMul(lqh, lql, fj, 0)
-		xh, xl := ddAdd(jqh, jql, cbh, cbl)
-		xh, xl = ddAdd(xh, xl, lf, 0)
+		jqh, jql := carry.DDMul(lqh, lql, fj, 0)
+		xh, xl := carry.DDAdd(jqh, jql, cbh, cbl)
+		xh, xl = carry.DDAdd(xh, xl, lf, 0)
 		x := xh + xl
-		xs[j] = x + lfErr + 0x1p-98*(math.Abs(jqh)+math.Abs(cbh)+math.Abs(lf)) + unit*math.Abs(x)
+		xs[j] = x + lfErr + 0x1p-98*(math.Abs(jqh)+math.Abs(cbh)+math.Abs(lf)) + carry.Unit*math.Abs(x)
 		xmax = max(xmax, xs[j])
 	}
 	return logOnePlusSum(xs[2:a+1], xmax)

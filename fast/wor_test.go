@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rdpcheck/rdpcheck/internal/carry"
 	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
@@ -223,7 +224,7 @@ func TestComposeWORGaussian(t *testing.T) {
 					want = math.Min(want, b)
 				}
 			}
-			want = addUp(0, scaleUp(want, 3)) // as the accountant rounds
+			want = addUp(0, carry.ScaleUp(want, 3)) // as the accountant rounds
 			if got[i] != want {
 				t.Errorf("q=%v sigma=%v order %v: composed %v, want min(bound, suffix, unsampled) x 3 = %v", c.q, c.sigma, x, got[i], want)
 			}

@@ -1,6 +1,10 @@
 package fast
 
-import "math"
+import (
+	"math"
+
+	"github.com/rdpcheck/rdpcheck/internal/carry"
+)
 
 // tinyZCDPEps is the eps below which each parameter is c eps^2 (1 + r) with
 // |r| <= eps <= 2^-500, c = 1/2 (Laplace), 1/k (k-ary RR), 1/4 (RAPPOR),
@@ -24,7 +28,7 @@ func tinyZCDPUp(eps, c float64) float64 {
 // Tight zCDP parameters of eps-DP mechanisms (Harrison and Manurangsi 2025,
 // arXiv 2510.25746; see reference/zcdptight.go for the statements, their
 // provenance and how they were checked). Each is a short chain of float64
-// operations carried with its error bound (ev) and rounded up by it, so it
+// operations carried with its error bound (carry.Val) and rounded up by it, so it
 // is never below the exact value.
 //
 // Accuracy (go test ./fast -run TestTightZCDPAccuracySweep -v, against the
@@ -52,17 +56,17 @@ func LaplaceZCDP(eps float64) (float64, error) {
 	if eps < tinyZCDPEps {
 		return tinyZCDPUp(eps, 0.5), nil
 	}
-	return emExact(-eps).upNonNeg(), nil
+	return carry.EmExact(-eps).UpNonNeg(), nil
 }
 
 // ratioKLUp returns an upper bound on x m/(m + k t), m = -expm1(-h), t =
-// e^-h, h > 0 given as an ev, x > 0 exact: every term positive, no
+// e^-h, h > 0 given as a carry.Val, x > 0 exact: every term positive, no
 // cancellation, no overflow.
-func ratioKLUp(x float64, h ev, k float64) float64 {
-	nh := evNeg(h)
-	m := evNeg(evExpm1(nh))
-	den := evAdd(m, evMul(evExact(k), evExp(nh)))
-	return evMul(evExact(x), evDiv(m, den)).upNonNeg()
+func ratioKLUp(x float64, h carry.Val, k float64) float64 {
+	nh := carry.Neg(h)
+	m := carry.Neg(carry.Expm1(nh))
+	den := carry.Add(m, carry.Mul(carry.Exact(k), carry.Exp(nh)))
+	return carry.Mul(carry.Exact(x), carry.Div(m, den)).UpNonNeg()
 }
 
 // KaryRRZCDP returns an upper bound on the tight zCDP parameter of eps-DP
@@ -88,7 +92,7 @@ func KaryRRZCDP(eps, buckets float64) (float64, error) {
 	if eps < tinyZCDPEps {
 		return tinyZCDPUp(eps, 1/buckets), nil
 	}
-	return ratioKLUp(eps, evExact(eps), buckets), nil
+	return ratioKLUp(eps, carry.Exact(eps), buckets), nil
 }
 
 // RAPPORZCDP returns an upper bound on the tight zCDP parameter of eps-DP
@@ -108,7 +112,7 @@ func RAPPORZCDP(eps float64) (float64, error) {
 	if eps < tinyZCDPEps {
 		return tinyZCDPUp(eps, 0.25), nil
 	}
-	return ratioKLUp(eps, evHalf(eps), 2), nil // tanh(h/2) = m/(m + 2t) at h = eps/2
+	return ratioKLUp(eps, carry.Half(eps), 2), nil // tanh(h/2) = m/(m + 2t) at h = eps/2
 }
 
 // BoundedRangeZCDP returns an upper bound on the tight zCDP parameter of
@@ -133,12 +137,12 @@ func BoundedRangeZCDP(eps float64) (float64, error) {
 	if eps < tinyZCDPEps {
 		return tinyZCDPUp(eps, 0.125), nil
 	}
-	E := evExact(eps)
+	E := carry.Exact(eps)
 	if eps <= 2 {
-		return emK(E).upNonNeg(), nil
+		return emK(E).UpNonNeg(), nil
 	}
-	c := evDiv(E, evNeg(evExpm1(evNeg(E))))
-	return evSub(evSub(c, evExact(1)), evLog(c)).upNonNeg(), nil
+	c := carry.Div(E, carry.Neg(carry.Expm1(carry.Neg(E))))
+	return carry.Sub(carry.Sub(c, carry.Exact(1)), carry.Log(c)).UpNonNeg(), nil
 }
 
 // BoundedRangeEvent is an eps-bounded-range mechanism (the exponential
@@ -172,7 +176,7 @@ func (e boundedRangeEvent) RDP(orders, out []float64) error {
 		return err
 	}
 	for i, alpha := range orders {
-		out[i] = math.Min(out[i], scaleUp(rho, alpha)) // rho alpha rounded up; +Inf at alpha = +Inf
+		out[i] = math.Min(out[i], carry.ScaleUp(rho, alpha)) // rho alpha rounded up; +Inf at alpha = +Inf
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package fast
+package sgm
 
 import (
 	"math"
@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+
+	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
 // rawPoint is a fractional order evaluated before rounding up: the value
@@ -103,7 +105,7 @@ func TestFracErrorBoundHolds(t *testing.T) {
 	for _, qs := range curves {
 		q, s := qs[0], qs[1]
 		as := 1 + 2*s*s*math.Log(1/q)
-		orders := DefaultOrders()
+		orders := rdp.DefaultOrders()
 		for a := math.Max(1.05, as-4); a < math.Min(256, as+1); a += step {
 			orders = append(orders, a)
 		}
