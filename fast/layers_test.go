@@ -19,27 +19,27 @@ import (
 // in files listed after it.
 var fileLayers = []string{
 	"doc.go",
-	"errors.go",         // error kinds
-	"orders.go",         // default orders
-	"closed.go",         // closed forms: Gaussian, Laplace, randomized response
-	"divergence.go",     // discrete Rényi divergence
-	"convert.go",        // RDP to (eps, delta)
-	"sgm.go",            // SGM, SGMCurve: domain checks, then the engine (internal/sgm)
-	"events.go",         // k-ary RR, pure DP, zCDP, exponential mechanism, group privacy
-	"bridges.go",        // zCDP, pure DP, advanced composition
-	"wor.go",            // sampling without replacement: WORGaussian, WORBound
-	"sampled.go",        // Poisson-sampled Laplace (Gauss-Legendre)
-	"sampledisc.go",     // Poisson-sampled discrete mechanisms, Zhu-Wang bound
-	"bestevent.go",      // Event: what Accountant.Compose takes (best.go)
-	"accountant.go",     // Accountant
-	"tree.go",           // tree aggregation (DP-FTRL)
-	"dgauss.go",         // discrete Gaussian
-	"repeat.go",         // repeat and select (Papernot-Steinke)
-	"best.go",           // Event, Accountant.Compose, the best order (BestEpsilon, BestDelta)
-	"bestmech.go",       // Events of the mechanisms above, their Compose<Name> methods
-	"events_sampled.go", // Events of sampling, tree, discrete-Gaussian and repeat-and-select mechanisms (dpevent's classes), their Compose<Name> methods
-	"zcdptight.go",      // tight zCDP parameters (Harrison-Manurangsi 2025)
-	"calibrate.go",      // sigma and step calibration, on a grid or at the best order
+	"errors.go",             // error kinds
+	"orders.go",             // default orders
+	"closed.go",             // closed forms: Gaussian, Laplace, randomized response
+	"divergence.go",         // discrete Rényi divergence
+	"convert.go",            // RDP to (eps, delta)
+	"sgm.go",                // SGM, SGMCurve: domain checks, then the engine (internal/sgm)
+	"events.go",             // k-ary RR, pure DP, zCDP, exponential mechanism, group privacy
+	"bridges.go",            // zCDP, pure DP, advanced composition
+	"wor.go",                // sampling without replacement: WORGaussian, WORBound
+	"sampled_laplace.go",    // Poisson-sampled Laplace (Gauss-Legendre)
+	"sampled_divergence.go", // Poisson-sampled discrete mechanisms, Zhu-Wang bound
+	"bestevent.go",          // Event: what Accountant.Compose takes (best.go)
+	"accountant.go",         // Accountant
+	"tree.go",               // tree aggregation (DP-FTRL)
+	"dgauss.go",             // discrete Gaussian
+	"repeat.go",             // repeat and select (Papernot-Steinke)
+	"best.go",               // Event, Accountant.Compose, the best order (BestEpsilon, BestDelta)
+	"bestmech.go",           // Events of the mechanisms above, their Compose<Name> methods
+	"events_sampled.go",     // Events of sampling, tree, discrete-Gaussian and repeat-and-select mechanisms (dpevent's classes), their Compose<Name> methods
+	"zcdptight.go",          // tight zCDP parameters (Harrison-Manurangsi 2025)
+	"calibrate.go",          // sigma and step calibration, on a grid or at the best order
 }
 
 // layerExceptions are the upward uses allowed, as "from -> to" file
