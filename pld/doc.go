@@ -45,7 +45,11 @@
 // alpha_j at g_j. This split keeps the cell's P- and Q-mass, so its curve
 // is the chord of the cell's convex curve on [e^g_j, e^g_(j+1)] and equal
 // to it elsewhere: above. Values are rounded up; P-mass below the grid is
-// put at its lowest point, above it at +Inf; the mass within the error of
+// put at its lowest point, above it at +Inf (the grid's ends are placed
+// where that mass is negligible: far enough out for the tilted mass, or,
+// given a budget for the run's +Inf mass, where each step's mass beyond
+// is about the budget over the steps: SGMEpsilon's is delta Width 2^-10,
+// which keeps the grid to the losses that matter untilted); the mass within the error of
 // each computed cell boundary (sliver) is added two points up, and the
 // split is of the cell less its slivers (their loss is within h/4 of the
 // boundary, so they move A by at most their mass times 1 - e^-h + h/4:

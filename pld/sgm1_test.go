@@ -54,7 +54,7 @@ func TestStepMassNoSliverOverH(t *testing.T) {
 	for _, add := range []bool{false, true} {
 		for _, h := range []float64{0x1p-12, 0x1p-15} {
 			q, s, lam := 256.0/60000, 1.1, 10.0
-			kmin, cells, lt, rt, err := sgmCells(q, s, h, lam, add)
+			kmin, cells, lt, rt, err := sgmCells(q, s, h, lam, 0, add)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -76,7 +76,7 @@ func TestStepMassNoSliverOverH(t *testing.T) {
 // h = 2^-12, 1.1% of the composed mass after 10,000 steps).
 func TestStepLowerKeepsMass(t *testing.T) {
 	q, s, lam, h := 256.0/60000, 1.1, 10.0, 0x1p-12
-	kmin, cells, lt, rt, err := sgmCells(q, s, h, lam, false)
+	kmin, cells, lt, rt, err := sgmCells(q, s, h, lam, 0, false)
 	if err != nil {
 		t.Fatal(err)
 	}
