@@ -96,7 +96,12 @@
 // squaring; each convolution's entrywise error is bounded from Higham's
 // Thm. 24.2 (radix-2 Cooley-Tukey, twiddles within 16u), a bound E on the
 // 2-norm of the result's error vector, so that its entries' absolute
-// errors sum to at most sqrt(len) E. Each vector keeps max(computed, 0)
+// errors sum to at most sqrt(len) E. A square a*a whose tilted mass is
+// all but 2^-12 in a window H much shorter than a is computed as H*H +
+// R*(a + H), R = a - H (compose.go, square): the first on H's length, the
+// second with R's small norms, so that the error is that of the window,
+// not sqrt(len) times the whole (the error of an early square is doubled
+// by every square after it). Each vector keeps max(computed, 0)
 // (the exact values are >= 0, so clamping moves no entry away from them)
 // and a slack: the upper's S with E_U phi <= E_up phi +
 // S sup phi(l) e^(-lambda l) for all phi >= 0 (sqrt(len) E, and the
