@@ -44,7 +44,10 @@
 // Manurangsi 2022), written per cell: A_j/(1-e^-h) at g_(j+1), the rest of
 // alpha_j at g_j. This split keeps the cell's P- and Q-mass, so its curve
 // is the chord of the cell's convex curve on [e^g_j, e^g_(j+1)] and equal
-// to it elsewhere: above. Values are rounded up; P-mass below the grid is
+// to it elsewhere: above. Values are rounded up, a_hi's and alpha's, and
+// the left point takes alpha's upper bound less a_hi's (a larger a_hi and
+// a total >= alpha only raise the curve; A's error, 1/(1-e^-h) times
+// larger in a_hi, then moves mass up by h instead of adding mass); P-mass below the grid is
 // put at its lowest point, above it at +Inf (the grid's ends are placed
 // where that mass is negligible: far enough out for the tilted mass, or,
 // given a budget for the run's +Inf mass, where each step's mass beyond
