@@ -17,12 +17,16 @@ import (
 
 var (
 	regionFlag  = flag.Bool("region", false, "measure SGMEpsilon's width and time over the issue's region and rewrite docs/pld_region.md (hours)")
-	regionLimit = flag.Duration("regionlimit", 90*time.Second, "with -region: time limit of one row")
+	regionLimit = flag.Duration("regionlimit", 60*time.Second, "with -region: time limit of one row")
 	regionOut   = flag.String("regionout", "../docs/pld_region.md", "with -region: the file written")
 	regionRow   = flag.String("regionrow", "", "internal (-region runs each row as a child process): q,sigma,steps,delta")
 )
 
 const regionCmd = "go test ./pld -run TestRegionTable -region -v -timeout 6h"
+
+// regionNotes marks the start of docs/pld_region.md's hand-written notes,
+// which TestRegionTable keeps when it rewrites the table above them.
+const regionNotes = "<!-- notes: kept by TestRegionTable -->"
 
 type regionRes struct {
 	iv     Interval
@@ -72,6 +76,22 @@ func TestRegionTable(t *testing.T) {
 	fmt.Fprintf(&b, "Written by `%s` (limit %v a row) on %s, %s, %d CPUs (shared), %s.\n\n",
 		regionCmd, *regionLimit, time.Now().UTC().Format("2006-01-02"), runtime.GOARCH, runtime.NumCPU(), runtime.Version())
 	fmt.Fprintf(&b, "Default options (Width 1e-3, MaxGrid 2^22), one phase of the given q, sigma and steps; eps(delta) is the certified interval [Lo, Hi], width = Hi/Lo - 1, time the wall time of SGMEpsilon alone (one row at a time). Status: ok, or the error (ErrPrecision: the width was not reached, the interval is still certified; ErrTooLarge), \"time limit\" (stopped), \"skipped\" (fewer steps already hit the limit).\n\n")
+	// hand-written notes below the marker are kept
+	var notes []byte
+	if old, err := os.ReadFile(*regionOut); err == nil {
+		if i := bytes.Index(old, []byte(regionNotes)); i >= 0 {
+			notes = old[i:]
+		}
+	}
+	write := func() {
+		out := append(append([]byte(nil), b.Bytes()...), '\n')
+		if notes != nil {
+			out = append(out, notes...)
+		}
+		if err := os.WriteFile(*regionOut, out, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -97,9 +117,7 @@ func TestRegionTable(t *testing.T) {
 					}
 					t.Log(q, s, line)
 					fmt.Fprintln(&b, line)
-					if err := os.WriteFile(*regionOut, b.Bytes(), 0o644); err != nil {
-						t.Fatal(err)
-					}
+					write()
 				}
 			}
 		}
