@@ -31,7 +31,7 @@ func remOne64(q, s, eps float64) float64 {
 func TestEngineOneStep(t *testing.T) {
 	for _, c := range []struct{ q, s float64 }{{0.1, 1}, {0.01, 0.8}, {0.5, 2}, {1, 1.5}} {
 		for _, lam := range []float64{0, 2} {
-			cm, err := runDir([]Phase{{c.q, c.s, 1}}, 1.0/4096, lam, false, 1<<22)
+			cm, err := runDir([]Phase{{c.q, c.s, 1}}, 1.0/4096, lam, 0, false, 1<<22)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -51,7 +51,7 @@ func TestEngineOneStep(t *testing.T) {
 // delta_1 the float64 closed form; midpoint rule on 2e5 nodes.
 func TestEngineTwoStepsQuadrature(t *testing.T) {
 	for _, c := range []struct{ q, s float64 }{{0.1, 1}, {0.3, 0.9}} {
-		cm, err := runDir([]Phase{{c.q, c.s, 2}}, 1.0/4096, 1, false, 1<<22)
+		cm, err := runDir([]Phase{{c.q, c.s, 2}}, 1.0/4096, 1, 0, false, 1<<22)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,7 +81,7 @@ func TestEngineTwoStepsQuadrature(t *testing.T) {
 func TestEngineMonteCarlo(t *testing.T) {
 	rng := rand.New(rand.NewSource(7))
 	q, s, n := 0.2, 1.0, 8
-	cm, err := runDir([]Phase{{q, s, n}}, 1.0/2048, 0.5, false, 1<<22)
+	cm, err := runDir([]Phase{{q, s, n}}, 1.0/2048, 0.5, 0, false, 1<<22)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -346,7 +346,7 @@ func addOne64(q, s, eps float64) float64 {
 // rounding every cell down", width 0.066 at h = 2^-12, now 0.0025).
 func TestEngineAddDirection(t *testing.T) {
 	for _, c := range []struct{ q, s float64 }{{0.1, 1}, {0.01, 0.8}, {0.5, 2}} {
-		cm, err := runDir([]Phase{{c.q, c.s, 1}}, 1.0/4096, 1, true, 1<<22)
+		cm, err := runDir([]Phase{{c.q, c.s, 1}}, 1.0/4096, 1, 0, true, 1<<22)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -359,7 +359,7 @@ func TestEngineAddDirection(t *testing.T) {
 		}
 	}
 	ph := []Phase{{0.01, 0.8, 1000}}
-	cm, err := runDir(ph, 0x1p-12, tiltForDelta(ph, 1e-5, true), true, 1<<22)
+	cm, err := runDir(ph, 0x1p-12, tiltForDelta(ph, 1e-5, true), 0, true, 1<<22)
 	if err != nil {
 		t.Fatal(err)
 	}

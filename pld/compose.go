@@ -45,6 +45,13 @@ func conv(a, b *tmeas) tmeas {
 	// err bounds the 2-norm of either result's error vector, so the sum
 	// of its absolute entry errors is at most sqrt(len) err.
 	e1 := err * math.Sqrt(float64(len(ru))) * (1 + 4*u64)
+	return finishConv(a, b, ru, rl, e1)
+}
+
+// finishConv makes the composition of a and b from the computed
+// convolutions ru (upper) and rl (lower), whose entries' absolute errors
+// sum to at most e1 each.
+func finishConv(a, b *tmeas, ru, rl []float64, e1 float64) tmeas {
 	Ta, Tb := sumUp(a.up), sumUp(b.up)
 	slack := a.slack*(Tb+b.slack) + b.slack*Ta + e1
 	La, Lb := sumUp(a.lo), sumUp(b.lo)
@@ -62,6 +69,82 @@ func conv(a, b *tmeas) tmeas {
 	r := tmeas{k0: a.k0 + b.k0, up: ru, lo: rl, logZ: a.logZ + b.logZ,
 		slack: slack * (1 + 4*u64), slackLo: slackLo * (1 + 4*u64)}
 	return normalise(truncate(r, 2*e1))
+}
+
+// square composes a with itself. When most of a's tilted mass lies in a
+// window H much shorter than a, a*a = H*H + R*(a + H) (R = a - H) is
+// computed as two convolutions: H*H on a short transform, whose error is
+// that of the window's length, and R*(a + H), whose error is in
+// proportion to R's small norms; the sum of their bounds (each 2-norm
+// bound times the square root of its length, plus u of each entry's
+// sum) replaces sqrt(len) E of the whole. This is what keeps the early
+// squarings of a narrow step on a long grid (small q: the mass within a
+// few cells, the vector thousands long) from making an error that the
+// later squarings double, each, up to the width. The split is used when
+// its predicted bound is under half the plain one.
+func square(a *tmeas) tmeas {
+	if ru, rl, e1, ok := splitSquare(a.up, a.lo); ok {
+		return finishConv(a, a, ru, rl, e1)
+	}
+	return conv(a, nil)
+}
+
+// splitSquare computes up*up and lo*lo as H*H + R*(a + H) (see square),
+// with e1 bounding the sum of either result's absolute entry errors; ok is
+// false when the split does not pay.
+func splitSquare(up, lo []float64) (ru, rl []float64, e1 float64, ok bool) {
+	n := len(up)
+	i0, i1 := window(up, sumUp(up)*0x1p-12)
+	w := i1 - i0
+	if w <= 0 || 4*w > n {
+		return nil, nil, 0, false
+	}
+	plain := convErr(nextPow2(2*n-1), up, lo, up, lo) * math.Sqrt(float64(2*n-1))
+	hu, hl := up[i0:i1], lo[i0:i1]
+	Ru := append([]float64(nil), up...)
+	Rl := append([]float64(nil), lo...)
+	cu := append([]float64(nil), up...)
+	cl := append([]float64(nil), lo...)
+	for i := i0; i < i1; i++ {
+		Ru[i], Rl[i] = 0, 0
+		cu[i] *= 2 // exact
+		cl[i] *= 2
+	}
+	eH := convErr(nextPow2(2*w-1), hu, hl, hu, hl) * math.Sqrt(float64(2*w-1))
+	eR := convErr(nextPow2(2*n-1), Ru, Rl, cu, cl) * math.Sqrt(float64(2*n-1))
+	if !(eH+eR < plain/2) {
+		return nil, nil, 0, false
+	}
+	hhU, hhL, _ := convPair(hu, hl, hu, hl, true)
+	ru, rl, _ = convPair(Ru, Rl, cu, cl, false)
+	// the sums: each entry within u of its exact sum, in all at most
+	// u (sum|rc| + sum|hh|) (norms rounds these sums up)
+	n1, _ := norms(hhU)
+	n2, _ := norms(ru)
+	n3, _ := norms(hhL)
+	n4, _ := norms(rl)
+	for j := range hhU {
+		ru[2*i0+j] += hhU[j]
+		rl[2*i0+j] += hhL[j]
+	}
+	e1 = (eH + eR + u64*math.Max(n1+n2, n3+n4)) * (1 + 4*u64)
+	return ru, rl, e1, true
+}
+
+// window returns [i0, i1) such that the entries of v below i0 sum to at
+// most lim, and those from i1 on too.
+func window(v []float64, lim float64) (i0, i1 int) {
+	acc := 0.0
+	for i0 < len(v) && acc+v[i0] <= lim {
+		acc += v[i0]
+		i0++
+	}
+	i1, acc = len(v), 0
+	for i1 > i0 && acc+v[i1-1] <= lim {
+		acc += v[i1-1]
+		i1--
+	}
+	return i0, i1
 }
 
 // truncate drops entries at both ends whose upper tilted mass sums to at
@@ -126,7 +209,7 @@ func power(s tmeas, n int) tmeas {
 		}
 		n >>= 1
 		if n > 0 {
-			base = conv(&base, nil)
+			base = square(&base)
 		}
 	}
 	return *res

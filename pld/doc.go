@@ -44,8 +44,15 @@
 // Manurangsi 2022), written per cell: A_j/(1-e^-h) at g_(j+1), the rest of
 // alpha_j at g_j. This split keeps the cell's P- and Q-mass, so its curve
 // is the chord of the cell's convex curve on [e^g_j, e^g_(j+1)] and equal
-// to it elsewhere: above. Values are rounded up; P-mass below the grid is
-// put at its lowest point, above it at +Inf; the mass within the error of
+// to it elsewhere: above. Values are rounded up, a_hi's and alpha's, and
+// the left point takes alpha's upper bound less a_hi's (a larger a_hi and
+// a total >= alpha only raise the curve; A's error, 1/(1-e^-h) times
+// larger in a_hi, then moves mass up by h instead of adding mass); P-mass below the grid is
+// put at its lowest point, above it at +Inf (the grid's ends are placed
+// where that mass is negligible: far enough out for the tilted mass, or,
+// given a budget for the run's +Inf mass, where each step's mass beyond
+// is about the budget over the steps: SGMEpsilon's is delta Width 2^-10,
+// which keeps the grid to the losses that matter untilted); the mass within the error of
 // each computed cell boundary (sliver) is added two points up, and the
 // split is of the cell less its slivers (their loss is within h/4 of the
 // boundary, so they move A by at most their mass times 1 - e^-h + h/4:
@@ -92,7 +99,12 @@
 // squaring; each convolution's entrywise error is bounded from Higham's
 // Thm. 24.2 (radix-2 Cooley-Tukey, twiddles within 16u), a bound E on the
 // 2-norm of the result's error vector, so that its entries' absolute
-// errors sum to at most sqrt(len) E. Each vector keeps max(computed, 0)
+// errors sum to at most sqrt(len) E. A square a*a whose tilted mass is
+// all but 2^-12 in a window H much shorter than a is computed as H*H +
+// R*(a + H), R = a - H (compose.go, square): the first on H's length, the
+// second with R's small norms, so that the error is that of the window,
+// not sqrt(len) times the whole (the error of an early square is doubled
+// by every square after it). Each vector keeps max(computed, 0)
 // (the exact values are >= 0, so clamping moves no entry away from them)
 // and a slack: the upper's S with E_U phi <= E_up phi +
 // S sup phi(l) e^(-lambda l) for all phi >= 0 (sqrt(len) E, and the

@@ -51,11 +51,7 @@ func getPlan(n int) *fftPlan {
 	for i := 0; i < n; i++ {
 		p.rev[i] = int(bits.Reverse(uint(i)) >> (bits.UintSize - lg))
 	}
-	mu := 16 * u64
-	g4 := 4 * u64 / (1 - 4*u64)
-	eta := mu + g4*(math.Sqrt2+mu)
-	t := float64(lg)
-	p.eta = t * eta / (1 - t*eta)
+	p.eta = getPlanEta(n)
 	planCache[n] = p
 	return p
 }
@@ -190,12 +186,17 @@ func convPair(a1, a2, b1, b2 []float64, square bool) (ra, rb []float64, err floa
 		ra[i] = real(out[i]) * inv
 		rb[i] = imag(out[i]) * inv
 	}
-	// error bound
+	return ra, rb, convErr(n, a1, a2, b1, b2)
+}
+
+// convErr is convPair's error bound for factors of these norms at
+// transform length n (a power of two).
+func convErr(n int, a1, a2, b1, b2 []float64) float64 {
 	n1a1, n2a1 := norms(a1)
 	n1a2, n2a2 := norms(a2)
 	n1b1, n2b1 := norms(b1)
 	n1b2, n2b2 := norms(b2)
-	eta := p.eta
+	eta := getPlanEta(n)
 	sq := math.Sqrt(float64(n))
 	bound := func(Na, Na2, Nb, Nb2, za2, zb2 float64) float64 {
 		Ea := eta*za2*(1+eta) + u64*Na
@@ -206,6 +207,16 @@ func convPair(a1, a2, b1, b2 []float64, square bool) (ra, rb []float64, err floa
 	Na2, Nb2 := n2a1+n2a2, n2b1+n2b2
 	za2 := math.Hypot(n2a1, n2a2) * (1 + 2*u64)
 	zb2 := math.Hypot(n2b1, n2b2) * (1 + 2*u64)
-	err = math.Max(bound(Na, Na2, Nb, Nb2, za2, zb2), bound(Nb, Nb2, Na, Na2, zb2, za2))
-	return ra, rb, err
+	return math.Max(bound(Na, Na2, Nb, Nb2, za2, zb2), bound(Nb, Nb2, Na, Na2, zb2, za2))
+}
+
+// getPlanEta returns the relative 2-norm error bound of one transform of
+// length n (a power of two), as getPlan computes it, without the plan.
+func getPlanEta(n int) float64 {
+	lg := bits.TrailingZeros(uint(n))
+	mu := 16 * u64
+	g4 := 4 * u64 / (1 - 4*u64)
+	eta := mu + g4*(math.Sqrt2+mu)
+	t := float64(lg)
+	return t * eta / (1 - t*eta)
 }

@@ -56,3 +56,61 @@ func TestConvPairBound(t *testing.T) {
 		}
 	}
 }
+
+// exactConv returns v*v with each entry summed in double-double (products
+// by FMA, sums by TwoSum): within about n u^2 of the exact sum, far below
+// the FFT's bounds.
+func exactConv(v []float64) []float64 {
+	r := make([]float64, 2*len(v)-1)
+	for k := range r {
+		var hi, lo float64
+		for i := max(0, k-len(v)+1); i <= k && i < len(v); i++ {
+			p := v[i] * v[k-i]
+			pe := math.FMA(v[i], v[k-i], -p)
+			s := hi + p
+			bb := s - hi
+			e := (hi - (s - bb)) + (p - bb)
+			hi, lo = s, lo+e+pe
+		}
+		r[k] = hi + lo
+	}
+	return r
+}
+
+// The split square (H*H + R*(a + H)) of a narrow step on a long grid: its
+// entries' absolute errors, against the double-double convolution, sum to
+// at most its bound e1 in both vectors, and the bound is below the plain
+// FFT's (the point of the split).
+func TestSplitSquareBound(t *testing.T) {
+	q, s, h := 1e-3, 1.0, 0x1p-14
+	lam := tiltForDelta([]Phase{{q, s, 1000}}, 1e-5, false)
+	kmin, cells, lt, rt, err := sgmCells(q, s, h, lam, 1e-16, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := fromStep(buildStep(kmin, cells, lt, rt, h, lam))
+	ru, rl, e1, ok := splitSquare(m.up, m.lo)
+	if !ok {
+		t.Fatalf("split not used (len %d)", len(m.up))
+	}
+	n := len(m.up)
+	plain := convErr(nextPow2(2*n-1), m.up, m.lo, m.up, m.lo) * math.Sqrt(float64(2*n-1))
+	if !(e1 < plain/2) {
+		t.Errorf("split bound %.3g, plain %.3g", e1, plain)
+	}
+	for _, c := range []struct {
+		name string
+		got  []float64
+		v    []float64
+	}{{"up", ru, m.up}, {"lo", rl, m.lo}} {
+		want := exactConv(c.v)
+		var d float64
+		for i := range want {
+			d += math.Abs(c.got[i] - want[i])
+		}
+		if d > e1 {
+			t.Errorf("%s: sum of errors %.3g > bound %.3g", c.name, d, e1)
+		}
+		t.Logf("%s: len %d, error %.3g, bound %.3g (plain %.3g)", c.name, n, d, e1, plain)
+	}
+}

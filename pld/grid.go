@@ -69,8 +69,16 @@ func sgmLoss(x, q, s2 float64) float64 {
 }
 
 // sgmCells discretises one SGM step in direction add (false: remove).
-// lambda is the tilt (used to place the right cut).
-func sgmCells(q, sigma, h, lambda float64, add bool) (kmin int, cells []cell, leftTail, rightTail sc, err error) {
+// lambda is the tilt (used to place the right cut). stepTail > 0 moves the
+// x-cuts in to where the P-mass beyond each is about stepTail (see tailZ);
+// that mass is still computed with its error bound (leftTail, rightTail)
+// and placed as before (at +Inf, or at the lowest grid point, in the
+// upper measure; dropped from the lower), so the cuts are a matter of
+// width and speed only, not of soundness. It pays where the tilt put the
+// cut far out for mass that is negligible untilted (small q, many steps:
+// the grid then spans losses up to ~20 for a step whose losses are within
+// 1e-3, and the FFT's error grows with the vectors' length).
+func sgmCells(q, sigma, h, lambda, stepTail float64, add bool) (kmin int, cells []cell, leftTail, rightTail sc, err error) {
 	s := sigma
 	s2 := s * s
 	c := 1 / s
@@ -84,6 +92,20 @@ func sgmCells(q, sigma, h, lambda float64, add bool) (kmin int, cells []cell, le
 	if add {
 		xloCut = -math.Max(lambda, 0) - 13*s - 1
 		xhiCut = 13*s + 1
+	}
+	if z := tailZ(stepTail); z > 0 {
+		// remove: the mixture's mass above x is at most N(1,s^2)'s (the
+		// largest losses, to +Inf); add: N(0,s^2)'s mass below x (the
+		// largest losses -L, to +Inf; only cut when q = 1) and above x
+		// (the smallest, moved up to the lowest grid point in the upper
+		// measure, dropped from the lower: both moves keep them bounds,
+		// and change the composed delta by at most their mass each step).
+		if add {
+			xloCut = math.Max(xloCut, -z*s)
+			xhiCut = math.Min(xhiCut, z*s)
+		} else {
+			xhiCut = math.Min(xhiCut, 1+z*s)
+		}
 	}
 	Llo := sgmLoss(xloCut, q, s2)
 	Lhi := sgmLoss(xhiCut, q, s2)
@@ -167,6 +189,29 @@ func sgmCells(q, sigma, h, lambda float64, add bool) (kmin int, cells []cell, le
 	rb := make([]xb, len(bnd))
 	copy(rb, bnd)
 	return kmin, cells, leftTail, rightTail, checkSlivers(cells, h, rb, s2)
+}
+
+// tailZ returns z >= 4 with the normal upper tail at z about b (b > 0
+// and below the tail at 4), else 0 (no cut). It only places a cut; the
+// mass beyond is computed with its own bound.
+func tailZ(b float64) float64 {
+	if !(b > 0) || b >= 3e-5 {
+		return 0
+	}
+	if b < 1e-300 {
+		return 0
+	}
+	// bisection on Erfc (math.Erfcinv is Erfinv(1 - x): +Inf below 1e-16)
+	a, c := 4.0, 38.0
+	for i := 0; i < 50; i++ {
+		m := (a + c) / 2
+		if math.Erfc(m/math.Sqrt2)/2 > b {
+			a = m
+		} else {
+			c = m
+		}
+	}
+	return c
 }
 
 func checkSlivers(cells []cell, h float64, bnd []xb, s2 float64) error {

@@ -86,10 +86,17 @@ func buildStep(kmin int, cells []cell, leftTail, rightTail sc, h, lambda float64
 		if !(A.m-A.err > 0) {
 			aHiLo[i] = -1 // A may be < 0 (at clamps its lower end at 0)
 		}
-		// upper: a_hi at k+1 (tilt by e^(lambda h)), a_lo at k
+		// upper: a_hi at k+1 (tilt by e^(lambda h)), a_lo at k. Any
+		// a_hi' >= a_hi and a_lo' >= 0 with a_lo' + a_hi' >= alpha give a
+		// curve above the exact split's (the difference is (a_lo' + a_hi'
+		// - alpha)(1 - t/s_k)_+ + (a_hi' - a_hi)((1 - t/s_(k+1))_+ -
+		// (1 - t/s_k)_+), both >= 0), so a_lo' is alpha's upper bound less
+		// a_hi's upper bound: A's error (1/(1 - e^-h) times larger in
+		// a_hi) moves mass up by h, not adds it (adding it made the upper
+		// mass 1 + 4e-8 a step at h = 2^-20, q = 1e-4: 4% after 1e6 steps).
 		tl := math.Exp(lambda*h) * (1 + 4*u64)
 		up[k+1] += hiH * tl * (1 + 2*u64)
-		loUp := aH - hiL
+		loUp := aH - hiH
 		if loUp < 0 {
 			loUp = 0
 		}

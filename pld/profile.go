@@ -148,15 +148,26 @@ func tiltDelta(K func(float64) float64, delta float64) float64 {
 }
 
 // runDir composes the phases in one direction at spacing h and tilt lambda.
-func runDir(phases []Phase, h, lambda float64, add bool, maxGrid int) (*composed, error) {
+// tail > 0 is a budget for the run's mass at +Inf: each step's cut at the
+// large losses is placed where its P-mass beyond is about tail over the
+// number of steps (sgmCells); 0 places it by the tilt alone.
+func runDir(phases []Phase, h, lambda, tail float64, add bool, maxGrid int) (*composed, error) {
 	var parts []stepSpec
+	steps := 0
+	for _, p := range phases {
+		steps += p.Steps
+	}
+	stepTail := 0.0
+	if tail > 0 && steps > 0 {
+		stepTail = tail / float64(steps)
+	}
 	for _, p := range phases {
 		if p.Steps == 0 || p.Q == 0 {
 			continue
 		}
 		p := p
 		parts = append(parts, stepSpec{p.Steps, func() (int, []cell, sc, sc, error) {
-			return sgmCells(p.Q, p.Sigma, h, lambda, add)
+			return sgmCells(p.Q, p.Sigma, h, lambda, stepTail, add)
 		}})
 	}
 	return composeSteps(parts, h, lambda, maxGrid)
@@ -247,7 +258,10 @@ func SGMDelta(phases []Phase, eps float64, opts ...Options) (Interval, error) {
 	var res Interval
 	for _, add := range []bool{false, true} {
 		lam := tiltForEps(phases, eps, add)
-		c, err := runDir(phases, h, lam, add, o.maxGrid())
+		// tail budget: 2^-30 of the Chernoff estimate e^(K - lambda eps),
+		// an estimate above delta(eps) (it only places the cut)
+		tail := math.Ldexp(math.Exp(totalK(phases, lam, add)-lam*eps), -30)
+		c, err := runDir(phases, h, lam, tail, add, o.maxGrid())
 		if err != nil {
 			return Interval{0, 1}, err // delta is in [0, 1]
 		}
@@ -367,7 +381,9 @@ func SGMEpsilon(phases []Phase, delta float64, opts ...Options) (Interval, error
 // spacing h; ok is false when the direction has no steps.
 func sgmEpsilonDir(phases []Phase, delta, h float64, add bool, o Options) (iv Interval, ok bool, err error) {
 	lam := tiltForDelta(phases, delta, add)
-	c, err := runDir(phases, h, lam, add, o.maxGrid())
+	// The run's +Inf mass is added to the upper delta: a budget of
+	// delta width 2^-10 moves eps's upper end by far less than the width.
+	c, err := runDir(phases, h, lam, delta*o.width()*0x1p-10, add, o.maxGrid())
 	if err != nil || c == nil {
 		return Interval{}, false, err
 	}

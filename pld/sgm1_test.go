@@ -54,7 +54,7 @@ func TestStepMassNoSliverOverH(t *testing.T) {
 	for _, add := range []bool{false, true} {
 		for _, h := range []float64{0x1p-12, 0x1p-15} {
 			q, s, lam := 256.0/60000, 1.1, 10.0
-			kmin, cells, lt, rt, err := sgmCells(q, s, h, lam, add)
+			kmin, cells, lt, rt, err := sgmCells(q, s, h, lam, 0, add)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -76,7 +76,7 @@ func TestStepMassNoSliverOverH(t *testing.T) {
 // h = 2^-12, 1.1% of the composed mass after 10,000 steps).
 func TestStepLowerKeepsMass(t *testing.T) {
 	q, s, lam, h := 256.0/60000, 1.1, 10.0, 0x1p-12
-	kmin, cells, lt, rt, err := sgmCells(q, s, h, lam, false)
+	kmin, cells, lt, rt, err := sgmCells(q, s, h, lam, 0, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,5 +87,27 @@ func TestStepLowerKeepsMass(t *testing.T) {
 	}
 	if m > 1 || 1-m > 1e-8 || sg.roundedDown {
 		t.Errorf("step(q=%g, sigma=%g, h=%g, remove): lower mass = 1 - %.3g (rounded down: %v), want within 1e-8 of 1 and <= 1", q, s, h, 1-m, sg.roundedDown)
+	}
+}
+
+// Regression: the upper split's left mass is alpha's upper bound less
+// a_hi's upper bound, so A's error (over 1 - e^-h in a_hi) moves mass up
+// instead of adding it. It was alpha's upper bound less a_hi's lower
+// bound: at q = 1e-4, sigma = 2, h = 2^-20 each step's upper mass was
+// 1 + 3.9e-8, 4% after the 1e6 steps that need such a grid (the upper eps
+// grew as h fell, from 0.17175 at h = 2^-17 to 0.1805 at 2^-24).
+func TestStepUpperMassFineGrid(t *testing.T) {
+	q, s, lam, h := 1e-4, 2.0, 60.0, 0x1p-20
+	kmin, cells, lt, rt, err := sgmCells(q, s, h, lam, 1e-17, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sg := buildStep(kmin, cells, lt, rt, h, lam)
+	var m float64
+	for i, v := range sg.up {
+		m += v * math.Exp(sg.ref-lam*float64(sg.k0+i)*h)
+	}
+	if m-1 > 1e-10 || m < 1-1e-12 {
+		t.Errorf("step(q=%g, sigma=%g, h=2^-20, remove): upper finite mass - 1 = %.3g, want in [0, 1e-10]", q, s, m-1)
 	}
 }
