@@ -258,12 +258,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return fail(fmt.Errorf("-only: no generated file %q", n))
 		}
 	}
-	if opt.Only == nil && study != nil {
-		// The record of versions: the manifest of every test, and the
-		// CHANGELOG entries of the files whose version rose.
-		if err := versionRecord(files, *outDir); err != nil {
-			return fail(err)
-		}
+	// The record of versions: the manifest of every test, and the
+	// CHANGELOG entries of the files whose version rose (with -only, the
+	// other files as committed).
+	if err := versionRecord(files, *outDir); err != nil {
+		return fail(err)
 	}
 	if *check {
 		bad := gen.Check(files, *outDir, opt.Only == nil && study != nil)
@@ -291,7 +290,18 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // committed ones in dir (gen.Changelog refuses tests that changed at an
 // unchanged version).
 func versionRecord(files map[string][]byte, dir string) error {
-	manifest, err := gen.Manifest(files)
+	all := map[string][]byte{}
+	for name := range gen.FileVersions {
+		data, ok := files[name]
+		if !ok {
+			var err error
+			if data, err = os.ReadFile(filepath.Join(dir, filepath.FromSlash(name))); err != nil {
+				return fmt.Errorf("the manifest needs every vector file: %w", err)
+			}
+		}
+		all[name] = data
+	}
+	manifest, err := gen.Manifest(all)
 	if err != nil {
 		return err
 	}
