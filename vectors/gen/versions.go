@@ -32,7 +32,7 @@ var FileVersions = map[string]int{
 	"invalid_inputs.json":          1,
 	"dpsgd_best.json":              1,
 	"sampled.json":                 1,
-	"wor.json":                     1,
+	"wor.json":                     2,
 	"events.json":                  1,
 	"zcdp_tight.json":              1,
 	"dgauss_tree_repeat.json":      1,
@@ -157,7 +157,7 @@ func Changelog(old, new, changelog []byte) ([]byte, error) {
 		case len(moved) > 0 && len(of.tests) > 0:
 			errs = append(errs, fmt.Sprintf("%s: tcIds %s would ask another question; a tcId never changes meaning: give the new tests new tcIds (append them) instead", name, ranges(moved)))
 		case !same && nf.version <= of.version:
-			errs = append(errs, fmt.Sprintf("%s: tests changed (added %s; expected values changed %s; removed %s) at version %d: raise its version in vectors/gen/versions.go", name, ranges(added), ranges(changed), ranges(removed), nf.version))
+			errs = append(errs, fmt.Sprintf("%s: tests changed (added %s; answers changed %s; removed %s) at version %d: raise its version in vectors/gen/versions.go", name, ranges(added), ranges(changed), ranges(removed), nf.version))
 		case same && nf.version != of.version && len(of.tests) > 0:
 			errs = append(errs, fmt.Sprintf("%s: version %d, but no test changed since version %d", name, nf.version, of.version))
 		case !same:
@@ -165,7 +165,7 @@ func Changelog(old, new, changelog []byte) ([]byte, error) {
 			if len(of.tests) == 0 {
 				fmt.Fprintf(&entries, "- first version: %d tests\n", len(nf.tests))
 			} else {
-				fmt.Fprintf(&entries, "- added: %s\n- expected values changed: %s\n- removed: %s\n", ranges(added), ranges(changed), ranges(removed))
+				fmt.Fprintf(&entries, "- added: %s\n- answers changed (expected value, interval or shortcut): %s\n- removed: %s\n", ranges(added), ranges(changed), ranges(removed))
 			}
 			entries.WriteString("\n")
 		}

@@ -82,7 +82,7 @@ func GenerateJSONSchema(fns []Function) []byte {
 		kv{"expectedFloat64", withDoc(ref("float64"), "the float64 nearest the exact value")},
 		kv{"expectedOrder", withDoc(ref("float64"), "Epsilon, Delta, DPSGDEpsilon: the order attaining the minimum (the first on ties); informative, not scored")},
 		kv{"shortcut", obj{{"type", "object"}, {"additionalProperties", false}, {"required", []any{"value", "why"}},
-			{"description", "Epsilon, Delta: a valid bound below the formula's value (Bretagnolle-Huber through KL <= D_alpha); an answer between it and expected is tighter, and valid"},
+			{"description", "Epsilon, Delta, WORGaussian: a valid bound below the formula's value (conversions: Bretagnolle-Huber through KL <= D_alpha; the WOR bound: the unsampled Gaussian); an answer between it and expected is tighter, and valid"},
 			{"properties", obj{{"value", withDoc(ref("exact"), "the bound, rounded up")}, {"why", obj{{"type", "string"}}}}}}},
 		kv{"lower", withDoc(ref("float64"), "ProfileEpsilon, ProfileDelta (instead of expected): a proven lower bound on the optimal value; an answer below it is unsound")},
 		kv{"lowerHex", withDoc(ref("hexFloat"), "the same bound, exactly")},

@@ -242,8 +242,8 @@ func lintExpected(fail failFunc, where string, g *Group, fn *Function, t *Test) 
 	if sc := t.Shortcut; sc != nil {
 		sv, err := ParseExact(sc.Value)
 		switch {
-		case g.Function != Epsilon && g.Function != Delta: // where Bretagnolle-Huber applies
-			fail("%s: a shortcut on a %s test (conversions only)", where, g.Function)
+		case g.Function != Epsilon && g.Function != Delta && g.Function != WORGaussian: // where a valid smaller bound is known
+			fail("%s: a shortcut on a %s test (conversions and the WOR bound only)", where, g.Function)
 		case err != nil:
 			fail("%s: shortcut value %q: %v", where, sc.Value, err)
 		case sv.Sign() < 0 || sv.Cmp(v) >= 0:
