@@ -33,8 +33,8 @@ var slackMethods = []struct {
 // the certified lower bound Lo of the optimal eps, against the run's
 // number of steps: 1 is the floor (below it, unsound), and the height
 // above it bounds the method's over-statement from above (the truth is in
-// [Lo, Hi], Hi/Lo - 1 below 1e-2 on these runs but a few). Runs with Lo =
-// 0 or no certificate are left out.
+// [Lo, Hi]). Runs whose interval is not positive or is wider than
+// slackMaxWidth are left out.
 func PLDSlackPlot(profile []byte, cert *PLDCertified, path string) error {
 	recs, err := readPLDProfile(profile)
 	if err != nil {
@@ -44,7 +44,6 @@ func PLDSlackPlot(profile []byte, cert *PLDCertified, path string) error {
 	if err != nil {
 		return err
 	}
-	want := pldQuery{Delta: ptr(1e-5)}.String()
 	p := plot.New()
 	p.Title.Text = "How far each accountant's eps is from the optimal eps (delta = 1e-5, 34 DP-SGD runs)"
 	p.X.Label.Text = "steps of the run (all phases)"
@@ -56,7 +55,7 @@ func PLDSlackPlot(profile []byte, cert *PLDCertified, path string) error {
 	for _, m := range slackMethods {
 		var xy plotter.XYs
 		for _, g := range gs {
-			if g.rec.Method != m.name || g.rec.Query.String() != want || g.grade == gPeerError || !(g.lo > 0) || !(g.v > 0) {
+			if !slackDrawn(g, m.name) {
 				continue
 			}
 			steps := 0.0
@@ -66,7 +65,7 @@ func PLDSlackPlot(profile []byte, cert *PLDCertified, path string) error {
 			xy = append(xy, plotter.XY{X: steps, Y: g.v / g.lo})
 		}
 		if len(xy) == 0 {
-			return fmt.Errorf("%s: no answers at %s", m.name, want)
+			return fmt.Errorf("%s: no answers to draw", m.name)
 		}
 		s, err := plotter.NewScatter(xy)
 		if err != nil {
@@ -99,13 +98,25 @@ func PLDSlackPlot(profile []byte, cert *PLDCertified, path string) error {
 	return p.Save(9*vg.Inch, 5.5*vg.Inch, path)
 }
 
+// slackMaxWidth is the widest interval (Hi/Lo - 1) the picture uses: on
+// a wider one the ratio to Lo says more about the certificate than about
+// the method.
+const slackMaxWidth = 1e-2
+
+// slackDrawn reports whether g is drawn: an answer of method to eps at
+// delta = 1e-5, on a run whose certified interval is positive and at most
+// slackMaxWidth wide.
+func slackDrawn(g pldGraded, method string) bool {
+	return g.rec.Method == method && g.rec.Query.String() == pldQuery{Delta: ptr(1e-5)}.String() &&
+		g.grade != gPeerError && g.lo > 0 && g.hi/g.lo-1 <= slackMaxWidth && g.v > 0
+}
+
 // slackRange returns the least and the largest ratio answer/Lo of a method
 // at eps for delta = 1e-5 over the runs PLDSlackPlot draws.
 func slackRange(gs []pldGraded, method string) (lo, hi float64) {
 	lo, hi = math.Inf(1), math.Inf(-1)
-	want := pldQuery{Delta: ptr(1e-5)}.String()
 	for _, g := range gs {
-		if g.rec.Method != method || g.rec.Query.String() != want || g.grade == gPeerError || !(g.lo > 0) || !(g.v > 0) {
+		if !slackDrawn(g, method) {
 			continue
 		}
 		lo, hi = math.Min(lo, g.v/g.lo), math.Max(hi, g.v/g.lo)
