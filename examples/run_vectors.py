@@ -72,7 +72,10 @@ Groups whose function IMPL does not define are skipped (their tests stay
 unanswered). With -all, every vector file under -vectors-dir (default: the
 vectors folder beside this script) is run and DIR/<name>.jsonl written for
 each file with at least one answered test (tfprivacy/x.json ->
-DIR/tfprivacy/x.jsonl). Grade with
+DIR/tfprivacy/x.jsonl). Each point (a function and its inputs) is asked
+once: a test whose point was already asked, in this file or an earlier one
+(the TF Privacy grid appears once per peer version), gets the same answer
+without a second call. Grade with
 
     go run ./cmd/rdpcheck score -vectors VECTORS.json ANSWERS.jsonl
     go run ./cmd/rdpcheck score -all DIR
@@ -301,10 +304,28 @@ class Worker:
                 self.proc.kill()
 
 
-def run_file(path, impl, functions, worker, timeout, out, table="schema/functions.json"):
+def point_key(function, kw):
+    """The point a call asks about: the function and its inputs, floats by
+    their exact hex forms, so that equal points are asked once."""
+    def canon(v):
+        if isinstance(v, float):
+            return float.hex(v)
+        if isinstance(v, list):
+            return [canon(x) for x in v]
+        if isinstance(v, dict):
+            return {k: canon(x) for k, x in sorted(v.items())}
+        return v
+    return json.dumps([function, canon(kw)], sort_keys=True)
+
+
+def run_file(path, impl, functions, worker, timeout, out, table="schema/functions.json", seen=None):
     """Answers every test of one vector file whose function impl defines,
-    with the inputs functions (load_functions) declares for it. Returns
-    (answered, skipped, hangs)."""
+    with the inputs functions (load_functions) declares for it. A point
+    already asked (in seen, shared across the files of -all: the TF Privacy
+    grid appears once per peer version) is answered as it was, not run
+    again. Returns (answered, skipped, hangs)."""
+    if seen is None:
+        seen = {}
     with open(path) as f:
         vectors = json.load(f)
     answered = skipped = hangs = 0
@@ -332,7 +353,10 @@ def run_file(path, impl, functions, worker, timeout, out, table="schema/function
                 skipped += 1
                 continue
             line = {"tcId": test["tcId"]}
-            line.update(worker.run(function, kw, timeout))
+            key = point_key(function, kw)
+            if key not in seen:
+                seen[key] = worker.run(function, kw, timeout)
+            line.update(seen[key])
             hangs += bool(line.get("hang"))
             out.write(json.dumps(line) + "\n")
             answered += 1
@@ -396,13 +420,14 @@ def main():
                   % (answered, hangs, skipped, impl_spec), file=sys.stderr)
             return
         root = os.path.normpath(args.vectors_dir)
+        seen = {}  # each point once across the files
         for path in vector_files(root):
             rel = os.path.relpath(path, root)
             dest = os.path.join(args.output, os.path.splitext(rel)[0] + ".jsonl")
             os.makedirs(os.path.dirname(dest), exist_ok=True)
             tmp = dest + ".tmp"
             with open(tmp, "w") as out:
-                answered, skipped, hangs = run_file(path, impl, functions, worker, args.timeout, out, fpath)
+                answered, skipped, hangs = run_file(path, impl, functions, worker, args.timeout, out, fpath, seen)
             if answered:
                 os.replace(tmp, dest)
             else:

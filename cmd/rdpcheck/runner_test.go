@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -229,5 +230,32 @@ func TestPythonRunnerTableInputs(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatalf("%s: no valid tests", vec)
+	}
+}
+
+// TestPythonRunnerAsksEachPointOnce: the TF Privacy grid appears once per
+// peer version (10920 tests of 3640 points) and the runner calls the
+// implementation once per point, answering the repeats alike. The
+// implementation counts its calls in a file.
+func TestPythonRunnerAsksEachPointOnce(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not found")
+	}
+	dir := t.TempDir()
+	calls := filepath.Join(dir, "calls.txt")
+	impl := filepath.Join(dir, "counting.py")
+	src := "import math\ndef SGM(q, sigma, alpha):\n    with open(" + strconv.Quote(calls) + ", 'a') as f:\n        f.write('x')\n    return q * q * alpha / (sigma * sigma)\n"
+	if err := os.WriteFile(impl, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	answers := filepath.Join(dir, "a.jsonl")
+	if b, err := exec.Command(py, "../../examples/run_vectors.py", "../../vectors/tfprivacy/sgm_rdp.json", impl, "-o", answers).CombinedOutput(); err != nil {
+		t.Fatalf("run_vectors.py: %v\n%s", err, b)
+	}
+	n, _ := os.ReadFile(calls)
+	lines := readAnswerLines(t, answers)
+	if len(n) != 3640 || len(lines) != 10920 {
+		t.Errorf("%d calls for %d answers, want 3640 for 10920", len(n), len(lines))
 	}
 }

@@ -12,7 +12,7 @@ import (
 // failing group (at most worstN) with their inputs.
 func (r *Report) Markdown(w io.Writer, name string, worstN int) {
 	c := r.Count()
-	fmt.Fprintf(w, "## %s\n\n%d of %d tests answered; %s.\n\n", name, c.Answered, r.Tests, c.Groups())
+	fmt.Fprintf(w, "## %s\n\n%s; %s.\n\n", name, c.answered(r.Tests), c.Groups())
 	fmt.Fprintln(w, "| group | answered | max rel | RMS rel | tolerance | below truth (beyond tolerance) | worst under | negative | NaN | inf | rejected valid | accepted invalid | tighter valid | unsupported | hang | adapter errors | status |")
 	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 	for _, g := range r.Groups {

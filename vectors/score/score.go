@@ -179,6 +179,16 @@ func (r *Report) Count() Counts {
 	return c
 }
 
+// answered says how many of n tests were answered, and how many of those
+// answers only say "unsupported" (they answer nothing).
+func (c Counts) answered(n int) string {
+	s := fmt.Sprintf("%d of %d tests answered", c.Answered, n)
+	if c.Unsupported > 0 {
+		s += fmt.Sprintf(" (%d of them unsupported)", c.Unsupported)
+	}
+	return s
+}
+
 // Groups says how the groups fare, as the reports write it: "of 3 groups,
 // 1 passes, 1 fails, 1 unanswered" (and ", 1 unsupported" if any).
 func (c Counts) Groups() string {
@@ -525,7 +535,7 @@ func (r *Report) Print(w io.Writer, path, vec string, worstN int) {
 		tighter = tighter || g.TighterValid > 0
 	}
 	c := r.Count()
-	fmt.Fprintf(w, "score %s against %s (version %d): %d of %d tests answered; %s\n\n", path, vec, r.Version, c.Answered, r.Tests, c.Groups())
+	fmt.Fprintf(w, "score %s against %s (version %d): %s; %s\n\n", path, vec, r.Version, c.answered(r.Tests), c.Groups())
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	head := "group\tanswered\tmax rel\tRMS rel\ttolerance\tbelow truth\tnegative\tNaN\tinf\trejected valid\taccepted invalid\t"
 	if tighter {
