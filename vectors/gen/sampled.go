@@ -18,14 +18,22 @@ import (
 // 1e-12 is what float64 accounting can promise.
 const SampledTolerance = 1e-12
 
-func sampledFlags(q, a float64) []string {
+func sampledFlags(q, a float64) []string { return samplingFlags(q, a, "", true) }
+
+// samplingFlags are the flags of a sampled mechanism's test at rate q and
+// order a: the order's, the rate's (whole names q = 1 where it is a
+// mechanism of its own; nearOne flags q within 1e-6 of 1), and fractional
+// or large orders.
+func samplingFlags(q, a float64, whole string, nearOne bool) []string {
 	flags := orderFlags(a)
 	switch {
 	case q == 0:
 		flags = append(flags, "ZeroRate")
+	case q == 1 && whole != "":
+		flags = append(flags, whole)
 	case q < 1e-9:
 		flags = append(flags, "TinyRate")
-	case q < 1 && 1-q < 1e-6:
+	case nearOne && q < 1 && 1-q < 1e-6:
 		flags = append(flags, "RateNearOne")
 	}
 	if a != math.Trunc(a) && !math.IsInf(a, 1) {

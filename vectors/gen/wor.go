@@ -17,24 +17,7 @@ import (
 // promised range (fast's TestWORAccuracySweep), as for SGM.
 const WORTolerance = 1e-12
 
-func worFlags(q, alpha float64) []string {
-	flags := orderFlags(alpha)
-	switch {
-	case q == 0:
-		flags = append(flags, "ZeroRate")
-	case q == 1:
-		flags = append(flags, "GaussianLine")
-	case q < 1e-9:
-		flags = append(flags, "TinyRate")
-	}
-	if alpha != math.Trunc(alpha) && !math.IsInf(alpha, 1) {
-		flags = append(flags, "FractionalOrder")
-	}
-	if alpha > 1000 && !math.IsInf(alpha, 1) {
-		flags = append(flags, "LargeOrder")
-	}
-	return flags
-}
+func worFlags(q, alpha float64) []string { return samplingFlags(q, alpha, "GaussianLine", false) }
 
 func buildWOR(e *verify.Engine) (*FileBuilder, error) {
 	b := NewFile("WOR-Gaussian-bound", []string{
