@@ -180,6 +180,20 @@ func deltaRange(v float64) string {
 	return ""
 }
 
+// oneNumber is the class of a mechanism given by one number, name: its
+// check, the label of the plan's row (a format of the number), its fast
+// event and its reference curve.
+func oneNumber(name string, check func(float64) string, label string, event func(float64) fast.Event,
+	ref func(c reference.Context, x, alpha float64) (*big.Float, error)) class {
+	return class{
+		fields: []field{{name: name, check: check}},
+		account: func(e *Event, n int64, p *Plan) error {
+			x := e.Num(name)
+			return p.add(e, n, fmt.Sprintf(label, x), event(x),
+				func(c reference.Context, a float64) (*big.Float, error) { return ref(c, x, a) })
+		}}
+}
+
 // classes is the table of the event classes rdpcheck reads: one entry
 // per class, with dp_accounting's field names and the meaning its
 // RdpAccountant._maybe_compose gives the class (cited per entry).
@@ -215,13 +229,7 @@ func init() {
 			}},
 		// Laplace noise of scale noise_multiplier times the l1-sensitivity
 		// (dp_accounting: _laplace_rdp(1/noise_multiplier, order)).
-		"LaplaceDpEvent": {
-			fields: []field{{name: "noise_multiplier", check: positive}},
-			account: func(e *Event, n int64, p *Plan) error {
-				b := e.Num("noise_multiplier")
-				return p.add(e, n, fmt.Sprintf("Laplace b=%v", b), fast.LaplaceEvent(b),
-					func(c reference.Context, a float64) (*big.Float, error) { return c.Laplace(b, a) })
-			}},
+		"LaplaceDpEvent": oneNumber("noise_multiplier", positive, "Laplace b=%v", fast.LaplaceEvent, reference.Context.Laplace),
 		// (xi, rho)-zCDP: xi + rho alpha at every order.
 		"ZCDpEvent": {
 			fields: []field{{name: "rho", check: nonNegative}, {name: "xi", check: nonNegative, optional: true}},

@@ -99,24 +99,12 @@ func init() {
 		// The exponential mechanism at dp_accounting's bounded-range bound,
 		// composed count times (dp_accounting 0.6.0 adds it once whatever
 		// the count: see FINDINGS.md).
-		"ExponentialMechanismDpEvent": {
-			fields: []field{{name: "epsilon", check: nonNegative}},
-			account: func(e *Event, n int64, p *Plan) error {
-				eps := e.Num("epsilon")
-				return p.add(e, n, fmt.Sprintf("exponential mechanism eps=%v", eps), fast.ExponentialMechanismEvent(eps),
-					func(c reference.Context, a float64) (*big.Float, error) { return c.ExponentialMechanism(eps, a) })
-			}},
+		"ExponentialMechanismDpEvent": oneNumber("epsilon", nonNegative, "exponential mechanism eps=%v", fast.ExponentialMechanismEvent, reference.Context.ExponentialMechanism),
 		// Permute-and-flip is epsilon-DP (McKenna and Sheldon 2020, Thm 1):
 		// rdpcheck composes the RDP every eps-DP mechanism meets (that of
 		// randomized response, PureDP); dp_accounting's Laplace curve
 		// rests on a claim about its loss distribution not checked here.
-		"PermuteAndFlipDpEvent": {
-			fields: []field{{name: "epsilon", check: nonNegative}},
-			account: func(e *Event, n int64, p *Plan) error {
-				eps := e.Num("epsilon")
-				return p.add(e, n, fmt.Sprintf("permute-and-flip eps=%v (as eps-DP)", eps), fast.PureDPEvent(eps),
-					func(c reference.Context, a float64) (*big.Float, error) { return c.PureDP(eps, a) })
-			}},
+		"PermuteAndFlipDpEvent": oneNumber("epsilon", nonNegative, "permute-and-flip eps=%v (as eps-DP)", fast.PureDPEvent, reference.Context.PureDP),
 		// DP-FTRL's tree aggregation in dp_accounting's one-tree reading,
 		// replace-special neighbours only (as dp_accounting).
 		"SingleEpochTreeAggregationDpEvent": {
