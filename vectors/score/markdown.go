@@ -40,29 +40,7 @@ func (r *Report) Markdown(w io.Writer, name string, worstN int) {
 			fmt.Fprintf(w, "\nWorst tests of the failing groups (at most %d each):\n", worstN)
 			first = false
 		}
-		var why []string
-		if g.Below > 0 {
-			why = append(why, strconv.Itoa(g.Below)+" below the truth beyond the tolerance (unsafe)")
-		}
-		if g.Unsound > 0 {
-			why = append(why, strconv.Itoa(g.Unsound)+" below the certified lower bound (unsound)")
-		}
-		if g.OverTolerance > 0 {
-			why = append(why, strconv.Itoa(g.OverTolerance)+" beyond tolerance")
-		}
-		if g.RejectedValid > 0 {
-			why = append(why, strconv.Itoa(g.RejectedValid)+" valid inputs rejected")
-		}
-		if g.AcceptedInvalid > 0 {
-			why = append(why, strconv.Itoa(g.AcceptedInvalid)+" invalid inputs accepted")
-		}
-		if g.Hang > 0 {
-			why = append(why, strconv.Itoa(g.Hang)+" hangs")
-		}
-		if g.AdapterErrors > 0 {
-			why = append(why, strconv.Itoa(g.AdapterErrors)+" adapter errors (the adapter's bug, not the implementation's answer)")
-		}
-		fmt.Fprintf(w, "\n- **%s** (%s, tolerance %g): %s\n", g.Name, g.Function, g.Tolerance, strings.Join(why, ", "))
+		fmt.Fprintf(w, "\n- **%s** (%s, tolerance %g): %s\n", g.Name, g.Function, g.Tolerance, strings.Join(g.Reasons(), ", "))
 		for _, c := range g.Worst[:min(worstN, len(g.Worst))] {
 			fmt.Fprintf(w, "  - tcId %d, `%s`: %s\n", c.ID, c.Inputs, c.Verdict())
 		}

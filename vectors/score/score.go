@@ -608,22 +608,7 @@ func (r *Report) Print(w io.Writer, path, vec string, worstN int) {
 			fmt.Fprintln(w, "\nworst cases of the failing groups:")
 			first = false
 		}
-		fmt.Fprintf(w, "  %s:", g.Name)
-		if g.OverTolerance > 0 {
-			fmt.Fprintf(w, " %d beyond tolerance %g", g.OverTolerance, g.Tolerance)
-		}
-		if g.Below > 0 && !g.Profile {
-			fmt.Fprintf(w, " %d below the truth beyond the tolerance (unsafe)", g.Below)
-		}
-		if g.Unsound > 0 {
-			fmt.Fprintf(w, " %d below the certified lower bound (unsound)", g.Unsound)
-		}
-		if g.AdapterErrors > 0 {
-			fmt.Fprintf(w, " %d adapter errors (the adapter's bug, not the implementation's answer: fix the adapter)", g.AdapterErrors)
-		}
-		if g.complete && g.Unanswered > 0 {
-			fmt.Fprintf(w, " %d unanswered", g.Unanswered)
-		}
+		fmt.Fprintf(w, "  %s: %s", g.Name, strings.Join(g.Reasons(), ", "))
 		fmt.Fprintln(w)
 		for _, c := range g.Worst[:min(worstN, len(g.Worst))] {
 			fmt.Fprintf(w, "    tcId %d (%s): %s\n", c.ID, c.Comment, c.Verdict())
@@ -634,6 +619,33 @@ func (r *Report) Print(w io.Writer, path, vec string, worstN int) {
 			fmt.Fprintf(w, "\nnote: %s: %d answers chose another order than the reference (informative, not graded)\n", g.Name, g.OrderDiffers)
 		}
 	}
+}
+
+// Reasons says why the group fails, what can hurt a user first: each
+// count of a failing outcome with what it is. `rdpcheck score`, REPORT.md
+// and vectorstest all write these.
+func (g *Group) Reasons() []string {
+	var why []string
+	add := func(n int, format string, args ...any) {
+		if n > 0 {
+			why = append(why, fmt.Sprintf("%d "+format, append([]any{n}, args...)...))
+		}
+	}
+	if !g.Profile {
+		add(g.Below, "below the truth beyond the tolerance (unsafe)")
+	}
+	add(g.Unsound, "below the certified lower bound (unsound)")
+	add(g.Hang, "hangs")
+	add(g.AcceptedInvalid, "invalid inputs accepted")
+	add(g.AdapterErrors, "adapter errors (the adapter's bug, not the implementation's answer)")
+	if !g.Profile {
+		add(g.OverTolerance, "beyond tolerance %g", g.Tolerance)
+	}
+	add(g.RejectedValid, "valid inputs rejected")
+	if g.complete {
+		add(g.Unanswered, "unanswered")
+	}
+	return why
 }
 
 // A group's status, as the reports write it.

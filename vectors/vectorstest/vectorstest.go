@@ -469,17 +469,7 @@ func failure(file string, g *score.Group) string {
 	} else {
 		fmt.Fprintf(&b, "%s group %s (%s) fails at relative tolerance %g:", file, g.Name, g.Function, g.Tolerance)
 	}
-	for _, c := range []struct {
-		n    int
-		what string
-	}{
-		{g.OverTolerance, "beyond tolerance"}, {g.Unsound, "below the certified lower bound (unsound)"}, {g.Below, "below the truth"}, {g.RejectedValid, "valid inputs rejected"},
-		{g.AcceptedInvalid, "invalid inputs accepted"}, {g.Hang, "hangs"}, {g.NaN, "NaN"},
-	} {
-		if c.n > 0 {
-			fmt.Fprintf(&b, " %d %s;", c.n, c.what)
-		}
-	}
+	fmt.Fprintf(&b, " %s;", strings.Join(g.Reasons(), ", "))
 	fmt.Fprintf(&b, " max relative error %.2g\nworst:", g.MaxRel)
 	for _, w := range g.Worst[:min(worstShown, len(g.Worst))] {
 		fmt.Fprintf(&b, "\n  tcId %d (%s): %s", w.ID, w.Inputs, w.Verdict())
