@@ -133,18 +133,31 @@ func buildProfile(e *verify.Engine) (*FileBuilder, error) {
 		run(pld.Phase{Q: 0, Sigma: 1, Steps: 100}),
 		run(pld.Phase{Q: 0.01, Sigma: 1, Steps: 0}),
 	}
-	epsTest := func(g *schema.Group, r profileRun, delta float64, flags []string) {
-		t := &schema.Test{Comment: fmt.Sprintf("%v delta=%g", r, delta), Flags: flags, Phases: r.phases()}
-		t.SetFloat("delta", delta)
-		b.Test(g, t, ProfileJob(e, schema.ProfileEpsilon, r, delta), setInterval)
-	}
-	deltaTest := func(g *schema.Group, r profileRun, eps float64, flags []string) {
-		t := &schema.Test{Comment: fmt.Sprintf("%v eps=%g", r, eps), Flags: flags, Phases: r.phases()}
-		if math.IsInf(eps, 1) {
-			t.Result = schema.Acceptable // see the note of InfiniteEpsilon
+	// test adds a test of g's function at x (ProfileEpsilon: delta = x;
+	// ProfileDelta: eps = x), commented by its run unless comment is set.
+	test := func(g *schema.Group, r profileRun, x float64, comment string, flags []string, result string) {
+		arg := "delta"
+		if g.Function == schema.ProfileDelta {
+			arg = "eps"
 		}
-		t.SetFloat("eps", eps)
-		b.Test(g, t, ProfileJob(e, schema.ProfileDelta, r, eps), setInterval)
+		if comment == "" {
+			comment = fmt.Sprintf("%v %s=%g", r, arg, x)
+		}
+		t := &schema.Test{Comment: comment, Flags: flags, Phases: r.phases(), Result: result}
+		t.SetFloat(arg, x)
+		then := setInterval
+		if result == schema.Invalid {
+			then = nil
+		}
+		b.Test(g, t, ProfileJob(e, g.Function, r, x), then)
+	}
+	epsTest := func(g *schema.Group, r profileRun, delta float64, flags []string) { test(g, r, delta, "", flags, "") }
+	deltaTest := func(g *schema.Group, r profileRun, eps float64, flags []string) {
+		result := ""
+		if math.IsInf(eps, 1) {
+			result = schema.Acceptable // see the note of InfiniteEpsilon
+		}
+		test(g, r, eps, "", flags, result)
 	}
 	for _, grp := range []struct {
 		name, comment string
@@ -200,11 +213,7 @@ func buildProfile(e *verify.Engine) (*FileBuilder, error) {
 	}
 	g = b.Group("profile-epsilon/invalid", schema.ProfileEpsilon, "inputs outside the domain: at least one phase; each q in [0, 1], sigma finite and > 0, steps >= 0; delta in (0, 1); none NaN", ProfileWidth)
 	for _, c := range bad {
-		t := &schema.Test{Comment: c.what, Flags: []string{c.flag}, Phases: c.r.phases(), Result: schema.Invalid}
-		t.SetFloat("delta", c.delta)
-		b.Test(g, t, e.Add("ProfileEpsilon("+c.what+")", intervalEval(func(o pld.Options) (pld.Interval, error) {
-			return pld.SGMEpsilon(c.r, c.delta, o)
-		})), nil)
+		test(g, c.r, c.delta, c.what, []string{c.flag}, schema.Invalid)
 	}
 	g = b.Group("profile-delta/invalid", schema.ProfileDelta, "inputs outside the domain: eps NaN, or a phase outside its domain", ProfileWidth)
 	for _, c := range []struct {
@@ -217,11 +226,7 @@ func buildProfile(e *verify.Engine) (*FileBuilder, error) {
 		{"q > 1", run(pld.Phase{Q: 1.5, Sigma: 1, Steps: 100}), 1, "OutOfRange"},
 		{"steps < 0", run(ok, pld.Phase{Q: 0.01, Sigma: 1, Steps: -1}), 1, "OutOfRange"},
 	} {
-		t := &schema.Test{Comment: c.what, Flags: []string{c.flag}, Phases: c.r.phases(), Result: schema.Invalid}
-		t.SetFloat("eps", c.eps)
-		b.Test(g, t, e.Add("ProfileDelta("+c.what+")", intervalEval(func(o pld.Options) (pld.Interval, error) {
-			return pld.SGMDelta(c.r, c.eps, o)
-		})), nil)
+		test(g, c.r, c.eps, c.what, []string{c.flag}, schema.Invalid)
 	}
 	return b, nil
 }

@@ -7,14 +7,16 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // firstInputs are the inputs Digest has covered from the start.
 var firstInputs = []string{"q", "sigma", "alpha", "b", "p", "mean1", "sd1", "mean2", "sd2", "delta", "eps", "noise", "buckets",
 	"rho", "xi", "relation", "conversion", "steps", "c", "distP", "distQ", "orders", "rdp"}
 
-// laterInputs are the table's other inputs, in its order.
-func laterInputs() []string {
+// laterInputs are the table's other inputs, in its order (computed once:
+// the manifest digests every test).
+var laterInputs = sync.OnceValue(func() []string {
 	var out []string
 	for _, in := range Inputs {
 		if !slices.Contains(firstInputs, in.Name) {
@@ -22,7 +24,7 @@ func laterInputs() []string {
 		}
 	}
 	return out
-}
+})
 
 // QuestionDigest identifies what a test asks: the first 16 hex digits of the
 // SHA-256 of its function and every input of the schema's table (the
