@@ -211,25 +211,6 @@ func (b *bestOrdersFlag) orders() []float64 {
 	return b.list.get() // the grid when no list was given
 }
 
-// sgmEpsilon is eps of steps steps of the SGM(q, sigma) on the orders o
-// asks for, and the order that gives it: what epsilon prints and what
-// sigma calibrates against, so that the two account alike.
-func sgmEpsilon(q, sigma float64, steps int, delta float64, conv fast.Conversion, o *bestOrdersFlag) (eps, order float64, err error) {
-	if o.best() {
-		var a fast.Accountant
-		if err := a.Compose(fast.SGMEvent(q, sigma), steps); err != nil {
-			return 0, 0, err
-		}
-		return a.BestEpsilon(delta, conv)
-	}
-	orders := o.orders()
-	rdp := make([]float64, len(orders))
-	if err := fast.SGMCurve(q, sigma, steps, orders, rdp); err != nil {
-		return 0, 0, err
-	}
-	return fast.Epsilon(orders, rdp, delta, conv)
-}
-
 // bestRange says what the search covers, as the commands print it.
 var bestRange = fmt.Sprintf("best order in (1, %d] and +Inf", rdp.MaxIntegerOrder)
 

@@ -34,9 +34,7 @@ order inside can do better (see fast.BestEpsilon). Every order gives a
 valid bound, so the result is safe whatever the search does. -orders grid
 gives the peers' answer (the best of dp_accounting's 156 orders);
 -orders 2,4,8,... any list. sigma, steps and account use the same orders.
-A run gives the value account gives its event file, to the bit, except one
-Poisson-sampled phase on -orders grid or a list, which is summed as sigma
-calibrates it and may differ from account's in the last bit.
+A run gives the value account gives its event file, to the bit.
 
 examples:
   rdpcheck epsilon -q 0.01 -sigma 1.1 -steps 10000 -delta 1e-5

@@ -262,19 +262,14 @@ func (r *dpRun) accountant(orders []float64) (*fast.Accountant, error) {
 	return a, nil
 }
 
-// sgm reports whether the run is one Poisson-sampled phase: the run of
-// sgmEpsilon and of fast's calibrations.
+// sgm reports whether the run is one Poisson-sampled phase: the run fast's
+// calibrations take.
 func (r *dpRun) sgm() bool { return !r.wor && len(r.terms()) == 1 }
 
 // epsilon is the run's eps for delta on the orders o asks for, and the
-// order that gives it: one Poisson-sampled phase as sgmEpsilon accounts it
-// (what sigma calibrates against), any other run composed in an accountant
-// as account composes its event file.
+// order that gives it, composed in an accountant as account composes the
+// equivalent event file (sigma and steps check their answers with it).
 func (r *dpRun) epsilon(delta float64, conv fast.Conversion, o *bestOrdersFlag) (eps, order float64, err error) {
-	if r.sgm() {
-		t := r.terms()[0]
-		return sgmEpsilon(t.q, t.sigma, t.steps, delta, conv, o)
-	}
 	a, err := r.accountant(o.orders())
 	if err != nil {
 		return 0, 0, err

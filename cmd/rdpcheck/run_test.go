@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -29,6 +30,15 @@ func TestEpsilonAgreesWithAccount(t *testing.T) {
 		{"a phase in two parts", []string{"-phase", "q=0.01,sigma=1,steps=400", "-phase", "q=0.01,sigma=1,steps=600", "-phase", "q=0.001,sigma=0.8,steps=5000"}, "dpsgd_two_phases.json"},
 		{"fixed batches without replacement", []string{"-sampling", "wor", "-n", "60000", "-batch", "256", "-steps", "14040", "-sigma", "1.1"}, "dpsgd_fixed_batches.json"},
 		{"fixed batches as a phase", []string{"-sampling", "wor", "-phase", "n=60000,batch=256,steps=14040,sigma=1.1"}, "dpsgd_fixed_batches.json"},
+		// one Poisson phase, by the single-phase flags: the same accounting
+		// on every orders flag (on a grid or a list it used to be summed
+		// another way, one ulp apart)
+		{"one Poisson phase", []string{"-q", "0.01", "-sigma", "1.1", "-steps", "10000"}, "one_phase"},
+	}
+	onePhase := filepath.Join(t.TempDir(), "one_phase.json")
+	if err := os.WriteFile(onePhase, []byte(`{"neighboring_relation": "ADD_OR_REMOVE_ONE", "event": {"class_name": "SelfComposedDpEvent", "count": 10000,
+		"event": {"class_name": "PoissonSampledDpEvent", "sampling_probability": 0.01, "event": {"class_name": "GaussianDpEvent", "noise_multiplier": 1.1}}}}`), 0o644); err != nil {
+		t.Fatal(err)
 	}
 	targets := []struct {
 		flag   string
@@ -39,6 +49,9 @@ func TestEpsilonAgreesWithAccount(t *testing.T) {
 	}
 	for _, c := range cases {
 		file := filepath.Join("..", "..", "examples", "events", c.file)
+		if c.file == "one_phase" {
+			file = onePhase
+		}
 		for _, orders := range []string{"best", "grid", "2,4.5,8,32"} {
 			for _, tg := range targets {
 				args := append([]string{"epsilon"}, c.run...)
