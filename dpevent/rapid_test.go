@@ -89,9 +89,12 @@ func drawTree(t *rapid.T, depth int, rel Relation) string {
 }
 
 // TestRandomTrees: for random trees of the supported classes, the
-// best-order eps is at most the grid's and at least the reference's eps at
-// the order it returns (64 bits), and the best-order delta at most the
-// grid's.
+// best-order eps is at most the grid's; fast's eps at the order it returns,
+// asked at that order alone, is at least the reference's there (64 bits);
+// and the best-order delta is at most the grid's. (CI's rapid found fast's
+// best eps 0.3% under the reference's at order 9.4 for a Poisson-sampled
+// exponential mechanism: fast rightly took a lower Zhu-Wang bound from a
+// higher order of its call, which a check at one order cannot see.)
 func TestRandomTrees(t *testing.T) {
 	ctx := reference.Context{Prec: 64}
 	rapid.Check(t, func(t *rapid.T) {
@@ -134,8 +137,17 @@ func TestRandomTrees(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: reference at %v: %v", js, at.Order, err)
 			}
-			if ref.Cmp(big.NewFloat(at.Epsilon)) > 0 {
-				t.Fatalf("%s: eps %.17g at %v below the reference's %s", js, at.Epsilon, at.Order, ref.Text('g', 17))
+			// The reference gives each term at that one order. Fast's
+			// sampled events may go lower in a call of several orders (a
+			// bound at a higher order holds at a lower one), so the like
+			// for like is fast asked at that order alone (the several-order
+			// value rests on the same single-order bounds).
+			one, err := p.Epsilon(delta, []float64{at.Order}, conv)
+			if err != nil {
+				t.Fatalf("%s: fast at %v alone: %v", js, at.Order, err)
+			}
+			if ref.Cmp(big.NewFloat(one.Epsilon)) > 0 {
+				t.Fatalf("%s: eps %.17g at %v alone below the reference's %s", js, one.Epsilon, at.Order, ref.Text('g', 17))
 			}
 		}
 		eps := rapid.Float64Range(0.1, 10).Draw(t, "target eps")
