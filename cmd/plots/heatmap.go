@@ -6,6 +6,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/rdpcheck/rdpcheck/internal/figure"
 	"image/color"
 	"io/fs"
 	"math"
@@ -212,7 +213,7 @@ func sciLabel(q float64) string {
 func saveWithSideLegend(p *plot.Plot, path string) error {
 	const w, h, strip = 11 * vg.Inch, 5 * vg.Inch, 2.3 * vg.Inch
 	img := vgimg.New(w, h)
-	dc := draw.Crop(draw.New(img), figureMargin, -figureMargin, figureMargin, -figureMargin)
+	dc := draw.Crop(draw.New(img), figure.Margin, -figure.Margin, figure.Margin, -figure.Margin)
 	p.Draw(draw.Crop(dc, 0, -strip, 0, 0))
 	l := plot.NewLegend()
 	l.Add("worst |relative error|:", swatch{color.White})
@@ -221,7 +222,7 @@ func saveWithSideLegend(p *plot.Plot, path string) error {
 	}
 	l.Top, l.Left = true, true
 	l.YOffs = -vg.Points(30)
-	l.Draw(draw.Crop(dc, w-2*figureMargin-strip+vg.Points(12), 0, 0, 0))
+	l.Draw(draw.Crop(dc, w-2*figure.Margin-strip+vg.Points(12), 0, 0, 0))
 	f, err := os.Create(path)
 	if err != nil {
 		return err
