@@ -7,9 +7,12 @@ import (
 	"math"
 	"math/big"
 	"strings"
+	"sync"
+	"unicode"
 
 	"github.com/rdpcheck/rdpcheck/dpsgd"
 	"github.com/rdpcheck/rdpcheck/reference"
+	"github.com/rdpcheck/rdpcheck/vectors"
 	"github.com/rdpcheck/rdpcheck/vectors/gen"
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
 	"github.com/rdpcheck/rdpcheck/vectors/verify"
@@ -18,7 +21,7 @@ import (
 // RunVectors reads input lines of every kind from r and writes them to w as
 // one vector file in the schema of vectors/schema: SGM (and rdp) lines form
 // the group "rdp", improved DPSGDEpsilon (and epsilon) lines the group
-// "epsilon", and each other kind a group named in otherGroups; tests in
+// "epsilon", and each other kind a group named by groupOf; tests in
 // input order, inputs named as in the committed files. Each value is confirmed at a second precision like
 // the committed vectors, and inputs the reference rejects become tests with
 // result "invalid". A line that is not a valid case is an error. Progress
@@ -83,17 +86,13 @@ func RunVectors(r io.Reader, w, progress io.Writer) error {
 			}
 			b.Test(rdpG, t, e.RefJob(t.Comment, func(c reference.Context) (*big.Float, error) { return c.SGM(a.Q, a.Sigma, a.Alpha) }), nil)
 		default:
-			gs, ok := otherGroups[k.Name]
-			if !ok {
-				return fmt.Errorf("line %d: -format vectors cannot write kind %s", n, k.Name)
-			}
-			name := gs.name
-			if gs.byConversion {
-				name += "/" + a.Conversion.String()
+			name, tol, err := groupOf(k, a.Conversion)
+			if err != nil {
+				return fmt.Errorf("line %d: %v", n, err)
 			}
 			g := others[name]
 			if g == nil {
-				g = b.Group(name, k.Name, k.Name+" cases, in input order", gs.tol)
+				g = b.Group(name, k.Name, k.Name+" cases, in input order", tol)
 				others[name] = g
 			}
 			t := &schema.Test{Comment: fmt.Sprintf("line %d: %s", n, k.Name)}
@@ -167,49 +166,59 @@ func sgmBadArg(q, sigma, alpha float64) (float64, bool) {
 	return 0, false
 }
 
-// otherGroups names the group of each kind other than SGM and improved
-// DPSGDEpsilon, with its tolerance: that of the committed files' groups of
-// the function. Kinds with a conversion have a group per conversion.
-var otherGroups = map[string]struct {
-	name         string
-	tol          float64
-	byConversion bool
-}{
-	schema.SGMCurve:           {"sgm-curve", gen.SGMTolerance, false},
-	schema.Gaussian:           {"gaussian", gen.ClosedTolerance, false},
-	schema.Laplace:            {"laplace", gen.ClosedTolerance, false},
-	schema.RandomizedResponse: {"randomized-response", gen.ClosedTolerance, false},
-	schema.GaussianDivergence: {"gaussian-divergence", gen.ClosedTolerance, false},
-	schema.Divergence:         {"divergence", gen.DivergenceTolerance, false},
-	schema.Epsilon:            {"conversion-epsilon", gen.ConversionTolerance, true},
-	schema.Delta:              {"conversion-delta", gen.DeltaTolerance, true},
-	schema.DPSGDEpsilon:       {"epsilon", gen.DPSGDTolerance, true}, // classic only: improved lines go to "epsilon"
-	schema.SampledLaplace:     {"sampled-laplace", gen.DivergenceTolerance, false},
-	schema.SampledDivergence:  {"sampled-divergence", gen.DivergenceTolerance, false},
-	schema.WORGaussian:        {"wor-gaussian", gen.SGMTolerance, false},
+// groupOf names the group of a kind other than SGM and improved
+// DPSGDEpsilon for its function, in lower case with hyphens (and the
+// conversion after a slash, where it takes one), and gives it the tolerance
+// that every group of the function has in the committed vector files
+// (vectors' TestOneTolerancePerFunction).
+func groupOf(k *Kind, conv reference.Conversion) (name string, tol float64, err error) {
+	tols, err := committedTolerances()
+	if err != nil {
+		return "", 0, err
+	}
+	tol, ok := tols[k.Name]
+	if !ok {
+		return "", 0, fmt.Errorf("-format vectors cannot write kind %s: no committed vector file has a group of it", k.Name)
+	}
+	name = hyphenated(k.Name)
+	if f := schema.Lookup(schema.Functions, k.Name); f != nil && f.Takes("conversion") {
+		name += "/" + conv.String()
+	}
+	return name, tol, nil
+}
 
-	// the events of dp_accounting's other classes (dpevent)
-	schema.KaryRandomizedResponse: {"kary-randomized-response", gen.EventsTolerance, false},
-	schema.PureDP:                 {"pure-dp", gen.EventsTolerance, false},
-	schema.ZCDP:                   {"zcdp", gen.EventsTolerance, false},
-	schema.ExponentialMechanism:   {"exponential-mechanism", gen.EventsTolerance, false},
-	schema.GroupPrivacy:           {"group-privacy", gen.EventsTolerance, false},
+// committedTolerances maps each function to its groups' tolerance in the
+// committed vector files, read once.
+var committedTolerances = sync.OnceValues(func() (map[string]float64, error) {
+	tols := map[string]float64{}
+	for _, name := range vectors.Names() {
+		f, err := vectors.Load(name)
+		if err != nil {
+			return nil, err
+		}
+		for _, g := range f.TestGroups {
+			if _, ok := tols[g.Function]; !ok {
+				tols[g.Function] = g.RelativeTolerance
+			}
+		}
+	}
+	return tols, nil
+})
 
-	// tight zCDP parameters (Harrison and Manurangsi 2025)
-	schema.LaplaceZCDP:            {"laplace-zcdp", gen.ZCDPTightTolerance, false},
-	schema.KaryRRZCDP:             {"kary-rr-zcdp", gen.ZCDPTightTolerance, false},
-	schema.RAPPORZCDP:             {"rappor-zcdp", gen.ZCDPTightTolerance, false},
-	schema.BoundedRangeZCDP:       {"bounded-range-zcdp", gen.ZCDPTightTolerance, false},
-	schema.DiscreteGaussian:       {"discrete-gaussian", gen.EventsTolerance, false},
-	schema.TreeAggregation:        {"tree-aggregation", gen.EventsTolerance, false},
-	schema.TreeMultiParticipation: {"tree-multi-participation", gen.EventsTolerance, false},
-	schema.RepeatAndSelect:        {"repeat-and-select", gen.EventsTolerance, false},
-	schema.PoissonBound:           {"poisson-bound", gen.SampledTolerance, false},
-	schema.WORBound:               {"wor-bound", gen.WORTolerance, false},
-
-	// the privacy profile of a run (certified intervals, package pld)
-	schema.ProfileEpsilon: {"profile-epsilon", gen.ProfileWidth, false},
-	schema.ProfileDelta:   {"profile-delta", gen.ProfileWidth, false},
+// hyphenated writes a function name in lower case with a hyphen where a
+// word starts: SGMCurve sgm-curve, WORGaussian wor-gaussian, LaplaceZCDP
+// laplace-zcdp. A run of capitals is one word (KaryRRZCDP kary-rrzcdp).
+func hyphenated(fn string) string {
+	var b strings.Builder
+	r := []rune(fn)
+	for i, c := range r {
+		upper := unicode.IsUpper(c)
+		if i > 0 && upper && (unicode.IsLower(r[i-1]) || i+1 < len(r) && unicode.IsUpper(r[i-1]) && unicode.IsLower(r[i+1])) {
+			b.WriteByte('-')
+		}
+		b.WriteRune(unicode.ToLower(c))
+	}
+	return b.String()
 }
 
 // setInputs writes a's inputs of kind k into t, named as in the vector

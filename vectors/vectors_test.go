@@ -382,3 +382,31 @@ func TestManifest(t *testing.T) {
 		}
 	}
 }
+
+// TestOneTolerancePerFunction: every group of a function has the same
+// relativeTolerance in every file (what a float64 implementation of the
+// function should reach), and every function of the table has a group;
+// gen-vectors -cases -format vectors gives its groups that tolerance.
+func TestOneTolerancePerFunction(t *testing.T) {
+	tol := map[string]float64{}
+	where := map[string]string{}
+	for _, name := range vectors.Names() {
+		f, err := vectors.Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range f.TestGroups {
+			at := name + " group " + g.Name
+			if old, ok := tol[g.Function]; ok && old != g.RelativeTolerance {
+				t.Errorf("%s: %s has relativeTolerance %g, but %s has %g", g.Function, at, g.RelativeTolerance, where[g.Function], old)
+				continue
+			}
+			tol[g.Function], where[g.Function] = g.RelativeTolerance, at
+		}
+	}
+	for _, fn := range schema.Functions {
+		if _, ok := tol[fn.Name]; !ok {
+			t.Errorf("%s: no group in any vector file", fn.Name)
+		}
+	}
+}

@@ -84,6 +84,52 @@ var Inputs = []Input{
 	{Name: "phases", Kind: PhaseList, Doc: "ProfileEpsilon, ProfileDelta: the run, phase after phase"},
 }
 
+// The vector functions' names; Functions gives each its inputs.
+const (
+	SGM                = "SGM"
+	SGMCurve           = "SGMCurve"
+	Gaussian           = "Gaussian"
+	Laplace            = "Laplace"
+	RandomizedResponse = "RandomizedResponse"
+	GaussianDivergence = "GaussianDivergence"
+	Divergence         = "Divergence"
+	Epsilon            = "Epsilon"
+	Delta              = "Delta"
+	DPSGDEpsilon       = "DPSGDEpsilon"
+	SampledLaplace     = "SampledLaplace"
+	SampledDivergence  = "SampledDivergence"
+	WORGaussian        = "WORGaussian"
+
+	// The events of dp_accounting's other classes.
+	KaryRandomizedResponse = "KaryRandomizedResponse"
+	PureDP                 = "PureDP"
+	ZCDP                   = "ZCDP"
+	ExponentialMechanism   = "ExponentialMechanism"
+	GroupPrivacy           = "GroupPrivacy"
+
+	// Tight zCDP parameters (Harrison and Manurangsi 2025).
+	LaplaceZCDP      = "LaplaceZCDP"
+	KaryRRZCDP       = "KaryRRZCDP"
+	RAPPORZCDP       = "RAPPORZCDP"
+	BoundedRangeZCDP = "BoundedRangeZCDP"
+	// The discrete Gaussian, tree aggregation and repeat-and-select.
+	DiscreteGaussian       = "DiscreteGaussian"
+	TreeAggregation        = "TreeAggregation"
+	TreeMultiParticipation = "TreeMultiParticipation"
+	RepeatAndSelect        = "RepeatAndSelect"
+
+	// The general subsampling bounds, from a base curve at orders 2, 3, ...
+	PoissonBound = "PoissonBound"
+	WORBound     = "WORBound"
+
+	// The optimal privacy profile of a run of phases of the
+	// Poisson-subsampled Gaussian (add/remove neighbours), whatever the
+	// accounting method: tests give a certified interval [lower, upper]
+	// (package pld), not an exact value.
+	ProfileEpsilon = "ProfileEpsilon"
+	ProfileDelta   = "ProfileDelta"
+)
+
 // Function is one vector function.
 type Function struct {
 	Name string

@@ -54,52 +54,6 @@ const (
 	Acceptable = "acceptable" // either the expected value or a rejection is defensible
 )
 
-// The functions a group's tests call, with their inputs (see the schema).
-const (
-	SGM                = "SGM"                // q, sigma, alpha
-	SGMCurve           = "SGMCurve"           // q, sigma, steps, alpha: steps * SGM
-	Gaussian           = "Gaussian"           // sigma, alpha
-	Laplace            = "Laplace"            // b, alpha
-	RandomizedResponse = "RandomizedResponse" // p, alpha
-	GaussianDivergence = "GaussianDivergence" // mean1, sd1, mean2, sd2, alpha
-	Divergence         = "Divergence"         // distP, distQ, alpha
-	Epsilon            = "Epsilon"            // orders, rdp, delta, conversion
-	Delta              = "Delta"              // orders, rdp, eps, conversion
-	DPSGDEpsilon       = "DPSGDEpsilon"       // q, sigma, steps, delta, orders, conversion
-	SampledLaplace     = "SampledLaplace"     // q, b, alpha
-	SampledDivergence  = "SampledDivergence"  // q, distP, distQ, alpha
-	WORGaussian        = "WORGaussian"        // q, sigma, alpha: WBK19 Theorem 27 (sampling without replacement)
-
-	// The events of dp_accounting's other classes.
-	KaryRandomizedResponse = "KaryRandomizedResponse" // noise, buckets, relation, alpha
-	PureDP                 = "PureDP"                 // eps, alpha: the tight curve of eps-DP
-	ZCDP                   = "ZCDP"                   // rho, xi, alpha: xi + rho alpha
-	ExponentialMechanism   = "ExponentialMechanism"   // eps, alpha: the bounded-range bound
-	GroupPrivacy           = "GroupPrivacy"           // orders, rdp, c, alpha: Mironov 2017, Prop 2
-
-	// Tight zCDP parameters (Harrison and Manurangsi 2025).
-	LaplaceZCDP      = "LaplaceZCDP"      // eps
-	KaryRRZCDP       = "KaryRRZCDP"       // eps, buckets (2..6)
-	RAPPORZCDP       = "RAPPORZCDP"       // eps
-	BoundedRangeZCDP = "BoundedRangeZCDP" // eps
-	// The discrete Gaussian, tree aggregation and repeat-and-select.
-	DiscreteGaussian       = "DiscreteGaussian"       // sigma, sensitivity, alpha: the exact divergence
-	TreeAggregation        = "TreeAggregation"        // sigma, trees, restarts, alpha: k alpha/(2 sigma^2)
-	TreeMultiParticipation = "TreeMultiParticipation" // sigma, steps, maxParticipation, minSeparation, alpha
-	RepeatAndSelect        = "RepeatAndSelect"        // orders, rdp, mean, shape, alpha: Papernot and Steinke 2022
-
-	// The general subsampling bounds, from a base curve at orders 2, 3, ...
-	PoissonBound = "PoissonBound" // q, base, alpha: Zhu and Wang 2019's general bound (Poisson sampling)
-	WORBound     = "WORBound"     // q, base, baseInf, alpha: WBK19 Theorem 9 (sampling without replacement)
-
-	// The optimal privacy profile of a run of phases of the
-	// Poisson-subsampled Gaussian (add/remove neighbours), whatever the
-	// accounting method: tests give a certified interval [lower, upper]
-	// (package pld), not an exact value.
-	ProfileEpsilon = "ProfileEpsilon" // phases, delta: the least eps with (eps, delta)-DP
-	ProfileDelta   = "ProfileDelta"   // phases, eps: the least delta with (eps, delta)-DP
-)
-
 // File is one vector file.
 type File struct {
 	Schema           string `json:"schema"`
