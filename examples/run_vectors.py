@@ -73,9 +73,8 @@ unanswered). With -all, every vector file under -vectors-dir (default: the
 vectors folder beside this script) is run and DIR/<name>.jsonl written for
 each file with at least one answered test (tfprivacy/x.json ->
 DIR/tfprivacy/x.jsonl). Each point (a function and its inputs) is asked
-once: a test whose point was already asked, in this file or an earlier one
-(the TF Privacy grid appears once per peer version), gets the same answer
-without a second call. Grade with
+once: a test whose point was already asked, in this file or an earlier one,
+gets the same answer without a second call. Grade with
 
     go run ./cmd/rdpcheck score -vectors VECTORS.json ANSWERS.jsonl
     go run ./cmd/rdpcheck score -all DIR
@@ -321,9 +320,8 @@ def point_key(function, kw):
 def run_file(path, impl, functions, worker, timeout, out, table="schema/functions.json", seen=None):
     """Answers every test of one vector file whose function impl defines,
     with the inputs functions (load_functions) declares for it. A point
-    already asked (in seen, shared across the files of -all: the TF Privacy
-    grid appears once per peer version) is answered as it was, not run
-    again. Returns (answered, skipped, hangs)."""
+    already asked (in seen, shared across the files of -all, which may
+    share points) is answered as it was, not run again. Returns (answered, skipped, hangs)."""
     if seen is None:
         seen = {}
     with open(path) as f:

@@ -110,19 +110,6 @@ func TestCurve(t *testing.T) {
 	}
 }
 
-func TestPlots(t *testing.T) {
-	dir := t.TempDir()
-	code, _, errOut := runCLI("plots", "-out", dir)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	for _, name := range []string{"dpsgd_curve.png", "composition.png", "heatmap_tfprivacy_2019.png", "heatmap_tfprivacy_2021.png", "heatmap_dp_accounting_0_6_0.png"} {
-		if fi, err := os.Stat(filepath.Join(dir, name)); err != nil || fi.Size() < 10000 {
-			t.Errorf("%s: %v", name, err)
-		}
-	}
-}
-
 // TestJSONInfinity: sigma -json and steps -json write an infinite value as
 // "inf", as the other JSON outputs do (encoding/json cannot write +Inf).
 func TestJSONInfinity(t *testing.T) {

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/rdpcheck/rdpcheck/internal/figure"
 	"io"
 	"math"
 	"slices"
@@ -429,15 +430,15 @@ func runCurve(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	series := make([]series, len(list))
+	series := make([]figure.Series, len(list))
 	for i, m := range list {
-		series[i] = seriesOf(m.label, o, curves[i])
+		series[i] = figure.SeriesOf(m.label, o, curves[i])
 	}
 	for _, path := range []string{*png, *svg} {
 		if path == "" {
 			continue
 		}
-		if err := drawLines(path, "RDP curves", "RDP order α", "RDP ε(α) (nats)", true, series); err != nil {
+		if err := figure.Lines(path, "RDP curves", "RDP order α", "RDP ε(α) (nats)", true, series); err != nil {
 			return fail(stderr, "curve", err)
 		}
 		fmt.Fprintf(stderr, "wrote %s\n", path)

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/rdpcheck/rdpcheck/vectors"
 )
 
 // hangImpl is a Python module whose Gaussian loops forever on a NaN order,
@@ -233,10 +236,10 @@ func TestPythonRunnerTableInputs(t *testing.T) {
 	}
 }
 
-// TestPythonRunnerAsksEachPointOnce: the TF Privacy grid appears once per
-// peer version (10920 tests of 3640 points) and the runner calls the
-// implementation once per point, answering the repeats alike. The
-// implementation counts its calls in a file.
+// TestPythonRunnerAsksEachPointOnce: a point that two tests ask (here two
+// groups of one file holding the same three points, as two vector files
+// can share points under -all) is run once and its answer given to both.
+// The implementation counts its calls in a file.
 func TestPythonRunnerAsksEachPointOnce(t *testing.T) {
 	py, err := exec.LookPath("python3")
 	if err != nil {
@@ -249,13 +252,32 @@ func TestPythonRunnerAsksEachPointOnce(t *testing.T) {
 	if err := os.WriteFile(impl, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	f, err := vectors.Load("sgm_rdp.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	points := f.TestGroups[0].Tests[:3]
+	var groups []string
+	tcID := 0
+	for _, name := range []string{"first", "again"} {
+		var tests []string
+		for _, p := range points {
+			tcID++
+			tests = append(tests, fmt.Sprintf(`{"tcId": %d, "q": %q, "qHex": %q, "sigma": %q, "sigmaHex": %q, "alpha": %q, "alphaHex": %q, "result": "valid"}`, tcID, p.Q, p.QHex, p.Sigma, p.SigmaHex, p.Alpha, p.AlphaHex))
+		}
+		groups = append(groups, fmt.Sprintf(`{"name": %q, "function": "SGM", "tests": [%s]}`, name, strings.Join(tests, ", ")))
+	}
+	vec := filepath.Join(dir, "twice.json")
+	if err := os.WriteFile(vec, []byte(`{"testGroups": [`+strings.Join(groups, ", ")+`]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	answers := filepath.Join(dir, "a.jsonl")
-	if b, err := exec.Command(py, "../../examples/run_vectors.py", "../../vectors/tfprivacy/sgm_rdp.json", impl, "-o", answers).CombinedOutput(); err != nil {
+	if b, err := exec.Command(py, "../../examples/run_vectors.py", vec, impl, "-o", answers, "-functions", "../../vectors/schema/functions.json").CombinedOutput(); err != nil {
 		t.Fatalf("run_vectors.py: %v\n%s", err, b)
 	}
 	n, _ := os.ReadFile(calls)
 	lines := readAnswerLines(t, answers)
-	if len(n) != 3640 || len(lines) != 10920 {
-		t.Errorf("%d calls for %d answers, want 3640 for 10920", len(n), len(lines))
+	if len(n) != 3 || len(lines) != 6 {
+		t.Errorf("%d calls for %d answers, want 3 for 6", len(n), len(lines))
 	}
 }

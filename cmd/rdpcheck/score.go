@@ -55,7 +55,7 @@ writes such a file.
 
 examples:
   rdpcheck score -vectors sgm_rdp.json answers.jsonl
-  rdpcheck score -vectors tfprivacy/sgm_rdp.json -group tfprivacy_2019 answers.csv
+  rdpcheck score -vectors tfprivacy/dpsgd_epsilon.json -group improved answers.csv
   rdpcheck score -vectors ./my_vectors.json -tolerance 1e-9 answers.jsonl
   rdpcheck score -all peers/accountants/answers/opacus_1_5_4
   rdpcheck score -digests embedded > DIR/digests.txt   beside new answers

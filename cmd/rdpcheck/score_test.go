@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -288,31 +289,33 @@ func TestScorePeerValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b strings.Builder
+	neg := 0
 	for _, g := range f.TestGroups {
-		if g.Peer != "tfprivacy_2019" {
-			continue
-		}
-		neg := 0
 		for _, tc := range g.Tests {
-			if tc.HasFlag("PeerNegative") {
-				neg++
+			for _, pp := range tc.Peers {
+				if pp.Peer != "tfprivacy_2019" {
+					continue
+				}
+				if slices.Contains(pp.Flags, "PeerNegative") {
+					neg++
+				}
+				fmt.Fprintf(&b, "%d,%s\n", tc.TcID, pp.Value)
 			}
-			fmt.Fprintf(&b, "%d,%s\n", tc.TcID, tc.PeerValue)
 		}
-		p := filepath.Join(t.TempDir(), "tf2019.csv")
-		os.WriteFile(p, []byte(b.String()), 0o644)
-		code, out, errOut := runScoreCLI(t, "-vectors", "tfprivacy/sgm_rdp.json", "-group", g.Name, p)
-		if code != 1 || neg == 0 {
-			t.Errorf("exit %d with %d flagged negative values; want 1 and some\n%s", code, neg, errOut)
-		}
-		r := row(t, out, g.Name)
-		type verdict struct {
-			Negative int
-			Status   string
-		}
-		if diff := cmp.Diff(verdict{neg, "FAIL"}, verdict{r.Negative, r.Status}); diff != "" {
-			t.Errorf("%s (-want +got):\n%s", g.Name, diff)
-		}
+	}
+	p := filepath.Join(t.TempDir(), "tf2019.csv")
+	os.WriteFile(p, []byte(b.String()), 0o644)
+	code, out, errOut := runScoreCLI(t, "-vectors", "tfprivacy/sgm_rdp.json", p)
+	if code != 1 || neg == 0 {
+		t.Errorf("exit %d with %d flagged negative values; want 1 and some\n%s", code, neg, errOut)
+	}
+	r := row(t, out, "grid")
+	type verdict struct {
+		Negative int
+		Status   string
+	}
+	if diff := cmp.Diff(verdict{neg, "FAIL"}, verdict{r.Negative, r.Status}); diff != "" {
+		t.Errorf("grid (-want +got):\n%s", diff)
 	}
 }
 

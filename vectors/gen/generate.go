@@ -240,6 +240,12 @@ func (b *FileBuilder) Finalize(committed *schema.File) ([]byte, error) {
 			for _, f := range t.Flags {
 				used[f] = true
 			}
+			for i := range t.Peers {
+				t.Peers[i].Flags = dedupe(t.Peers[i].Flags)
+				for _, f := range t.Peers[i].Flags {
+					used[f] = true
+				}
+			}
 		}
 	}
 	b.File.NumberOfTests = n

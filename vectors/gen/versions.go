@@ -37,8 +37,8 @@ var FileVersions = map[string]int{
 	"zcdp_tight.json":              1,
 	"dgauss_tree_repeat.json":      1,
 	"profile.json":                 2,
-	"tfprivacy/sgm_rdp.json":       1,
-	"tfprivacy/dpsgd_epsilon.json": 1,
+	"tfprivacy/sgm_rdp.json":       2,
+	"tfprivacy/dpsgd_epsilon.json": 2,
 	"tfprivacy/expectations.json":  1,
 }
 

@@ -282,12 +282,12 @@ func judge(p peerValue, truth *big.Float) (rel float64, flag string) {
 func relString(rel float64) string { return schema.Format(rel, 'e', 2) }
 
 func tfHeader(what string, d *tfData) []string {
-	h := []string{what, "Peer versions (one group each):"}
+	h := []string{what, "Peer versions (each test lists, under peers, what each printed for its inputs):"}
 	for _, p := range peerVersions {
 		h = append(h, fmt.Sprintf("%s: %s.", p.key, d.sources[p.key]))
 	}
 	h = append(h, "Peer environment: "+d.env+".",
-		"Each test carries the peer's printed value (peerValue), the reference value (expected) and the peer's signed relative error (peerRelativeError = (peer - expected) / expected). The group's relativeTolerance is what float64 accounting reaches; the peers' values are findings, not the truth.",
+		"Each point is one test, asked once of an implementation under test. Its peers entries carry each peer version's printed value, its signed relative error ((peer - expected) / expected) and its flags. The group's relativeTolerance is what float64 accounting reaches; the peers' values are findings, not the truth.",
 		fmt.Sprintf("Flags: a relative error above %g is flagged PeerLossOfPrecision up to %g and PeerOverestimate or PeerUnderestimate beyond; negative, infinite, NaN and raised values have their own flags. vectors/tfprivacy/FINDINGS.md tabulates them.", noiseLevel, materialLevel))
 	return h
 }
@@ -297,60 +297,72 @@ const tfProvenance = "Peer values: peers/tfprivacy in the rdpcheck repository (s
 func (d *tfData) buildSGM(e *verify.Engine) (*gen.FileBuilder, error) {
 	b := gen.NewFile("SGM-RDP-peers", tfHeader("RDP of one step of the Poisson-sampled Gaussian mechanism (add/remove-one, l2-sensitivity 1) as printed by three versions of the TF Privacy accountant, compute_rdp(q, noise_multiplier=sigma, steps=1, orders=[alpha]), on the grid q x sigma x alpha of peers/tfprivacy/sgm_rdp.json, against the reference.", d), tfProvenance)
 	d.sgmRows = make([][]peerRow, len(peerVersions))
-	jobs := make([]*verify.Job, len(d.sgm))
-	for i, c := range d.sgm {
-		jobs[i] = e.SGMJob(c.q, c.sigma, c.alpha)
+	for pi := range peerVersions {
+		d.sgmRows[pi] = make([]peerRow, len(d.sgm))
 	}
-	for pi, p := range peerVersions {
-		g := b.Group(p.key, schema.SGM, fmt.Sprintf("%s: %s", p.key, d.sources[p.key]), gen.SGMTolerance)
-		g.Peer = p.key
-		rows := make([]peerRow, len(d.sgm))
-		d.sgmRows[pi] = rows
-		for i, c := range d.sgm {
-			t := gen.SGMTest(c.q, c.sigma, c.alpha)
-			t.Flags = gen.SGMFlags(c.q, c.sigma, c.alpha)
-			pv := c.peers[pi]
-			t.PeerValue = pv.raw
-			b.Test(g, t, jobs[i], func(t *schema.Test, o verify.Out) error {
-				rel, flag := judge(pv, o.V)
-				t.PeerRelativeError = relString(rel)
-				if flag != "" {
-					t.Flags = append(t.Flags, flag)
-				}
-				rows[i] = peerRow{q: c.q, sigma: c.sigma, alpha: c.alpha, peer: pv, truth: o.V, rel: rel, flag: flag}
-				return nil
-			})
+	g := b.Group("grid", schema.SGM, "the TF Privacy lineage's grid, each point once; peers lists what each peer version printed", gen.SGMTolerance)
+	for i, c := range d.sgm {
+		t := gen.SGMTest(c.q, c.sigma, c.alpha)
+		t.Flags = gen.SGMFlags(c.q, c.sigma, c.alpha)
+		for pi, p := range peerVersions {
+			t.Peers = append(t.Peers, schema.PeerPrint{Peer: p.key, Value: c.peers[pi].raw, Flags: []string{}})
 		}
+		b.Test(g, t, e.SGMJob(c.q, c.sigma, c.alpha), func(t *schema.Test, o verify.Out) error {
+			for pi := range peerVersions {
+				pv := c.peers[pi]
+				rel, flag := judge(pv, o.V)
+				setJudgement(&t.Peers[pi], rel, flag)
+				d.sgmRows[pi][i] = peerRow{q: c.q, sigma: c.sigma, alpha: c.alpha, peer: pv, truth: o.V, rel: rel, flag: flag}
+			}
+			return nil
+		})
 	}
 	return b, nil
 }
 
+// setJudgement writes a peer's relative error and flag into its entry.
+func setJudgement(p *schema.PeerPrint, rel float64, flag string) {
+	p.RelativeError = relString(rel)
+	if flag != "" {
+		p.Flags = append(p.Flags, flag)
+	}
+}
+
+// buildDPSGD writes each setting once per conversion: the classic tests
+// carry tfprivacy_2019's values, the improved ones the two later versions'.
 func (d *tfData) buildDPSGD(e *verify.Engine) (*gen.FileBuilder, error) {
 	b := gen.NewFile("DP-SGD-epsilon-peers", tfHeader("DP-SGD epsilon for a target delta, and the order chosen, as printed by three versions of the TF Privacy accountant for the settings of peers/tfprivacy/dpsgd_epsilon.json (RDP at dp_accounting's 156 default orders), against the reference with the same conversion as the peer: tfprivacy_2019 classic, the others improved. PeerOrderDiffers marks a different chosen order.", d), tfProvenance)
 	orders := gen.DPAccountingOrders()
 	d.dpsgdRows = make([][]peerRow, len(peerVersions))
-	for pi, p := range peerVersions {
-		g := b.Group(p.key, schema.DPSGDEpsilon, fmt.Sprintf("%s (%s conversion): %s", p.key, p.conv, d.sources[p.key]), gen.DPSGDTolerance)
-		g.Peer = p.key
+	for pi := range peerVersions {
+		d.dpsgdRows[pi] = make([]peerRow, len(d.dpsgd))
+	}
+	for _, conv := range []reference.Conversion{reference.Classic, reference.Improved} {
+		var who []int
+		for pi, p := range peerVersions {
+			if p.conv == conv {
+				who = append(who, pi)
+			}
+		}
+		g := b.Group(conv.String(), schema.DPSGDEpsilon, fmt.Sprintf("the settings with the %s conversion, each once; peers lists what each peer version using it printed", conv), gen.DPSGDTolerance)
 		g.Orders, g.OrdersHex = schema.Lists(orders)
-		rows := make([]peerRow, len(d.dpsgd))
-		d.dpsgdRows[pi] = rows
 		for i, c := range d.dpsgd {
-			t := gen.DPSGDTest(c.q, c.sigma, c.steps, c.delta, p.conv)
+			t := gen.DPSGDTest(c.q, c.sigma, c.steps, c.delta, conv)
 			t.Comment = fmt.Sprintf("%s: q=%g sigma=%g steps=%d delta=%g", c.line, c.q, c.sigma, c.steps, c.delta)
 			t.Flags = []string{"ManyOrders"}
-			pe, po := c.eps[pi], c.order[pi]
-			t.PeerValue, t.PeerOrder = pe.raw, po.raw
-			b.Test(g, t, gen.DPSGDJob(e, c.q, c.sigma, c.steps, c.delta, orders, p.conv), func(t *schema.Test, o verify.Out) error {
-				rel, flag := judge(pe, o.V)
-				t.PeerRelativeError = relString(rel)
-				if flag != "" {
-					t.Flags = append(t.Flags, flag)
+			for _, pi := range who {
+				t.Peers = append(t.Peers, schema.PeerPrint{Peer: peerVersions[pi].key, Value: c.eps[pi].raw, Order: c.order[pi].raw, Flags: []string{}})
+			}
+			b.Test(g, t, gen.DPSGDJob(e, c.q, c.sigma, c.steps, c.delta, orders, conv), func(t *schema.Test, o verify.Out) error {
+				for k, pi := range who {
+					pe, po := c.eps[pi], c.order[pi]
+					rel, flag := judge(pe, o.V)
+					setJudgement(&t.Peers[k], rel, flag)
+					if po.x != o.Order {
+						t.Peers[k].Flags = append(t.Peers[k].Flags, "PeerOrderDiffers")
+					}
+					d.dpsgdRows[pi][i] = peerRow{q: c.q, sigma: c.sigma, steps: c.steps, delta: c.delta, peer: pe, truth: o.V, rel: rel, flag: flag, peerOrder: po.x, ord: o.Order}
 				}
-				if po.x != o.Order {
-					t.Flags = append(t.Flags, "PeerOrderDiffers")
-				}
-				rows[i] = peerRow{q: c.q, sigma: c.sigma, steps: c.steps, delta: c.delta, peer: pe, truth: o.V, rel: rel, flag: flag, peerOrder: po.x, ord: o.Order}
 				return nil
 			})
 		}

@@ -71,6 +71,14 @@ func lintWith(fns []Function, data []byte) []error {
 					fail("%s: flag %q not explained in notes", where, fl)
 				}
 			}
+			for _, pp := range t.Peers {
+				for _, fl := range pp.Flags {
+					used[fl] = true
+					if _, ok := f.Notes[fl]; !ok {
+						fail("%s: peer %s: flag %q not explained in notes", where, pp.Peer, fl)
+					}
+				}
+			}
 			if t.Result == Acceptable && len(t.Flags) == 0 {
 				fail("%s: an acceptable test needs a flag saying why either answer is defensible", where)
 			}
@@ -238,6 +246,19 @@ func lintExpected(fail failFunc, where string, g *Group, fn *Function, t *Test) 
 	}
 	if t.PeerRelativeError != "" && g.Peer == "" {
 		fail("%s: peer fields in a group with no peer", where)
+	}
+	if len(t.Peers) > 0 && g.Peer != "" {
+		fail("%s: peers in a group with a peer (one or the other)", where)
+	}
+	seen := map[string]bool{}
+	for _, pp := range t.Peers {
+		switch {
+		case pp.Peer == "" || pp.Value == "":
+			fail("%s: a peers entry without peer or value", where)
+		case seen[pp.Peer]:
+			fail("%s: peer %s listed twice", where, pp.Peer)
+		}
+		seen[pp.Peer] = true
 	}
 	if sc := t.Shortcut; sc != nil {
 		sv, err := ParseExact(sc.Value)

@@ -126,7 +126,8 @@ type Group struct {
 	Function          string  `json:"function"`
 	Comment           string  `json:"comment"`
 	RelativeTolerance float64 `json:"relativeTolerance"`
-	// Peer names the peer version whose printed values the tests carry.
+	// Peer names the source (a peer version) whose unit-test assertions
+	// the tests carry in their peer fields.
 	Peer string `json:"peer,omitempty"`
 	// Orders, if set, are used by every test that has none of its own.
 	Orders    []string `json:"orders,omitempty"`
@@ -226,12 +227,30 @@ type Test struct {
 	Upper    string `json:"upper,omitempty"`
 	UpperHex string `json:"upperHex,omitempty"`
 
+	// Peers, in the TF Privacy lineage's grid files, is what each peer
+	// version printed for the test's inputs: one test per point, however
+	// many peers printed on it.
+	Peers []PeerPrint `json:"peers,omitzero"`
+
+	// The peer fields of a group with a Peer (a peer's own unit test).
 	PeerValue         string `json:"peerValue,omitempty"`
 	PeerOrder         string `json:"peerOrder,omitempty"`
 	PeerRelativeError string `json:"peerRelativeError,omitempty"`
 	PeerTolerance     string `json:"peerTolerance,omitempty"`
 
 	Result string `json:"result"`
+}
+
+// PeerPrint is what one peer version printed for a test's inputs, judged
+// against the test's expected value.
+type PeerPrint struct {
+	Peer string `json:"peer"`
+	// Value is a shortest round-trip decimal, inf, -inf, nan or
+	// "error: NAME".
+	Value         string   `json:"value"`
+	Order         string   `json:"order,omitempty"`
+	RelativeError string   `json:"relativeError"`
+	Flags         []string `json:"flags"`
 }
 
 // Phase is one phase of a run: Steps steps of the Poisson-subsampled

@@ -88,6 +88,12 @@ func TestLintSample(t *testing.T) {
 	}
 }
 
+// peer is a well-formed peers entry with the given flags, explained in
+// sample's notes (GaussianLine) unless they are new.
+func peer(name string, flags ...string) PeerPrint {
+	return PeerPrint{Peer: name, Value: "1", RelativeError: "0", Flags: append([]string{}, flags...)}
+}
+
 // Each mutation breaks one rule; Lint must say so.
 func TestLintCatches(t *testing.T) {
 	cases := []struct {
@@ -122,7 +128,28 @@ func TestLintCatches(t *testing.T) {
 		{name: "unknown property", raw: func(b []byte) []byte {
 			return bytes.Replace(b, []byte(`"tcId":1,`), []byte(`"tcId":1,"extra":1,`), 1)
 		}, want: "unknown property"},
+		{name: "peer flag unexplained", mutate: func(f *File) { f.TestGroups[0].Tests[0].Peers = []PeerPrint{peer("p", "Mystery")} }, want: "flag \"Mystery\" not explained"},
+		{name: "peer listed twice", mutate: func(f *File) { f.TestGroups[0].Tests[0].Peers = []PeerPrint{peer("p"), peer("p")} }, want: "listed twice"},
+		{name: "peer relative error", mutate: func(f *File) {
+			pp := peer("p")
+			pp.RelativeError = "1%"
+			f.TestGroups[0].Tests[0].Peers = []PeerPrint{pp}
+		}, want: "relativeError: \"1%\" does not match"},
+		{name: "peer without flags", mutate: func(f *File) {
+			pp := peer("p")
+			pp.Flags = nil
+			f.TestGroups[0].Tests[0].Peers = []PeerPrint{pp}
+		}, want: "flags: want array, have null"},
+		{name: "peers in a peer's group", mutate: func(f *File) {
+			f.TestGroups[0].Peer = "p"
+			f.TestGroups[0].Tests[0].Peers = []PeerPrint{peer("q")}
+		}, want: "one or the other"},
 		{name: "not canonical", raw: func(b []byte) []byte { return bytes.Replace(b, []byte(`"tcId":1,`), []byte(`"tcId": 1,`), 1) }, want: "canonical"},
+	}
+	withPeers := sample()
+	withPeers.TestGroups[0].Tests[0].Peers = []PeerPrint{peer("p"), peer("q")}
+	if errs := Lint(encode(t, withPeers)); len(errs) > 0 {
+		t.Fatalf("the sample with peers fails lint: %v", errs)
 	}
 	profile := func(f *File) *Test { return f.TestGroups[1].Tests[0] }
 	for _, c := range []struct {

@@ -1,7 +1,11 @@
+// Command plots draws the pictures of the README and docs/: a maintainer's
+// job, kept out of the user's rdpcheck command.
 package main
 
 import (
+	"flag"
 	"fmt"
+	"github.com/rdpcheck/rdpcheck/internal/figure"
 	"image/color"
 	"io"
 	"math"
@@ -16,8 +20,10 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-const plotsDoc = `Regenerates the pictures the README and the pages under docs/ show,
-as PNG files in -out:
+const usage = `usage: go run ./cmd/plots [-out DIR]
+
+Regenerates the pictures the README and the pages under docs/ show,
+as PNG files in -out (default docs):
 
   dpsgd_curve.png    the RDP curve of TF Privacy's tutorial DP-SGD run and,
                      per order, the eps it converts to at delta = 1e-5, with
@@ -28,39 +34,59 @@ as PNG files in -out:
                      at one order, RDP optimised over orders, and zCDP
   heatmap_PEER.png   per TF Privacy version, its RDP's worst relative error
                      against the reference over (q, alpha), from the vectors
-                     in vectors/tfprivacy/sgm_rdp.json`
+                     in vectors/tfprivacy/sgm_rdp.json
+`
 
-func init() {
-	register(command{name: "plots", summary: "regenerate the pictures of the README and docs/", run: runPlots})
+func main() {
+	os.Exit(run(os.Args[1:], os.Stderr))
 }
 
-func runPlots(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("plots", plotsDoc, stderr)
+// run draws every picture into -out, naming each file it wrote on stderr;
+// it returns the exit status (2 for a usage error, 1 for a failure).
+func run(args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("plots", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, usage) }
 	out := fs.String("out", "docs", "output `directory`")
-	if st := parse(fs, args); st >= 0 {
-		return st
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return 0
+		}
+		return 2
 	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
-		return fail(stderr, "plots", err)
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "plots: unexpected argument %q\n%s", fs.Arg(0), usage)
+		return 2
+	}
+	if err := drawAll(*out, stderr); err != nil {
+		fmt.Fprintf(stderr, "plots: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func drawAll(out string, stderr io.Writer) error {
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
 	}
 	for _, p := range []struct {
 		name string
 		draw func(path string) error
 	}{{"dpsgd_curve.png", plotDPSGD}, {"composition.png", plotComposition}} {
-		path := filepath.Join(*out, p.name)
+		path := filepath.Join(out, p.name)
 		if err := p.draw(path); err != nil {
-			return fail(stderr, "plots", fmt.Errorf("%s: %w", p.name, err))
+			return fmt.Errorf("%s: %w", p.name, err)
 		}
 		fmt.Fprintf(stderr, "wrote %s\n", path)
 	}
-	names, err := plotHeatmaps(*out)
+	names, err := plotHeatmaps(out)
 	if err != nil {
-		return fail(stderr, "plots", err)
+		return err
 	}
 	for _, n := range names {
-		fmt.Fprintf(stderr, "wrote %s\n", filepath.Join(*out, n))
+		fmt.Fprintf(stderr, "wrote %s\n", filepath.Join(out, n))
 	}
-	return 0
+	return nil
 }
 
 // plotDPSGD: TF Privacy's tutorial (n = 60000, batch 256, 60 epochs, sigma
@@ -106,21 +132,21 @@ func plotDPSGD(path string) error {
 	p.X.Label.Text = "RDP order α"
 	p.Y.Label.Text = "ε (nats, log scale)"
 	p.Y.Scale = plot.LogScale{}
-	p.X.Tick.Marker = linearTicks{start: 2, step: 2, minor: 1}
-	p.Y.Tick.Marker = logTicks{}
+	p.X.Tick.Marker = figure.LinearTicks{Start: 2, Step: 2, Minor: 1}
+	p.Y.Tick.Marker = figure.LogTicks{}
 	p.Add(plotter.NewGrid())
-	legend := newLegend()
-	for i, s := range []series{
-		seriesOf("RDP of the whole run at order α", orders, rdp),
-		seriesOf("ε for δ = 1e-5 from order α alone (improved conversion)", orders, epsAt),
+	legend := figure.NewLegend()
+	for i, s := range []figure.Series{
+		figure.SeriesOf("RDP of the whole run at order α", orders, rdp),
+		figure.SeriesOf("ε for δ = 1e-5 from order α alone (improved conversion)", orders, epsAt),
 	} {
-		l, err := plotter.NewLine(s.xy)
+		l, err := plotter.NewLine(s.XY)
 		if err != nil {
 			return err
 		}
 		l.Color, l.Dashes, l.Width = plotutil.Color(i), plotutil.Dashes(i), vg.Points(1.5)
 		p.Add(l)
-		legend.Add(s.label, l)
+		legend.Add(s.Label, l)
 	}
 	for _, m := range []struct {
 		label      string
@@ -142,7 +168,7 @@ func plotDPSGD(path string) error {
 		legend.Add(m.label, s)
 	}
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 1, 16, 0.1, 100 // after Add, which widens them
-	return saveFigure(p, legend, 8*vg.Inch, 5.5*vg.Inch, path)
+	return figure.Save(p, legend, 8*vg.Inch, 5.5*vg.Inch, path)
 }
 
 // plotComposition compares accounting methods for k applications of the
@@ -189,11 +215,11 @@ func plotComposition(path string) error {
 			return err
 		}
 	}
-	return drawLines(path, fmt.Sprintf("k Gaussian mechanisms, σ = %g, δ = 1e-5: total ε by accounting method", sigma),
-		"k, number of mechanisms composed", "total ε (nats)", true, []series{
-			seriesOf("advanced composition (Dwork, Rothblum, Vadhan 2010)", ks, adv),
-			seriesOf("RDP at order 8 only, improved conversion", ks, fixed),
-			seriesOf("zCDP: ρ + 2 sqrt(ρ log(1/δ)), ρ = k/(2σ²)", ks, zcdp),
-			seriesOf("RDP, best of dp_accounting's 156 orders, improved conversion", ks, opt),
+	return figure.Lines(path, fmt.Sprintf("k Gaussian mechanisms, σ = %g, δ = 1e-5: total ε by accounting method", sigma),
+		"k, number of mechanisms composed", "total ε (nats)", true, []figure.Series{
+			figure.SeriesOf("advanced composition (Dwork, Rothblum, Vadhan 2010)", ks, adv),
+			figure.SeriesOf("RDP at order 8 only, improved conversion", ks, fixed),
+			figure.SeriesOf("zCDP: ρ + 2 sqrt(ρ log(1/δ)), ρ = k/(2σ²)", ks, zcdp),
+			figure.SeriesOf("RDP, best of dp_accounting's 156 orders, improved conversion", ks, opt),
 		})
 }

@@ -1,13 +1,14 @@
-package main
-
-// Line charts with gonum.org/v1/plot; the file's extension picks the format.
+// Package figure draws the project's charts with gonum.org/v1/plot (the
+// line charts of rdpcheck curve and the pictures of cmd/plots); the file's
+// extension picks the format.
 //
-// Every figure is laid out the same way (saveFigure): a margin on each side,
+// Every figure is laid out the same way (Save): a margin on each side,
 // so that no title or tick label touches the edge; the legend in a strip
 // under the plot, so that it covers no data; and ticks only inside the
 // axis range, with one label format per axis (gonum pads a plot with an
 // empty band for a tick outside the range, or for a rotated axis label
 // taller than the plot).
+package figure
 
 import (
 	"fmt"
@@ -24,29 +25,30 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-type series struct {
-	label string
-	xy    plotter.XYs
+// Series is one labelled line.
+type Series struct {
+	Label string
+	XY    plotter.XYs
 }
 
-// seriesOf keeps the points a log-log chart can show (finite, positive).
-func seriesOf(label string, x, y []float64) series {
-	s := series{label: label}
+// SeriesOf keeps the points a log-log chart can show (finite, positive).
+func SeriesOf(label string, x, y []float64) Series {
+	s := Series{Label: label}
 	for i := range x {
 		if x[i] > 0 && y[i] > 0 && !math.IsInf(x[i], 0) && !math.IsInf(y[i], 0) {
-			s.xy = append(s.xy, plotter.XY{X: x[i], Y: y[i]})
+			s.XY = append(s.XY, plotter.XY{X: x[i], Y: y[i]})
 		}
 	}
 	return s
 }
 
-// figureMargin is the blank border around every figure.
-const figureMargin = 6 * vg.Millimeter / 2
+// Margin is the blank border around every figure.
+const Margin = 6 * vg.Millimeter / 2
 
-// saveFigure draws p with a margin on every side and the legend, if it has
+// Save draws p with a margin on every side and the legend, if it has
 // entries, in a strip under the plot, and writes it to path (.png or
 // .svg), w by h.
-func saveFigure(p *plot.Plot, legend *plot.Legend, w, h vg.Length, path string) error {
+func Save(p *plot.Plot, legend *plot.Legend, w, h vg.Length, path string) error {
 	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
 	if format != "png" && format != "svg" {
 		return fmt.Errorf("%s: want a .png or .svg file name", path)
@@ -56,14 +58,14 @@ func saveFigure(p *plot.Plot, legend *plot.Legend, w, h vg.Length, path string) 
 		return err
 	}
 	dc := draw.New(cw)
-	dc = draw.Crop(dc, figureMargin, -figureMargin, figureMargin, -figureMargin)
+	dc = draw.Crop(dc, Margin, -Margin, Margin, -Margin)
 	if legend != nil {
 		legend.Top, legend.Left = true, true
 		lh := legend.Rectangle(dc).Size().Y
 		if lh > 0 {
 			// the legend at the bottom, then a gap, then the plot
 			strip := lh + 4*vg.Millimeter
-			legend.Draw(draw.Crop(dc, 0, 0, 0, -(h - 2*figureMargin - lh)))
+			legend.Draw(draw.Crop(dc, 0, 0, 0, -(h - 2*Margin - lh)))
 			dc = draw.Crop(dc, 0, 0, strip, 0)
 		}
 	}
@@ -99,20 +101,20 @@ func saveFigure(p *plot.Plot, legend *plot.Legend, w, h vg.Length, path string) 
 	return f.Close()
 }
 
-// newLegend is a legend in the figures' style.
-func newLegend() *plot.Legend {
+// NewLegend is a legend in the figures' style.
+func NewLegend() *plot.Legend {
 	l := plot.NewLegend()
 	l.ThumbnailWidth = vg.Points(24)
 	return &l
 }
 
-// logTicks marks the powers of ten within [min, max] (labelled, one format:
+// LogTicks marks the powers of ten within [min, max] (labelled, one format:
 // the shortest decimal) and the multiples 2..9 of them (unlabelled); where
 // the range holds fewer than two powers of ten, the multiples 2 and 5 are
 // labelled too. No tick lies outside the range.
-type logTicks struct{}
+type LogTicks struct{}
 
-func (logTicks) Ticks(min, max float64) []plot.Tick {
+func (LogTicks) Ticks(min, max float64) []plot.Tick {
 	var ticks []plot.Tick
 	lo, hi := math.Floor(math.Log10(min)), math.Ceil(math.Log10(max))
 	powers := 0
@@ -161,38 +163,38 @@ func niceUp(x float64) float64 {
 	return 10 * p
 }
 
-// linearTicks marks every step from start to max (labelled with the
+// LinearTicks marks every step from start to max (labelled with the
 // shortest decimal) and every minor between them (unlabelled).
-type linearTicks struct{ start, step, minor float64 }
+type LinearTicks struct{ Start, Step, Minor float64 }
 
-func (l linearTicks) Ticks(min, max float64) []plot.Tick {
+func (l LinearTicks) Ticks(min, max float64) []plot.Tick {
 	var ticks []plot.Tick
-	for v := math.Ceil(min/l.minor) * l.minor; v <= max+1e-9; v += l.minor {
+	for v := math.Ceil(min/l.Minor) * l.Minor; v <= max+1e-9; v += l.Minor {
 		t := plot.Tick{Value: v}
-		if k := (v - l.start) / l.step; v >= l.start-1e-9 && math.Abs(k-math.Round(k)) < 1e-9 {
-			t.Label = strconv.FormatFloat(math.Round(v/l.minor)*l.minor, 'g', -1, 64)
+		if k := (v - l.Start) / l.Step; v >= l.Start-1e-9 && math.Abs(k-math.Round(k)) < 1e-9 {
+			t.Label = strconv.FormatFloat(math.Round(v/l.Minor)*l.Minor, 'g', -1, 64)
 		}
 		ticks = append(ticks, t)
 	}
 	return ticks
 }
 
-// drawLines writes a line chart, with both axes on log scales if logXY,
+// Lines writes a line chart, with both axes on log scales if logXY,
 // the legend under it.
-func drawLines(path, title, xlabel, ylabel string, logXY bool, ss []series) error {
+func Lines(path, title, xlabel, ylabel string, logXY bool, ss []Series) error {
 	p := plot.New()
 	p.Title.Text = title
 	p.Title.Padding = vg.Points(6)
 	p.X.Label.Text = xlabel
 	p.Y.Label.Text = ylabel
 	p.Add(plotter.NewGrid())
-	legend := newLegend()
+	legend := NewLegend()
 	xmin, xmax, ymin, ymax := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
 	for i, s := range ss {
-		if len(s.xy) == 0 {
-			return fmt.Errorf("%s: no positive finite points to draw", s.label)
+		if len(s.XY) == 0 {
+			return fmt.Errorf("%s: no positive finite points to draw", s.Label)
 		}
-		l, err := plotter.NewLine(s.xy)
+		l, err := plotter.NewLine(s.XY)
 		if err != nil {
 			return err
 		}
@@ -200,15 +202,15 @@ func drawLines(path, title, xlabel, ylabel string, logXY bool, ss []series) erro
 		l.Dashes = plotutil.Dashes(i)
 		l.Width = vg.Points(1.5)
 		p.Add(l)
-		legend.Add(s.label, l)
-		for _, pt := range s.xy {
+		legend.Add(s.Label, l)
+		for _, pt := range s.XY {
 			xmin, xmax = min(xmin, pt.X), max(xmax, pt.X)
 			ymin, ymax = min(ymin, pt.Y), max(ymax, pt.Y)
 		}
 	}
 	if logXY {
 		p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
-		p.X.Tick.Marker, p.Y.Tick.Marker = logTicks{}, logTicks{}
+		p.X.Tick.Marker, p.Y.Tick.Marker = LogTicks{}, LogTicks{}
 		if ymin == ymax {
 			ymin, ymax = ymin/2, ymax*2
 		}
@@ -218,5 +220,5 @@ func drawLines(path, title, xlabel, ylabel string, logXY bool, ss []series) erro
 		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = niceDown(xmin), niceUp(xmax), niceDown(ymin), niceUp(ymax)
 	}
 	h := 4.5*vg.Inch + vg.Length(len(ss))*vg.Points(14)
-	return saveFigure(p, legend, 7*vg.Inch, h, path)
+	return Save(p, legend, 7*vg.Inch, h, path)
 }

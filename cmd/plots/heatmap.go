@@ -6,6 +6,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/rdpcheck/rdpcheck/internal/figure"
 	"image/color"
 	"io/fs"
 	"math"
@@ -27,11 +28,13 @@ import (
 // peerFile is the part of a tfprivacy vector file the heat map reads.
 type peerFile struct {
 	TestGroups []struct {
-		Peer  string `json:"peer"`
 		Tests []struct {
-			Q, Sigma, Alpha   string
-			PeerRelativeError string `json:"peerRelativeError"`
-			Flags             []string
+			Q, Sigma, Alpha string
+			Peers           []struct {
+				Peer          string
+				RelativeError string `json:"relativeError"`
+				Flags         []string
+			}
 		} `json:"tests"`
 	} `json:"testGroups"`
 }
@@ -109,16 +112,16 @@ func plotHeatmaps(dir string) ([]string, error) {
 	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, err
 	}
-	var names []string
+	type key struct{ q, a float64 }
+	var peers []string
+	var qs, alphas []float64
+	worst := map[string]map[key]int{}
 	for _, g := range f.TestGroups {
-		var qs, alphas []float64
-		type key struct{ q, a float64 }
-		worst := map[key]int{}
 		for _, t := range g.Tests {
 			q, err1 := strconv.ParseFloat(t.Q, 64)
 			a, err2 := strconv.ParseFloat(t.Alpha, 64)
 			if err1 != nil || err2 != nil {
-				return nil, fmt.Errorf("%s: bad input %q %q", g.Peer, t.Q, t.Alpha)
+				return nil, fmt.Errorf("bad input %q %q", t.Q, t.Alpha)
 			}
 			if math.IsInf(a, 1) {
 				continue // every peer is exact at alpha = inf
@@ -129,20 +132,29 @@ func plotHeatmaps(dir string) ([]string, error) {
 			if !slices.Contains(alphas, a) {
 				alphas = append(alphas, a)
 			}
-			k := key{q, a}
-			worst[k] = max(worst[k], binOf(t.PeerRelativeError, t.Flags))
+			for _, pp := range t.Peers {
+				if worst[pp.Peer] == nil {
+					worst[pp.Peer] = map[key]int{}
+					peers = append(peers, pp.Peer)
+				}
+				k := key{q, a}
+				worst[pp.Peer][k] = max(worst[pp.Peer][k], binOf(pp.RelativeError, pp.Flags))
+			}
 		}
-		slices.Sort(qs)
-		slices.Sort(alphas)
+	}
+	slices.Sort(qs)
+	slices.Sort(alphas)
+	var names []string
+	for _, peer := range peers {
 		gr := grid{qs: qs, alphas: alphas, worst: make([][]int, len(alphas))}
 		for i, a := range alphas {
 			gr.worst[i] = make([]int, len(qs))
 			for j, q := range qs {
-				gr.worst[i][j] = worst[key{q, a}]
+				gr.worst[i][j] = worst[peer][key{q, a}]
 			}
 		}
 		p := plot.New()
-		p.Title.Text = fmt.Sprintf("%s: the worst relative error of its RDP over σ from 0.3 to 50, against the reference", peerTitle(g.Peer))
+		p.Title.Text = fmt.Sprintf("%s: the worst relative error of its RDP over σ from 0.3 to 50, against the reference", peerTitle(peer))
 		p.Title.Padding = vg.Points(6)
 		p.X.Label.Text = "RDP order α (the vectors' orders, evenly spaced)"
 		p.Y.Label.Text = "sampling rate q (the vectors' values)"
@@ -162,7 +174,7 @@ func plotHeatmaps(dir string) ([]string, error) {
 		}
 		p.X.Tick.Marker, p.Y.Tick.Marker = plot.ConstantTicks(xt), plot.ConstantTicks(yt)
 		p.X.Padding, p.Y.Padding = 0, 0
-		name := "heatmap_" + g.Peer + ".png"
+		name := "heatmap_" + peer + ".png"
 		if err := saveWithSideLegend(p, filepath.Join(dir, name)); err != nil {
 			return nil, err
 		}
@@ -201,7 +213,7 @@ func sciLabel(q float64) string {
 func saveWithSideLegend(p *plot.Plot, path string) error {
 	const w, h, strip = 11 * vg.Inch, 5 * vg.Inch, 2.3 * vg.Inch
 	img := vgimg.New(w, h)
-	dc := draw.Crop(draw.New(img), figureMargin, -figureMargin, figureMargin, -figureMargin)
+	dc := draw.Crop(draw.New(img), figure.Margin, -figure.Margin, figure.Margin, -figure.Margin)
 	p.Draw(draw.Crop(dc, 0, -strip, 0, 0))
 	l := plot.NewLegend()
 	l.Add("worst |relative error|:", swatch{color.White})
@@ -210,7 +222,7 @@ func saveWithSideLegend(p *plot.Plot, path string) error {
 	}
 	l.Top, l.Left = true, true
 	l.YOffs = -vg.Points(30)
-	l.Draw(draw.Crop(dc, w-2*figureMargin-strip+vg.Points(12), 0, 0, 0))
+	l.Draw(draw.Crop(dc, w-2*figure.Margin-strip+vg.Points(12), 0, 0, 0))
 	f, err := os.Create(path)
 	if err != nil {
 		return err
