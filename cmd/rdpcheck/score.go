@@ -484,9 +484,6 @@ func buildReportStatus(dir, format string, opt score.Options) (string, bool, err
 	b.WriteString(sum.String())
 	b.WriteString("\n")
 	b.WriteString(body.String())
-	if probe, err := os.ReadFile(filepath.Join(dir, "invalid_inputs_probe.txt")); err == nil {
-		fmt.Fprintf(&b, "## invalid_inputs.json (probe)\n\nThe invalid inputs were run one at a time with a time limit by `invalid_inputs_probe.py` (its output, `invalid_inputs_probe.txt`, as written): every input listed was accepted (a value returned) or hung; the others were rejected.\n\n```\n%s```\n", probe)
-	}
 	return b.String(), failed, nil
 }
 

@@ -438,7 +438,7 @@ func TestScoreReport(t *testing.T) {
 
 // The committed conformance reports are what -report writes today.
 func TestPeerReportsUpToDate(t *testing.T) {
-	for _, peer := range []string{"dp_accounting_0_6_0", "opacus_1_5_4"} {
+	for _, peer := range []string{"dp_accounting_0_6_0", "opacus_1_5_4", "autodp_0_2_3_1"} {
 		dir := filepath.Join("..", "..", "peers", "accountants", "answers", peer)
 		got, err := buildReport(dir, "auto", score.Options{})
 		if err != nil {
