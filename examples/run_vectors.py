@@ -41,7 +41,9 @@ lower is unsound, one above upper is valid but loose.
 Each function returns a float, or (value, order) for the conversions. What
 it does is recorded per test, as one JSON line:
 - a value: {"tcId": N, "value": V} (V a number or "inf"/"-inf"/"nan"),
-  plus "order" when it returned one;
+  plus "order" when it returned one; an order that is no Renyi order
+  (None, 0 or nan: how libraries say that none was chosen, e.g. beside
+  eps = inf) is left out, as the scorer asks;
 - raising NotImplementedError: {"tcId": N, "unsupported": true}. The scorer
   reports these as unsupported, never as failures (use it for a conversion
   or a region you do not offer);
@@ -247,7 +249,10 @@ def answer(impl, function, kw, adapter_file=None):
         return outcome(e, adapter_file)
     try:
         if isinstance(result, tuple):
-            return {"value": number(result[0]), "order": number(result[1])}
+            fields = {"value": number(result[0])}
+            if result[1] is not None and float(result[1]) > 1:
+                fields["order"] = number(result[1])
+            return fields
         return {"value": number(result)}
     except Exception as e:
         return {"adapterError": "%s: returned %.80r, want a float or (value, order): %s"

@@ -111,7 +111,7 @@ func runScore(args []string, stdout, stderr io.Writer) int {
 		return nil
 	})
 	complete := fs.Bool("complete", false, "fail a group that has unanswered tests")
-	all := fs.String("all", "", "grade every vector file for which `DIR` holds answers: DIR/NAME.jsonl or DIR/NAME.csv for vector file NAME.json (e.g. DIR/sgm_rdp.jsonl, DIR/tfprivacy/sgm_rdp.jsonl)")
+	all := fs.String("all", "", "grade every vector file for which `DIR` holds answers: DIR/NAME.jsonl or DIR/NAME.csv for vector file NAME.json (e.g. DIR/sgm_rdp.jsonl, DIR/tfprivacy/sgm_rdp.jsonl); an answers file there for no vector file is refused")
 	report := fs.String("report", "", "write `DIR`/REPORT.md, the conformance report of the answers in DIR (as -all finds them), refusing answers whose tcIds no longer mean the tests of DIR/digests.txt (or DIR/../digests.txt)")
 	digests := fs.String("digests", "", "print the test digests of the vector files in `VECDIR` (\"embedded\": today's), for a digests.txt beside answers")
 	// The files come after the flags; split them off so that parse sees
@@ -246,7 +246,10 @@ func scoreAll(dir, format string, opt score.Options, worstN int, stdout, stderr 
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fail(stderr, "score", err)
 	}
-	names, paths := answerFiles(dir)
+	names, paths, err := answerFiles(dir)
+	if err != nil {
+		return fail(stderr, "score", err)
+	}
 	for i, name := range names {
 		path := paths[i]
 		vf, err := vectors.Load(name)
@@ -341,10 +344,18 @@ func userError(err error) error {
 }
 
 // answerFiles finds, for each embedded vector file, its answers in dir:
-// DIR/NAME.jsonl or DIR/NAME.csv.
-func answerFiles(dir string) (names, paths []string) {
+// DIR/NAME.jsonl or DIR/NAME.csv. An answers file under dir that answers no
+// vector file (one the vectors no longer have, or a misspelt name), in DIR
+// or a folder of the vectors (tfprivacy/), is an error: grading the others
+// and passing over it would say nothing of it.
+func answerFiles(dir string) (names, paths []string, err error) {
+	known, folders := map[string]bool{}, map[string]bool{".": true}
 	for _, name := range vectors.Names() {
+		folders[filepath.Dir(filepath.FromSlash(name))] = true
 		base := strings.TrimSuffix(name, ".json")
+		for _, ext := range []string{".jsonl", ".csv"} {
+			known[filepath.FromSlash(base+ext)] = true
+		}
 		for _, ext := range []string{".jsonl", ".csv"} {
 			if p := filepath.Join(dir, base+ext); fileExists(p) {
 				names, paths = append(names, name), append(paths, p)
@@ -352,7 +363,30 @@ func answerFiles(dir string) (names, paths []string) {
 			}
 		}
 	}
-	return names, paths
+	var strays []string
+	walkErr := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		switch {
+		case e.IsDir() && !folders[rel]:
+			return fs.SkipDir // not where answers to a vector file go
+		case e.IsDir() || !(strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, ".csv")):
+			return nil
+		}
+		if !known[rel] {
+			strays = append(strays, p)
+		}
+		return nil
+	})
+	switch {
+	case walkErr != nil:
+		return nil, nil, userError(walkErr)
+	case len(strays) > 0:
+		return nil, nil, fmt.Errorf("%s: answers no vector file of this rdpcheck (want NAME.jsonl or NAME.csv for NAME.json in: %s); remove it, or grade it alone with -vectors FILE", strings.Join(strays, ", "), strings.Join(vectors.Names(), ", "))
+	}
+	return names, paths, nil
 }
 
 func fileExists(p string) bool {
@@ -447,7 +481,10 @@ func buildReportStatus(dir, format string, opt score.Options) (string, bool, err
 	case err != nil:
 		return "", false, fmt.Errorf("-report: %w", err)
 	}
-	names, paths := answerFiles(dir)
+	names, paths, err := answerFiles(dir)
+	if err != nil {
+		return "", false, err
+	}
 	if len(names) == 0 {
 		return "", false, fmt.Errorf("%s holds no answers to any vector file (want NAME.jsonl or NAME.csv for NAME.json in: %s)", dir, strings.Join(vectors.Names(), ", "))
 	}
