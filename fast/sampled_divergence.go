@@ -3,6 +3,7 @@ package fast
 import (
 	"fmt"
 	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/divergence"
 	"github.com/rdpcheck/rdpcheck/internal/xmath"
 	"math"
 )
@@ -101,8 +102,8 @@ func SampledDivergence(q float64, distP, distQ []float64, alpha float64) (float6
 	if outside {
 		return math.Inf(1), nil
 	}
-	dQ := sumDefect(distQ)
-	dP := sumDefect(pIn)
+	dQ := divergence.SumDefect(distQ)
+	dP := divergence.SumDefect(pIn)
 	if same {
 		return 0, nil // every ratio exactly 1: the mixture is Q (see the reference)
 	}

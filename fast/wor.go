@@ -221,7 +221,7 @@ func (g *worGauss) quad(j int) error {
 				arg := (eh - shift) + el
 				f := math.Exp(arg)
 				errSum += f * (ee + carry.Unit*math.Abs(arg) + 5*carry.Unit)
-				sum, comp = twoSumAcc(sum, comp, f)
+				sum, comp = carry.TwoSumAcc(sum, comp, f)
 			}
 		}
 		rk1, rk2 := int(math.Ceil((mR-width)/h)), int(math.Floor((mR+width)/h))
