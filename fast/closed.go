@@ -6,27 +6,9 @@ import (
 
 	"github.com/rdpcheck/rdpcheck/internal/carry"
 	"github.com/rdpcheck/rdpcheck/internal/divergence"
+	"github.com/rdpcheck/rdpcheck/internal/sampled"
 	"github.com/rdpcheck/rdpcheck/internal/sgm"
 )
-
-// closedRel is the rounding-up margin of Laplace: a handful of correctly
-// rounded operations arranged so that no step cancels by more than a
-// factor of ~10.
-const closedRel = 64 * carry.Unit
-
-// em returns expm1(y) - y without cancellation.
-func em(y float64) float64 {
-	if math.Abs(y) < 0.5 {
-		// y^2/2! + y^3/3! + ...; |y| < 0.5 -> 18 terms reach 1e-20 relative
-		s, t := 0.0, y*y/2
-		for k := 3; k < 24 && math.Abs(t) > 1e-20*math.Abs(s); k++ {
-			s += t
-			t *= y / float64(k)
-		}
-		return s + t
-	}
-	return math.Expm1(y) - y
-}
 
 func checkAlpha(fn string, alpha, min float64) error {
 	if math.IsNaN(alpha) || alpha < min {
@@ -145,21 +127,7 @@ func Laplace(b, alpha float64) (float64, error) {
 	if err := checkAlpha("Laplace", alpha, 1); err != nil {
 		return 0, err
 	}
-	x := 1 / b
-	switch {
-	case math.IsInf(alpha, 1):
-		return carry.RoundUp(x, closedRel), nil
-	case alpha == 1:
-		return carry.RoundUp(em(-x), closedRel), nil // 1/b + e^(-1/b) - 1
-	}
-	am1 := alpha - 1
-	if am1*x > 30 {
-		// log( e^((a-1)x) (a + (a-1) e^(-(2a-1)x)) / (2a-1) )
-		v := am1*x + math.Log((alpha+am1*math.Exp(-(2*alpha-1)*x))/(2*alpha-1))
-		return carry.RoundUp(v/am1, closedRel), nil
-	}
-	br := (alpha*em(am1*x) + am1*em(-alpha*x)) / (2*alpha - 1)
-	return carry.RoundUp(math.Log1p(br)/am1, closedRel), nil
+	return sampled.Laplace(b, alpha), nil
 }
 
 // RandomizedResponse returns the RDP of binary randomized response that

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/sampled"
 	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
@@ -313,8 +314,8 @@ func composeCases() []composeCase {
 				if err := checkSampledLaplace(q, b, 2); err != nil {
 					return nil, err
 				}
-				lc := newLapCtx(q, b)
-				return oldEach(o, 3, func(x float64) (float64, error) { return lc.value(x), nil })
+				lc := sampled.NewLaplaceCurve(q, b)
+				return oldEach(o, 3, func(x float64) (float64, error) { return lc.At(x), nil })
 			}, 0})
 	}
 	P, Q := []float64{0.5, 0.3, 0.2}, []float64{0.2, 0.3, 0.5}

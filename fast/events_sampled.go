@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/rdpcheck/rdpcheck/internal/sampled"
 	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
@@ -373,9 +374,9 @@ func (e sampledLaplaceEvent) RDP(orders, out []float64) error {
 			return err
 		}
 	}
-	lc := newLapCtx(e.q, e.b)
+	lc := sampled.NewLaplaceCurve(e.q, e.b)
 	for i, a := range orders {
-		out[i] = lc.value(a)
+		out[i] = lc.At(a)
 	}
 	return nil
 }

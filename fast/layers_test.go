@@ -28,8 +28,8 @@ var fileLayers = []string{
 	"events.go",             // k-ary RR, pure DP, zCDP, exponential mechanism, group privacy
 	"bridges.go",            // zCDP, pure DP, advanced composition
 	"wor.go",                // sampling without replacement: WORGaussian, WORBound
-	"sampled_laplace.go",    // Poisson-sampled Laplace (Gauss-Legendre)
-	"sampled_divergence.go", // Poisson-sampled discrete mechanisms, Zhu-Wang bound
+	"sampled_laplace.go",    // Poisson-sampled Laplace: domain checks, then the engine (internal/sampled)
+	"sampled_divergence.go", // Poisson-sampled discrete mechanisms, Zhu-Wang bound (internal/sampled)
 	"bestevent.go",          // Event: what Accountant.Compose takes (best.go)
 	"accountant.go",         // Accountant
 	"tree.go",               // tree aggregation (DP-FTRL)
