@@ -27,7 +27,7 @@ var fileLayers = []string{
 	"sgm.go",                // SGM, SGMCurve: domain checks, then the engine (internal/sgm)
 	"events.go",             // k-ary RR, pure DP, zCDP, exponential mechanism, group privacy
 	"bridges.go",            // zCDP, pure DP, advanced composition
-	"wor.go",                // sampling without replacement: WORGaussian, WORBound
+	"wor.go",                // sampling without replacement: WORGaussian, WORBound (internal/wor)
 	"sampled_laplace.go",    // Poisson-sampled Laplace: domain checks, then the engine (internal/sampled)
 	"sampled_divergence.go", // Poisson-sampled discrete mechanisms, Zhu-Wang bound (internal/sampled)
 	"bestevent.go",          // Event: what Accountant.Compose takes (best.go)
