@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/repeatselect"
 	"github.com/rdpcheck/rdpcheck/internal/sampled"
 	"github.com/rdpcheck/rdpcheck/rdp"
 )
@@ -117,14 +118,14 @@ func oldRepeatAndSelect(o, orders, curve []float64, mean, shape float64, count i
 		if err := checkRepeat(fn, orders, curve, mean, shape); err != nil {
 			return err
 		}
-		var b rsBounds
-		if err := b.init(fn, orders, curve, mean, shape); err != nil {
+		var b repeatselect.Bounds
+		if err := b.Init(orders, curve, mean, shape); err != nil {
 			return err
 		}
 		per := make([]float64, len(orders))
 		for j, l := range orders {
 			if l > 1 {
-				per[j] = b.at(orders, curve, j)
+				per[j] = b.At(orders, curve, j)
 			}
 		}
 		for i, x := range o {

@@ -34,7 +34,7 @@ var fileLayers = []string{
 	"accountant.go",         // Accountant
 	"tree.go",               // tree aggregation (DP-FTRL)
 	"dgauss.go",             // discrete Gaussian
-	"repeat.go",             // repeat and select (Papernot-Steinke)
+	"repeat.go",             // repeat and select (Papernot-Steinke; internal/repeatselect)
 	"best.go",               // Event, Accountant.Compose, the best order (BestEpsilon, BestDelta)
 	"bestmech.go",           // Events of the mechanisms above, their Compose<Name> methods
 	"events_sampled.go",     // Events of sampling, tree, discrete-Gaussian and repeat-and-select mechanisms (dpevent's classes), their Compose<Name> methods
