@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/discretegauss"
 	"github.com/rdpcheck/rdpcheck/internal/repeatselect"
 	"github.com/rdpcheck/rdpcheck/internal/sampled"
 	"github.com/rdpcheck/rdpcheck/rdp"
@@ -350,8 +351,8 @@ func composeCases() []composeCase {
 			func(a *Accountant) error { return a.ComposeDiscreteGaussian(sigma, sens, 10) },
 			DiscreteGaussianEvent(sigma, sens), 10,
 			func(o []float64) ([]float64, error) {
-				p := newDGParams(sigma, math.Abs(sens))
-				return oldEach(o, 10, func(x float64) (float64, error) { return p.at(x), nil })
+				p := discretegauss.NewCurve(sigma, math.Abs(sens))
+				return oldEach(o, 10, func(x float64) (float64, error) { return p.At(x), nil })
 			}, 0})
 	}
 	for _, c := range []struct {

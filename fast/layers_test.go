@@ -33,7 +33,7 @@ var fileLayers = []string{
 	"bestevent.go",          // Event: what Accountant.Compose takes (best.go)
 	"accountant.go",         // Accountant
 	"tree.go",               // tree aggregation (DP-FTRL)
-	"dgauss.go",             // discrete Gaussian
+	"dgauss.go",             // discrete Gaussian (internal/discretegauss)
 	"repeat.go",             // repeat and select (Papernot-Steinke; internal/repeatselect)
 	"best.go",               // Event, Accountant.Compose, the best order (BestEpsilon, BestDelta)
 	"bestmech.go",           // Events of the mechanisms above, their Compose<Name> methods
