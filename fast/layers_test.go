@@ -32,7 +32,7 @@ var fileLayers = []string{
 	"sampled_divergence.go", // Poisson-sampled discrete mechanisms, Zhu-Wang bound (internal/sampled)
 	"bestevent.go",          // Event: what Accountant.Compose takes (best.go)
 	"accountant.go",         // Accountant
-	"tree.go",               // tree aggregation (DP-FTRL)
+	"tree.go",               // tree aggregation (DP-FTRL; internal/tree)
 	"dgauss.go",             // discrete Gaussian (internal/discretegauss)
 	"repeat.go",             // repeat and select (Papernot-Steinke; internal/repeatselect)
 	"best.go",               // Event, Accountant.Compose, the best order (BestEpsilon, BestDelta)
