@@ -35,7 +35,7 @@ var fileLayers = []string{
 	"tree.go",               // tree aggregation (DP-FTRL; internal/tree)
 	"dgauss.go",             // discrete Gaussian (internal/discretegauss)
 	"repeat.go",             // repeat and select (Papernot-Steinke; internal/repeatselect)
-	"best.go",               // Event, Accountant.Compose, the best order (BestEpsilon, BestDelta)
+	"best.go",               // Event, Accountant.Compose, the best order (BestEpsilon, BestDelta; the search is internal/search)
 	"bestmech.go",           // Events of the mechanisms above, their Compose<Name> methods
 	"events_sampled.go",     // Events of sampling, tree, discrete-Gaussian and repeat-and-select mechanisms (dpevent's classes), their Compose<Name> methods
 	"zcdptight.go",          // tight zCDP parameters (Harrison-Manurangsi 2025)
