@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/puredp"
 	"github.com/rdpcheck/rdpcheck/internal/xmath"
 )
 
@@ -114,7 +115,7 @@ func PureDPCurve(eps float64, orders, out []float64) error {
 	if err := checkCurveOut(fn, orders, out); err != nil {
 		return err
 	}
-	pureDPCurveUp(eps, orders, out)
+	puredp.TightCurve(eps, orders, out)
 	return nil
 }
 

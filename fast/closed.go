@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/rdpcheck/rdpcheck/internal/carry"
 	"github.com/rdpcheck/rdpcheck/internal/divergence"
+	"github.com/rdpcheck/rdpcheck/internal/puredp"
 	"github.com/rdpcheck/rdpcheck/internal/sampled"
 	"github.com/rdpcheck/rdpcheck/internal/sgm"
 )
@@ -162,43 +162,5 @@ func RandomizedResponse(p, alpha float64) (float64, error) {
 	if err := checkAlpha("RandomizedResponse", alpha, 1); err != nil {
 		return 0, err
 	}
-	switch p {
-	case 0.5:
-		return 0, nil
-	case 0, 1:
-		return math.Inf(1), nil
-	}
-	var P, Q, d, r carry.Val // P = max(p, 1-p), Q = 1-P, d = P-Q, r = log(P/Q)
-	if p > 0.5 {
-		P, Q, d = carry.Exact(p), carry.Exact(1-p), carry.Exact(2*p-1) // exact (Sterbenz)
-	} else {
-		P, Q, d = carry.Sub(carry.Exact(1), carry.Exact(p)), carry.Exact(p), carry.Sub(carry.Exact(1), carry.Exact(2*p))
-	}
-	switch {
-	case p >= 1.0/3 && p <= 2.0/3:
-		r = carry.Log1p(carry.Div(d, Q)) // P/Q = 1 + d/Q, d/Q <= 1
-	case p > 0.5:
-		r = carry.Sub(carry.Log(carry.Exact(p)), carry.Log(Q))
-	default:
-		r = carry.Sub(carry.Log1p(carry.Exact(-p)), carry.Log(carry.Exact(p)))
-	}
-	switch {
-	case math.IsInf(alpha, 1):
-		return r.UpNonNeg(), nil
-	case alpha == 1:
-		return carry.Mul(d, r).UpNonNeg(), nil
-	}
-	bh, bl := carry.TwoSum(alpha, -1)
-	b := carry.Val{V: bh, E: math.Abs(bl)}
-	y := carry.Mul(b, r)
-	var v carry.Val
-	if y.V > 30 {
-		// log(P e^y + Q e^-y) = y + log(P + Q e^(-2y)), the log in [log P, 0]
-		t := carry.Mul(Q, carry.Exp(carry.Neg(carry.Mul2(y))))
-		v = carry.Add(y, carry.Log(carry.Add(P, t)))
-	} else {
-		s := carry.Add(carry.Add(carry.Mul(P, carry.Em(y)), carry.Mul(Q, carry.Em(carry.Neg(y)))), carry.Mul(d, y))
-		v = carry.Log1p(s)
-	}
-	return carry.Div(v, b).UpNonNeg(), nil
+	return puredp.RandomizedResponse(p, alpha), nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rdpcheck/rdpcheck/internal/carry"
 	"github.com/rdpcheck/rdpcheck/internal/discretegauss"
+	"github.com/rdpcheck/rdpcheck/internal/puredp"
 	"github.com/rdpcheck/rdpcheck/internal/repeatselect"
 	"github.com/rdpcheck/rdpcheck/internal/sampled"
 	"github.com/rdpcheck/rdpcheck/rdp"
@@ -170,7 +171,7 @@ func composeCases() []composeCase {
 	rsOrders := append(DefaultOrders(), math.Inf(1))
 	rsCurve := make([]float64, len(rsOrders))
 	for i, a := range rsOrders {
-		rsCurve[i] = pureDPUp(1, a)
+		rsCurve[i] = puredp.Tight(1, a)
 	}
 	var cs []composeCase
 	for _, c := range []struct {
@@ -244,7 +245,7 @@ func composeCases() []composeCase {
 		cs = append(cs, composeCase{fmt.Sprintf("EpsilonDelta(%g, 1e-7)", eps),
 			func(a *Accountant) error { return a.ComposeEpsilonDelta(eps, 1e-7, 3) }, PureDPEvent(eps), 3,
 			func(o []float64) ([]float64, error) {
-				return oldCurve(o, 3, func(o, out []float64) error { pureDPCurveUp(eps, o, out); return nil })
+				return oldCurve(o, 3, func(o, out []float64) error { puredp.TightCurve(eps, o, out); return nil })
 			}, 0})
 		cs = append(cs, composeCase{fmt.Sprintf("ExponentialMechanism(%g)", eps),
 			func(a *Accountant) error { return a.ComposeExponentialMechanism(eps, 2) }, ExponentialMechanismEvent(eps), 2,

@@ -21,11 +21,11 @@ var fileLayers = []string{
 	"doc.go",
 	"errors.go",             // error kinds
 	"orders.go",             // default orders
-	"closed.go",             // closed forms: Gaussian, Laplace, randomized response
+	"closed.go",             // closed forms: Gaussian, Laplace, randomized response (internal/sgm, sampled, puredp)
 	"divergence.go",         // discrete Rényi divergence
 	"convert.go",            // RDP to (eps, delta)
 	"sgm.go",                // SGM, SGMCurve: domain checks, then the engine (internal/sgm)
-	"events.go",             // k-ary RR, pure DP, zCDP, exponential mechanism, group privacy
+	"events.go",             // k-ary RR, pure DP, zCDP, exponential mechanism, group privacy (internal/puredp)
 	"bridges.go",            // zCDP, pure DP, advanced composition
 	"wor.go",                // sampling without replacement: WORGaussian, WORBound (internal/wor)
 	"sampled_laplace.go",    // Poisson-sampled Laplace: domain checks, then the engine (internal/sampled)
@@ -38,7 +38,7 @@ var fileLayers = []string{
 	"best.go",               // Event, Accountant.Compose, the best order (BestEpsilon, BestDelta; the search is internal/search)
 	"bestmech.go",           // Events of the mechanisms above, their Compose<Name> methods
 	"events_sampled.go",     // Events of sampling, tree, discrete-Gaussian and repeat-and-select mechanisms (dpevent's classes), their Compose<Name> methods
-	"zcdptight.go",          // tight zCDP parameters (Harrison-Manurangsi 2025)
+	"zcdptight.go",          // tight zCDP parameters (Harrison-Manurangsi 2025; internal/puredp)
 	"calibrate.go",          // sigma and step calibration, on a grid or at the best order
 }
 
