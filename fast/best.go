@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/convert"
 	"github.com/rdpcheck/rdpcheck/internal/search"
 	"github.com/rdpcheck/rdpcheck/internal/xmath"
 	"github.com/rdpcheck/rdpcheck/rdp"
@@ -241,38 +242,12 @@ func bestEpsilonCurve(grid, rdp []float64, e Event, delta float64, conv Conversi
 			return err
 		}
 		for i, a := range orders {
-			out[i] = max(0, epsAt(conv, a, rdp[i], ld))
+			out[i] = max(0, convert.EpsAt(conv, a, rdp[i], ld))
 		}
 		return nil
 	}, func(a, b, rdpA float64) float64 {
-		return max(0, rdpA+minEpsTerm(conv, a, b, ld))
+		return max(0, rdpA+convert.MinEpsTerm(conv, a, b, ld))
 	})
-}
-
-// epsTerm is the conversion's term of eps at the order a: eps = rdp +
-// epsTerm (unrounded; for the search's certificate only).
-func epsTerm(conv Conversion, a, logDelta float64) float64 {
-	if conv == Classic {
-		return -logDelta / (a - 1)
-	}
-	return log1mInv(a) - (logDelta+math.Log(a))/(a-1)
-}
-
-// minEpsTerm is the least of epsTerm over [a, b]: the classic term
-// decreases; the improved one has derivative log(delta alpha)/(alpha-1)^2,
-// so it decreases up to 1/delta and increases after, where its value is
-// log1p(-delta). A margin of 1e-12 relative covers the roundings.
-func minEpsTerm(conv Conversion, a, b, logDelta float64) float64 {
-	var m float64
-	switch top := math.Exp(-logDelta); {
-	case conv == Classic || b <= top:
-		m = epsTerm(conv, b, logDelta)
-	case a >= top:
-		m = epsTerm(conv, a, logDelta)
-	default:
-		m = math.Log1p(-math.Exp(logDelta))
-	}
-	return m - 1e-12*math.Abs(m)
 }
 
 func bestDeltaCurve(grid, rdp []float64, e Event, eps float64, conv Conversion) (float64, float64, error) {
@@ -288,15 +263,5 @@ func bestDeltaCurve(grid, rdp []float64, e Event, eps float64, conv Conversion) 
 			out[i] = v
 		}
 		return nil
-	}, func(a, b, rdpA float64) float64 {
-		// log delta = (alpha-1)(rdp - eps) + h(alpha), with h = (alpha-1)
-		// log1p(-1/alpha) - log alpha (improved; 0 classic) decreasing:
-		// h'(alpha) = log1p(-1/alpha) < 0
-		d := rdpA - eps
-		l := min((a-1)*d, (b-1)*d)
-		if conv == Improved {
-			l += (b-1)*log1mInv(b) - math.Log(b)
-		}
-		return math.Exp(l - 1e-12*math.Abs(l))
-	})
+	}, func(a, b, rdpA float64) float64 { return convert.DeltaLower(conv, a, b, rdpA, eps) })
 }

@@ -23,10 +23,10 @@ var fileLayers = []string{
 	"orders.go",             // default orders
 	"closed.go",             // closed forms: Gaussian, Laplace, randomized response (internal/sgm, sampled, puredp)
 	"divergence.go",         // discrete Rényi divergence
-	"convert.go",            // RDP to (eps, delta)
+	"convert.go",            // RDP to (eps, delta) (internal/convert)
 	"sgm.go",                // SGM, SGMCurve: domain checks, then the engine (internal/sgm)
 	"events.go",             // k-ary RR, pure DP, zCDP, exponential mechanism, group privacy (internal/puredp)
-	"bridges.go",            // zCDP, pure DP, advanced composition
+	"bridges.go",            // zCDP, pure DP, advanced composition (internal/convert, puredp)
 	"wor.go",                // sampling without replacement: WORGaussian, WORBound (internal/wor)
 	"sampled_laplace.go",    // Poisson-sampled Laplace: domain checks, then the engine (internal/sampled)
 	"sampled_divergence.go", // Poisson-sampled discrete mechanisms, Zhu-Wang bound (internal/sampled)
