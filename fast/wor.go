@@ -65,9 +65,7 @@ func worGaussianCurve(fn string, q, sigma float64, steps int, orders, out []floa
 			return inputErr(fn, "alpha", a, "order must be >= 1 (or +Inf)")
 		}
 		if !math.IsInf(a, 1) {
-			// The same limit as the reference's (rdp.MaxWORExponent), in the
-			// same float64 expression, so that both accept the same inputs.
-			if n := 2 * math.Ceil(max(a, 2)/2); a <= rdp.MaxWOROrder && n*(n-1)/(2*sigma*sigma) > rdp.MaxWORExponent && q > 0 && q < 1 {
+			if a <= rdp.MaxWOROrder && wor.BeyondExponent(q, sigma, a) {
 				return fmt.Errorf("fast.%s: sigma %v at order %v: moments beyond rdp.MaxWORExponent: %w", fn, sigma, a, ErrTooLarge)
 			}
 			if a > rdp.MaxWOROrder {

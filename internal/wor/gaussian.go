@@ -56,6 +56,7 @@ import (
 	"math"
 
 	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/search"
 	"github.com/rdpcheck/rdpcheck/internal/sgm"
 	"github.com/rdpcheck/rdpcheck/rdp"
 )
@@ -406,6 +407,14 @@ func logOnePlusSum(xs []float64, xmax float64) (float64, float64) {
 	return math.Log1p(math.Exp(lnAm1)), absE + 6*carry.Unit
 }
 
+// BeyondExponent reports whether the order a <= rdp.MaxWOROrder needs
+// moments beyond rdp.MaxWORExponent at q in (0, 1): the reference's limit,
+// in the same float64 expression, so that both accept the same inputs.
+func BeyondExponent(q, sigma, a float64) bool {
+	n := 2 * math.Ceil(max(a, 2)/2)
+	return n*(n-1)/(2*sigma*sigma) > rdp.MaxWORExponent && q > 0 && q < 1
+}
+
 // GaussianCurve is fast.WORGaussianCurve for valid arguments: steps > 0,
 // len(out) >= len(orders), q in [0, 1], sigma > 0 finite, orders >= 1 (or
 // +Inf) within rdp.MaxWOROrder and, for 0 < q < 1, rdp.MaxWORExponent.
@@ -468,4 +477,59 @@ func GaussianCurve(q, sigma float64, steps int, orders, out []float64) error {
 		out[i] = carry.ScaleUp(carry.RoundUp(v, rel), fs)
 	}
 	return nil
+}
+
+// GaussianEvent writes fast.WORGaussianEvent's value at each order (q in
+// [0, 1], sigma > 0 finite, orders >= 1 or +Inf): the least of Theorem
+// 27's bound there, that bound at every higher order of the call, and the
+// unsampled Gaussian. Orders the bound does not reach (above
+// rdp.MaxWOROrder, beyond rdp.MaxWORExponent, or where GaussianCurve
+// reports rdp.ErrTooLarge) get the other two only.
+func GaussianEvent(q, sigma float64, orders, out []float64) {
+	var idx []int // the orders the bound supports
+	var sub []float64
+	for i, a := range orders {
+		if a <= rdp.MaxWOROrder {
+			idx, sub = append(idx, i), append(sub, a)
+		}
+	}
+	b := make([]float64, len(orders))
+	for i := range b {
+		b[i] = math.Inf(1)
+	}
+	if len(sub) > 0 {
+		vals := make([]float64, len(sub))
+		if !curveInRange(q, sigma, sub, vals) {
+			// one order out of reach: each alone
+			for k, a := range sub {
+				if !curveInRange(q, sigma, []float64{a}, vals[k:k+1]) {
+					vals[k] = math.Inf(1)
+				}
+			}
+		}
+		for k, i := range idx {
+			b[i] = vals[k]
+		}
+	}
+	search.MinOverHigher(orders, b)
+	for i, a := range orders {
+		u := 0.0 // the unsampled Gaussian (nothing released at q = 0)
+		if q > 0 {
+			u = sgm.Gaussian(sigma, a)
+		}
+		out[i] = math.Min(u, b[i])
+	}
+}
+
+// curveInRange is GaussianCurve at one step where every order is within
+// rdp.MaxWORExponent, reporting false, with out unwritten, where an order
+// is beyond it or the bound cannot be had (the errors of
+// fast.WORGaussianCurve that wrap rdp.ErrTooLarge).
+func curveInRange(q, sigma float64, orders, out []float64) bool {
+	for _, a := range orders {
+		if BeyondExponent(q, sigma, a) {
+			return false
+		}
+	}
+	return GaussianCurve(q, sigma, 1, orders, out) == nil
 }
