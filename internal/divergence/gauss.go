@@ -16,7 +16,7 @@ func Gaussian(m1, s1, m2, s2, alpha float64) float64 {
 	return gaussDiv(m1, s1, m2, s2, alpha)
 }
 
-// gaussDiv is GaussianDivergence for valid arguments, alpha > 0, rounded up.
+// gaussDiv is Gaussian for alpha > 0, rounded up.
 func gaussDiv(m1, s1, m2, s2, a float64) float64 {
 	dm2 := meanSq(m1, m2)
 	S1, S2 := carry.ToScaled(carry.Exact(s1)), carry.ToScaled(carry.Exact(s2))

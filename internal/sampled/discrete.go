@@ -150,7 +150,7 @@ func Discrete(q float64, distP, distQ []float64, alpha float64) (v float64, ok b
 	}
 	// Sums that miss 1 in the last bits may make the given entries' exact
 	// value negative (reference.SampledDivergence returns it); as in
-	// Divergence, 0 stands for it: still not below it, and no negative RDP.
+	// fast.Divergence, 0 stands for it: still not below it, and no negative RDP.
 	return max(best, 0), true
 }
 
