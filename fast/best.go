@@ -1,12 +1,12 @@
 package fast
 
 import (
-	"errors"
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/convert"
+	"github.com/rdpcheck/rdpcheck/internal/search"
 	"github.com/rdpcheck/rdpcheck/internal/xmath"
 	"github.com/rdpcheck/rdpcheck/rdp"
 )
@@ -21,22 +21,6 @@ const MaxSearchOrder = rdp.MaxIntegerOrder
 // SearchTolerance is the relative tolerance to which BestEpsilon and
 // BestDelta find the least value over their range (see BestEpsilon).
 const SearchTolerance = 1e-6
-
-const (
-	// searchPoints orders are evaluated per refinement batch: one call of
-	// each event's RDP per batch, since a call's set-up (the sampled
-	// Gaussian's per-(q, sigma) constants and quadrature nodes) costs
-	// more than its orders. Each batch shrinks the bracket to 2/9.
-	searchPoints = 8
-	// searchRounds bounds the batches; 40 shrink any bracket in (1, 2^20]
-	// below the spacing of float64.
-	searchRounds = 40
-	// Above searchIntegerOrder the search evaluates integer orders only:
-	// there fast's SGM at a fractional order is the next integer's bound
-	// scaled by (ceil(alpha)-1)/(alpha-1) (see SGM), never below that
-	// integer's eps while delta alpha <= 1.
-	searchIntegerOrder = 1024
-)
 
 // Compose adds count compositions of the event e at every order of the
 // accountant, and remembers e for RDP, RDPAt, BestEpsilon and BestDelta.
@@ -244,14 +228,6 @@ func gridRDP(fn string, e Event, grid []float64) ([]float64, []float64, error) {
 	return grid, rdp, nil
 }
 
-// convertAt converts rdp at each order by conv (Epsilon's or Delta's
-// value at that one order).
-type convertAt func(orders, rdp, out []float64) error
-
-// lowerOn bounds from below the converted value at every order in
-// [a, b] given the RDP at a, for an RDP non-decreasing in the order.
-type lowerOn func(a, b, rdpA float64) float64
-
 func bestEpsilonCurve(grid, rdp []float64, e Event, delta float64, conv Conversion) (float64, float64, error) {
 	if err := checkCurve("BestEpsilon", grid, rdp, conv); err != nil {
 		return 0, 0, err
@@ -261,50 +237,24 @@ func bestEpsilonCurve(grid, rdp []float64, e Event, delta float64, conv Conversi
 	}
 	ld := xmath.Log(delta)
 	// Epsilon at each order, its checks and log delta done once
-	return searchOrders(grid, rdp, e, func(orders, rdp, out []float64) error {
+	return search.Orders(grid, rdp, e.RDP, func(orders, rdp, out []float64) error {
 		if err := checkCurve("BestEpsilon", orders, rdp, conv); err != nil {
 			return err
 		}
 		for i, a := range orders {
-			out[i] = max(0, epsAt(conv, a, rdp[i], ld))
+			out[i] = max(0, convert.EpsAt(conv, a, rdp[i], ld))
 		}
 		return nil
 	}, func(a, b, rdpA float64) float64 {
-		return max(0, rdpA+minEpsTerm(conv, a, b, ld))
+		return max(0, rdpA+convert.MinEpsTerm(conv, a, b, ld))
 	})
-}
-
-// epsTerm is the conversion's term of eps at the order a: eps = rdp +
-// epsTerm (unrounded; for the search's certificate only).
-func epsTerm(conv Conversion, a, logDelta float64) float64 {
-	if conv == Classic {
-		return -logDelta / (a - 1)
-	}
-	return log1mInv(a) - (logDelta+math.Log(a))/(a-1)
-}
-
-// minEpsTerm is the least of epsTerm over [a, b]: the classic term
-// decreases; the improved one has derivative log(delta alpha)/(alpha-1)^2,
-// so it decreases up to 1/delta and increases after, where its value is
-// log1p(-delta). A margin of 1e-12 relative covers the roundings.
-func minEpsTerm(conv Conversion, a, b, logDelta float64) float64 {
-	var m float64
-	switch top := math.Exp(-logDelta); {
-	case conv == Classic || b <= top:
-		m = epsTerm(conv, b, logDelta)
-	case a >= top:
-		m = epsTerm(conv, a, logDelta)
-	default:
-		m = math.Log1p(-math.Exp(logDelta))
-	}
-	return m - 1e-12*math.Abs(m)
 }
 
 func bestDeltaCurve(grid, rdp []float64, e Event, eps float64, conv Conversion) (float64, float64, error) {
 	if _, _, err := Delta(grid, rdp, eps, conv); err != nil {
 		return 0, 0, err
 	}
-	return searchOrders(grid, rdp, e, func(orders, rdp, out []float64) error {
+	return search.Orders(grid, rdp, e.RDP, func(orders, rdp, out []float64) error {
 		for i := range orders {
 			v, _, err := Delta(orders[i:i+1], rdp[i:i+1], eps, conv)
 			if err != nil {
@@ -313,163 +263,5 @@ func bestDeltaCurve(grid, rdp []float64, e Event, eps float64, conv Conversion) 
 			out[i] = v
 		}
 		return nil
-	}, func(a, b, rdpA float64) float64 {
-		// log delta = (alpha-1)(rdp - eps) + h(alpha), with h = (alpha-1)
-		// log1p(-1/alpha) - log alpha (improved; 0 classic) decreasing:
-		// h'(alpha) = log1p(-1/alpha) < 0
-		d := rdpA - eps
-		l := min((a-1)*d, (b-1)*d)
-		if conv == Improved {
-			l += (b-1)*log1mInv(b) - math.Log(b)
-		}
-		return math.Exp(l - 1e-12*math.Abs(l))
-	})
-}
-
-// searchOrders minimises the converted value over the grid and +Inf, then
-// over (1, MaxSearchOrder] as BestEpsilon describes. Ties keep the
-// earlier order: the grid's first, then the search's.
-func searchOrders(grid, rdp []float64, e Event, conv convertAt, lower lowerOn) (best, order float64, err error) {
-	vals := make([]float64, len(grid))
-	if err := conv(grid, rdp, vals); err != nil {
-		return 0, 0, err
-	}
-	best, order = math.Inf(1), grid[0]
-	type pt struct{ a, r, v float64 } // order, RDP, converted value
-	var pts []pt
-	for i, a := range grid {
-		if vals[i] < best {
-			best, order = vals[i], a
-		}
-		if !math.IsInf(a, 1) && a <= MaxSearchOrder {
-			pts = append(pts, pt{a, rdp[i], vals[i]})
-		}
-	}
-	r := make([]float64, searchPoints+1)
-	v := make([]float64, searchPoints+1)
-	// eval evaluates a batch of orders, keeping the least value; an order
-	// where e reports ErrTooLarge counts as +Inf (a valid bound)
-	eval := func(orders []float64) error {
-		r, v = r[:len(orders)], v[:len(orders)]
-		if err := e.RDP(orders, r); errors.Is(err, ErrTooLarge) {
-			for i := range orders {
-				if err := e.RDP(orders[i:i+1], r[i:i+1]); errors.Is(err, ErrTooLarge) {
-					r[i] = math.Inf(1)
-				} else if err != nil {
-					return err
-				}
-			}
-		} else if err != nil {
-			return err
-		}
-		if err := conv(orders, r, v); err != nil {
-			return err
-		}
-		for i, a := range orders {
-			if v[i] < best {
-				best, order = v[i], a
-			}
-			if !math.IsInf(a, 1) {
-				pts = append(pts, pt{a, r[i], v[i]})
-			}
-		}
-		return nil
-	}
-	if !slices.Contains(grid, math.Inf(1)) {
-		if err := eval([]float64{math.Inf(1)}); err != nil {
-			return 0, 0, err
-		}
-	}
-	sortPts := func() {
-		slices.SortFunc(pts, func(x, y pt) int {
-			switch {
-			case x.a < y.a:
-				return -1
-			case x.a > y.a:
-				return 1
-			}
-			return 0
-		})
-		// orders within 1e-12 relative are one: a bracket end that is a
-		// rounding of the best order would hide the side beyond it
-		pts = slices.CompactFunc(pts, func(x, y pt) bool { return math.Abs(y.a-x.a) <= 1e-12*math.Max(x.a, y.a) })
-	}
-	argmin := func() int {
-		ib := -1
-		for i, p := range pts {
-			if ib < 0 || p.v < pts[ib].v {
-				ib = i
-			}
-		}
-		return ib
-	}
-	sortPts()
-	if len(pts) == 0 || math.IsInf(pts[argmin()].v, 1) || best == 0 {
-		return best, order, nil // nothing finite to refine, or nothing to gain
-	}
-	// beyond the grid: powers of two while the value decreases
-	if ib := argmin(); ib == len(pts)-1 {
-		prev := pts[ib].v
-		for a := 2 * float64(searchIntegerOrder); a <= MaxSearchOrder; a *= 2 {
-			if a <= pts[ib].a {
-				continue
-			}
-			if err := eval([]float64{a}); err != nil {
-				return 0, 0, err
-			}
-			if v[0] >= prev {
-				break
-			}
-			prev = v[0]
-		}
-		sortPts()
-	}
-	batch := make([]float64, 0, searchPoints+1)
-	for round := 0; round < searchRounds; round++ {
-		ib := argmin()
-		// the bracket: the evaluated neighbours of the least value (1
-		// below the least order, where eps and delta grow without bound)
-		lo, hi := 1.0, pts[ib].a
-		if ib > 0 {
-			lo = pts[ib-1].a
-		}
-		if ib+1 < len(pts) {
-			hi = pts[ib+1].a
-		}
-		// the certificate: no order in the bracket can do better by more
-		// than the tolerance (the interval from 1 has RDP >= 0 at its left)
-		worst := math.Inf(1)
-		for i := max(ib-1, 0); i < min(ib+1, len(pts)-1); i++ {
-			a, b := pts[i].a, pts[i+1].a
-			if a >= searchIntegerOrder && b-a <= 1 {
-				continue // no integer order between
-			}
-			worst = min(worst, lower(a, b, pts[i].r))
-		}
-		if ib == 0 {
-			worst = min(worst, lower(1, pts[0].a, 0))
-		}
-		if best-worst <= SearchTolerance*best {
-			break
-		}
-		batch = batch[:0]
-		step := (hi - lo) / (searchPoints + 1)
-		for j := 1; j <= searchPoints; j++ {
-			a := lo + float64(j)*step
-			if a > searchIntegerOrder {
-				a = math.Ceil(a)
-			}
-			if a > lo*(1+1e-12) && a < hi*(1-1e-12) && (len(batch) == 0 || a > batch[len(batch)-1]) {
-				batch = append(batch, a)
-			}
-		}
-		if len(batch) == 0 {
-			break // the bracket is below the orders' resolution
-		}
-		if err := eval(batch); err != nil {
-			return 0, 0, err
-		}
-		sortPts()
-	}
-	return best, order, nil
+	}, func(a, b, rdpA float64) float64 { return convert.DeltaLower(conv, a, b, rdpA, eps) })
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/search"
 	"github.com/rdpcheck/rdpcheck/reference"
 )
 
@@ -104,7 +105,7 @@ func TestBestSearchRange(t *testing.T) {
 			t.Fatal(err)
 		}
 		extra := len(seen) - len(defaultOrders)
-		if max := 1 + 10 + searchRounds*searchPoints; extra > max {
+		if max := 1 + 10 + search.Rounds*search.Points; extra > max {
 			t.Errorf("sigma=%g: %d evaluations beyond the grid, at most %d allowed", sigma, extra, max)
 		}
 		for _, a := range seen {
@@ -451,4 +452,12 @@ func TestBestOrderVectors(t *testing.T) {
 		t.Fatal("no tests read")
 	}
 	t.Logf("%d tests: fast above the reference by at most %.2g relative (RMS %.2g)", checked, maxRel, math.Sqrt(sumSq/float64(checked)))
+}
+
+// TestSearchConstants: the exported constants that document the search
+// are the ones its engine (internal/search) uses.
+func TestSearchConstants(t *testing.T) {
+	if MaxSearchOrder != search.MaxOrder || SearchTolerance != search.Tolerance {
+		t.Errorf("MaxSearchOrder, SearchTolerance = %v, %v; the engine searches to %v at %v", MaxSearchOrder, SearchTolerance, search.MaxOrder, search.Tolerance)
+	}
 }

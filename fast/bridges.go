@@ -4,6 +4,8 @@ import (
 	"math"
 
 	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/convert"
+	"github.com/rdpcheck/rdpcheck/internal/puredp"
 	"github.com/rdpcheck/rdpcheck/internal/xmath"
 )
 
@@ -65,31 +67,8 @@ func ZCDPEpsilonRDP(rho, delta float64) (eps, order float64, err error) {
 	if rho == 0 {
 		return 0, math.Inf(1), nil
 	}
-	ld := xmath.Log(delta)
-	f := func(a float64) float64 { return epsAt(Improved, a, rho*a, ld) }
-	// bracket around the classic optimum
-	a0 := 1 + math.Sqrt(-ld/rho)
-	lo, hi := 1+(a0-1)/64, 1+(a0-1)*4
-	const gr = 0.6180339887498949
-	x1, x2 := hi-gr*(hi-lo), lo+gr*(hi-lo)
-	f1, f2 := f(x1), f(x2)
-	for i := 0; i < 200 && hi-lo > 1e-9*hi; i++ {
-		if f1 < f2 {
-			hi, x2, f2 = x2, x1, f1
-			x1 = hi - gr*(hi-lo)
-			f1 = f(x1)
-		} else {
-			lo, x1, f1 = x1, x2, f2
-			x2 = lo + gr*(hi-lo)
-			f2 = f(x2)
-		}
-	}
-	order = x1
-	eps = f1
-	if f2 < f1 {
-		order, eps = x2, f2
-	}
-	return math.Max(eps, 0), order, nil
+	eps, order = convert.ZCDPLine(rho, xmath.Log(delta))
+	return eps, order, nil
 }
 
 // PureDPCurve writes PureDP(eps, orders[i]) into out[i]: the tight RDP
@@ -114,7 +93,7 @@ func PureDPCurve(eps float64, orders, out []float64) error {
 	if err := checkCurveOut(fn, orders, out); err != nil {
 		return err
 	}
-	pureDPCurveUp(eps, orders, out)
+	puredp.TightCurve(eps, orders, out)
 	return nil
 }
 

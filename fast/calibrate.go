@@ -5,13 +5,7 @@ import (
 	"math"
 
 	"github.com/rdpcheck/rdpcheck/internal/carry"
-)
-
-// Calibration bracket for the noise multiplier.
-const (
-	calMinSigma = 1e-2
-	calMaxSigma = 1e4
-	maxCalSteps = 1 << 40
+	"github.com/rdpcheck/rdpcheck/internal/search"
 )
 
 func checkTarget(fn string, eps, delta float64, conv Conversion) error {
@@ -55,7 +49,7 @@ func CalibrateSigma(q float64, steps int, eps, delta float64, conv Conversion, o
 		return 0, 0, fmt.Errorf("fast.%s: q = 0 needs no noise: %w", fn, ErrNotConverged)
 	}
 	rdp := make([]float64, len(orders))
-	return bisectSigma(fn, eps, tol, func(s float64) (float64, error) {
+	return search.Sigma("fast."+fn, eps, tol, func(s float64) (float64, error) {
 		if err := SGMCurve(q, s, steps, orders, rdp); err != nil {
 			return 0, err
 		}
@@ -76,7 +70,7 @@ func CalibrateSigmaBest(q float64, steps int, eps, delta float64, conv Conversio
 	if q == 0 {
 		return 0, 0, fmt.Errorf("fast.%s: q = 0 needs no noise: %w", fn, ErrNotConverged)
 	}
-	return bisectSigma(fn, eps, tol, func(s float64) (float64, error) {
+	return search.Sigma("fast."+fn, eps, tol, func(s float64) (float64, error) {
 		var a Accountant
 		if err := a.Compose(SGMEvent(q, s), steps); err != nil {
 			return 0, err
@@ -108,7 +102,7 @@ func CalibrateSigmaFunc(eps, tol float64, epsOf func(sigma float64) (float64, er
 	if math.IsNaN(tol) || tol < 1e-12 || tol >= 1 {
 		return 0, 0, inputErr(fn, "tol", tol, "must be in [1e-12, 1)")
 	}
-	return bisectSigma(fn, eps, tol, epsOf)
+	return search.Sigma("fast."+fn, eps, tol, epsOf)
 }
 
 // MaxStepsFunc is MaxSteps for any run whose eps after t steps is
@@ -125,7 +119,7 @@ func MaxStepsFunc(eps float64, epsOf func(steps int) (float64, error)) (steps in
 	if math.IsNaN(eps) || eps <= 0 || math.IsInf(eps, 1) {
 		return 0, 0, inputErr(fn, "eps", eps, "must be finite and > 0")
 	}
-	return searchSteps(fn, eps, epsOf)
+	return search.Steps("fast."+fn, eps, epsOf)
 }
 
 // checkCalibrate checks CalibrateSigma's inputs and sets tol's default.
@@ -146,45 +140,6 @@ func checkCalibrate(fn string, q float64, steps int, eps, delta float64, conv Co
 		return inputErr(fn, "tol", *tol, "must be in [1e-12, 1)")
 	}
 	return nil
-}
-
-// bisectSigma bisects in log sigma over [calMinSigma, calMaxSigma] for the
-// least sigma whose epsOf is at most eps (epsOf is non-increasing in
-// sigma); the sigma returned is one at which epsOf was evaluated and met
-// the target.
-func bisectSigma(fn string, eps, tol float64, epsOf func(float64) (float64, error)) (sigma, achieved float64, err error) {
-	lo, hi := calMinSigma, calMaxSigma
-	eLo, err := epsOf(lo)
-	if err != nil {
-		return 0, 0, err
-	}
-	if eLo <= eps {
-		return 0, 0, fmt.Errorf("fast.%s: eps = %v is met already at sigma = %v (eps %v), the least sigma searched: %w", fn, eps, lo, eLo, ErrNotConverged)
-	}
-	eHi, err := epsOf(hi)
-	if err != nil {
-		return 0, 0, err
-	}
-	if eHi > eps {
-		return 0, 0, fmt.Errorf("fast.%s: no sigma up to %v meets eps = %v (sigma = %v gives eps %v): %w", fn, hi, eps, hi, eHi, ErrNotConverged)
-	}
-	// invariant: eps(lo) > target >= eps(hi)
-	for hi/lo-1 > tol {
-		mid := math.Sqrt(lo * hi)
-		if mid <= lo || mid >= hi {
-			break
-		}
-		e, err := epsOf(mid)
-		if err != nil {
-			return 0, 0, err
-		}
-		if e <= eps {
-			hi, eHi = mid, e
-		} else {
-			lo = mid
-		}
-	}
-	return hi, eHi, nil
 }
 
 // MaxSteps returns the largest number of steps of the Poisson-sampled
@@ -219,7 +174,7 @@ func MaxSteps(q, sigma, eps, delta float64, conv Conversion, orders []float64) (
 		return 0, 0, err
 	}
 	tmp := make([]float64, len(orders))
-	return searchSteps(fn, eps, func(t int) (float64, error) {
+	return search.Steps("fast."+fn, eps, func(t int) (float64, error) {
 		for i, v := range one {
 			tmp[i] = carry.ScaleUp(v, float64(t))
 		}
@@ -243,7 +198,7 @@ func MaxStepsBest(q, sigma, eps, delta float64, conv Conversion) (steps int, ach
 	if q == 0 {
 		return 0, 0, fmt.Errorf("fast.%s: q = 0 has no privacy cost: %w", fn, ErrNotConverged)
 	}
-	return searchSteps(fn, eps, func(t int) (float64, error) {
+	return search.Steps("fast."+fn, eps, func(t int) (float64, error) {
 		var a Accountant
 		if err := a.Compose(SGMEvent(q, sigma), t); err != nil {
 			return 0, err
@@ -251,45 +206,4 @@ func MaxStepsBest(q, sigma, eps, delta float64, conv Conversion) (steps int, ach
 		e, _, err := a.BestEpsilon(delta, conv)
 		return e, err
 	})
-}
-
-// searchSteps finds the largest count t with epsOf(t) <= eps (epsOf is
-// non-decreasing in t) by doubling, then bisection.
-func searchSteps(fn string, eps float64, epsOf func(int) (float64, error)) (steps int, achieved float64, err error) {
-	e1, err := epsOf(1)
-	if err != nil {
-		return 0, 0, err
-	}
-	if e1 > eps {
-		return 0, e1, fmt.Errorf("fast.%s: one step gives eps = %v, above the target %v: %w", fn, e1, eps, ErrNotConverged)
-	}
-	lo, eLo := 1, e1 // meets the target
-	hi := 2
-	for {
-		if hi > maxCalSteps {
-			return 0, 0, fmt.Errorf("fast.%s: more than 2^40 steps: %w", fn, ErrNotConverged)
-		}
-		e, err := epsOf(hi)
-		if err != nil {
-			return 0, 0, err
-		}
-		if e > eps {
-			break
-		}
-		lo, eLo = hi, e
-		hi *= 2
-	}
-	for hi-lo > 1 {
-		mid := lo + (hi-lo)/2
-		e, err := epsOf(mid)
-		if err != nil {
-			return 0, 0, err
-		}
-		if e <= eps {
-			lo, eLo = mid, e
-		} else {
-			hi = mid
-		}
-	}
-	return lo, eLo, nil
 }

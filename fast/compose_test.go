@@ -7,6 +7,10 @@ import (
 	"testing"
 
 	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/discretegauss"
+	"github.com/rdpcheck/rdpcheck/internal/puredp"
+	"github.com/rdpcheck/rdpcheck/internal/repeatselect"
+	"github.com/rdpcheck/rdpcheck/internal/sampled"
 	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
@@ -116,14 +120,14 @@ func oldRepeatAndSelect(o, orders, curve []float64, mean, shape float64, count i
 		if err := checkRepeat(fn, orders, curve, mean, shape); err != nil {
 			return err
 		}
-		var b rsBounds
-		if err := b.init(fn, orders, curve, mean, shape); err != nil {
+		var b repeatselect.Bounds
+		if err := b.Init(orders, curve, mean, shape); err != nil {
 			return err
 		}
 		per := make([]float64, len(orders))
 		for j, l := range orders {
 			if l > 1 {
-				per[j] = b.at(orders, curve, j)
+				per[j] = b.At(orders, curve, j)
 			}
 		}
 		for i, x := range o {
@@ -167,7 +171,7 @@ func composeCases() []composeCase {
 	rsOrders := append(DefaultOrders(), math.Inf(1))
 	rsCurve := make([]float64, len(rsOrders))
 	for i, a := range rsOrders {
-		rsCurve[i] = pureDPUp(1, a)
+		rsCurve[i] = puredp.Tight(1, a)
 	}
 	var cs []composeCase
 	for _, c := range []struct {
@@ -241,7 +245,7 @@ func composeCases() []composeCase {
 		cs = append(cs, composeCase{fmt.Sprintf("EpsilonDelta(%g, 1e-7)", eps),
 			func(a *Accountant) error { return a.ComposeEpsilonDelta(eps, 1e-7, 3) }, PureDPEvent(eps), 3,
 			func(o []float64) ([]float64, error) {
-				return oldCurve(o, 3, func(o, out []float64) error { pureDPCurveUp(eps, o, out); return nil })
+				return oldCurve(o, 3, func(o, out []float64) error { puredp.TightCurve(eps, o, out); return nil })
 			}, 0})
 		cs = append(cs, composeCase{fmt.Sprintf("ExponentialMechanism(%g)", eps),
 			func(a *Accountant) error { return a.ComposeExponentialMechanism(eps, 2) }, ExponentialMechanismEvent(eps), 2,
@@ -313,8 +317,8 @@ func composeCases() []composeCase {
 				if err := checkSampledLaplace(q, b, 2); err != nil {
 					return nil, err
 				}
-				lc := newLapCtx(q, b)
-				return oldEach(o, 3, func(x float64) (float64, error) { return lc.value(x), nil })
+				lc := sampled.NewLaplaceCurve(q, b)
+				return oldEach(o, 3, func(x float64) (float64, error) { return lc.At(x), nil })
 			}, 0})
 	}
 	P, Q := []float64{0.5, 0.3, 0.2}, []float64{0.2, 0.3, 0.5}
@@ -348,8 +352,8 @@ func composeCases() []composeCase {
 			func(a *Accountant) error { return a.ComposeDiscreteGaussian(sigma, sens, 10) },
 			DiscreteGaussianEvent(sigma, sens), 10,
 			func(o []float64) ([]float64, error) {
-				p := newDGParams(sigma, math.Abs(sens))
-				return oldEach(o, 10, func(x float64) (float64, error) { return p.at(x), nil })
+				p := discretegauss.NewCurve(sigma, math.Abs(sens))
+				return oldEach(o, 10, func(x float64) (float64, error) { return p.At(x), nil })
 			}, 0})
 	}
 	for _, c := range []struct {

@@ -4,13 +4,15 @@ import (
 	"math"
 
 	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/puredp"
 )
 
 // Events beyond the Gaussian family: k-ary randomized response, the tight
 // curve of pure DP, zCDP lines, the exponential mechanism's bounded-range
 // bound and group privacy. See reference/events.go for the mathematics;
-// this file evaluates the same closed forms in float64 with a carried
-// error bound (carry.Val) and rounds up by it.
+// internal/puredp evaluates the same closed forms in float64 with a
+// carried error bound (carry.Val) and rounds up by it, and this file
+// checks the arguments.
 //
 // Accuracy (TestEventsAccuracySweep, against the reference at 64 bits):
 // within 1e-12 relative of the reference (measured: below 4e-14), never
@@ -28,130 +30,6 @@ const (
 	ReplaceOne     = "replace-one"
 	ReplaceSpecial = "replace-special"
 )
-
-// evClass is one likelihood-ratio class: weight w under Q, log ratio l.
-type evClass struct{ w, l carry.Val }
-
-// classDiv2 returns an upper bound on 1/(alpha-1) log(rest + sum_i w_i
-// e^(alpha l_i)) for two classes and a third of weight rest and log ratio
-// 0, whose weights and w e^l each sum to 1, finite alpha > 1. Where every term w e^(alpha l) is below e^0.5 it sums the
-// non-negative w (em(alpha l) - alpha em(l)) (em(y) = expm1(y) - y) and
-// takes log1p; else it sums in the log domain, where log S >= 0.5 and
-// nothing cancels.
-func classDiv2(c0, c1 evClass, rest carry.Val, alpha float64) float64 {
-	p := newClassPair(c0, c1, rest)
-	return p.div(alpha)
-}
-
-// evExp1 is carry.Exp with one call of math.Exp (none at 0) where the
-// argument's error is at most 2^-10: then exp(x.V + x.E) <= exp(x.V)
-// (1 + x.E + x.E^2) <= 1.002 v (with v's 2 ulps), so the error is at most
-// 1.002 v x.E plus v's own rounding (2 carry.TinyErr where v is subnormal).
-func evExp1(x carry.Val) carry.Val {
-	if !(x.E <= 0x1p-10) {
-		return carry.Exp(x)
-	}
-	if x.V == 0 {
-		return carry.Val{V: 1, E: 1.002 * x.E}
-	}
-	v := math.Exp(x.V)
-	e := 1.002*v*x.E + carry.ExpErr*v
-	if v < 0x1p-1022 {
-		e += 2 * carry.TinyErr
-	}
-	return carry.Val{V: v, E: e}
-}
-
-// classPair holds the order-free parts of classDiv2 (the logs of the
-// weights and em(l)), so that a curve computes them once.
-type classPair struct {
-	c0, c1       evClass
-	rest         carry.Val
-	lw0, lw1, lr carry.Val // log w0, log w1, log rest
-	em0, em1     carry.Val // em(l0), em(l1)
-	zero0, zero1 bool
-	// near order 1: p = w e^l (the other distribution's weights), KL =
-	// sum_i w_i phi(l_i) and max |l|
-	p0, p1, kl carry.Val
-	lmax       float64
-}
-
-func newClassPair(c0, c1 evClass, rest carry.Val) classPair {
-	p := classPair{c0: c0, c1: c1, rest: rest, lw0: carry.Log(c0.w), lw1: carry.Log(c1.w)}
-	if rest.V != 0 {
-		p.lr = carry.Log(rest)
-	}
-	p.zero0 = c0.l.V == 0 && c0.l.E == 0
-	p.zero1 = c1.l.V == 0 && c1.l.E == 0
-	if !p.zero0 {
-		p.em0 = carry.Em(c0.l)
-	}
-	if !p.zero1 {
-		p.em1 = carry.Em(c1.l)
-	}
-	// p = e^(log w + l): w e^l may overflow where p does not (noise near
-	// 2^-1022, l near 709)
-	p.p0, p.p1 = carry.Exp(carry.Add(p.lw0, c0.l)), carry.Exp(carry.Add(p.lw1, c1.l))
-	p.kl = carry.Add(wPhi(c0.w, p.p0, c0.l), wPhi(c1.w, p.p1, c1.l))
-	p.lmax = math.Max(math.Abs(c0.l.V)+c0.l.E, math.Abs(c1.l.V)+c1.l.E)
-	return p
-}
-
-// wPhi returns w phi(l), phi(l) = 1 + e^l (l - 1) = l expm1(l) - em(l) >=
-// 0, the term of KL(P||Q) = sum_i q_i phi(l_i) (w = q, p = w e^l, l = log
-// p/q): for |l| >= 1 as w + p (l - 1) (p (l-1) >= -2w/e, so at most 2 bits
-// cancel, and no e^l overflows), below as w (l expm1(l) - em(l)) (both
-// terms near l^2 and l^2/2: 1 bit).
-func wPhi(w, p, l carry.Val) carry.Val {
-	if l.V == 0 && l.E == 0 {
-		return carry.Val{}
-	}
-	one := carry.Exact(1)
-	if math.Abs(l.V) >= 1 {
-		return carry.Add(w, carry.Mul(p, carry.Sub(l, one)))
-	}
-	return carry.Mul(w, carry.Sub(carry.Mul(l, carry.Expm1(l)), carry.Em(l)))
-}
-
-// div is classDiv2(c0, c1, rest, alpha) with the order-free parts reused.
-func (p *classPair) div(alpha float64) float64 {
-	A := carry.Exact(alpha)
-	am1 := carry.Exact(alpha - 1) // exact for alpha in (1, 2^53]
-	x0 := carry.Add(p.lw0, carry.Mul(A, p.c0.l))
-	x1 := carry.Add(p.lw1, carry.Mul(A, p.c1.l))
-	m := math.Max(x0.V, x1.V)
-	if (alpha-1)*p.lmax <= 0.5 {
-		// Near order 1 both sums below cancel: the log domain's M + log S
-		// (both near alpha |l|, the result near (alpha-1) KL), and the
-		// series' em(alpha l) - alpha em(l) (by a factor up to about
-		// alpha/(alpha-1) e^|l|). With beta = alpha-1,
-		// S = sum_i p_i e^(beta l_i), so log S = log1p(T), T = beta KL +
-		// sum_i p_i em(beta l_i) (sum p_i = 1, sum p_i l_i = KL): every
-		// term >= 0, nothing cancels.
-		B := am1
-		t := carry.Add(carry.Mul(B, p.kl), carry.Add(carry.Mul(p.p0, carry.Em(carry.Mul(B, p.c0.l))), carry.Mul(p.p1, carry.Em(carry.Mul(B, p.c1.l)))))
-		return carry.Div(carry.Log1p(t), am1).UpNonNeg()
-	}
-	if m > 0.5 {
-		M := carry.Exact(m)
-		s := carry.Add(evExp1(carry.Sub(x0, M)), evExp1(carry.Sub(x1, M)))
-		if p.rest.V != 0 {
-			s = carry.Add(s, evExp1(carry.Sub(p.lr, M)))
-		}
-		return carry.Div(carry.Add(M, carry.Log(s)), am1).UpNonNeg()
-	}
-	var t carry.Val
-	if !p.zero0 {
-		t = carry.Mul(p.c0.w, carry.Sub(carry.Em(carry.Mul(A, p.c0.l)), carry.Mul(A, p.em0)))
-	}
-	if !p.zero1 {
-		t = carry.Add(t, carry.Mul(p.c1.w, carry.Sub(carry.Em(carry.Mul(A, p.c1.l)), carry.Mul(A, p.em1))))
-	}
-	if t.V < 0 { // only rounding: the exact sum is >= 0
-		t = carry.Val{V: 0, E: t.E}
-	}
-	return carry.Div(carry.Log1p(t), am1).UpNonNeg()
-}
 
 func checkNoise(fn string, noise, buckets float64, relation string) error {
 	if math.IsNaN(noise) || noise < 0 || noise > 1 {
@@ -191,51 +69,8 @@ func KaryRandomizedResponse(noise, buckets float64, relation string, alpha float
 	if err := checkOrder(fn, alpha); err != nil {
 		return 0, err
 	}
-	k := newKRR(noise, buckets, relation)
-	return k.at(alpha), nil
-}
-
-// krrCurve holds the order-free parts of KaryRandomizedResponse for
-// valid input.
-type krrCurve struct {
-	fixed   bool    // noise 0 or 1: the value v at every order
-	v       float64 // noise 0 or 1: the value; else the value at +Inf
-	special bool
-	p0, p1  classPair // replace-one: p0; replace-special: both directions
-}
-
-func newKRR(noise, buckets float64, relation string) krrCurve {
-	switch {
-	case noise == 1:
-		return krrCurve{fixed: true}
-	case noise == 0:
-		return krrCurve{fixed: true, v: math.Inf(1)}
-	}
-	N, K := carry.Exact(noise), carry.Exact(buckets)
-	keep := carry.Sub(carry.Exact(1), N)
-	a := carry.Div(N, K)
-	b := carry.Add(keep, a)
-	if relation == ReplaceOne {
-		l := carry.Log1p(carry.Div(carry.Mul(K, keep), N))
-		return krrCurve{v: l.Up(),
-			p0: newClassPair(evClass{a, l}, evClass{b, carry.Neg(l)}, carry.Mul(carry.Exact(buckets-2), a))}
-	}
-	km1 := carry.Exact(buckets - 1) // exact: buckets <= 2^53
-	ls := carry.Log1p(carry.Mul(km1, keep))
-	ln := carry.Log(N)
-	return krrCurve{v: math.Max(ls.Up(), carry.Neg(ln).Up()), special: true,
-		p0: newClassPair(evClass{carry.Div(carry.Exact(1), K), ls}, evClass{carry.Div(km1, K), ln}, carry.Val{}),
-		p1: newClassPair(evClass{b, carry.Neg(ls)}, evClass{carry.Mul(km1, a), carry.Neg(ln)}, carry.Val{})}
-}
-
-func (k *krrCurve) at(alpha float64) float64 {
-	switch {
-	case k.fixed || math.IsInf(alpha, 1):
-		return k.v
-	case k.special:
-		return math.Max(k.p0.div(alpha), k.p1.div(alpha))
-	}
-	return k.p0.div(alpha)
+	k := puredp.NewKaryRR(noise, buckets, relation == ReplaceSpecial)
+	return k.At(alpha), nil
 }
 
 // checkCurveOut checks a curve function's orders and output slice.
@@ -266,9 +101,9 @@ func KaryRandomizedResponseCurve(noise, buckets float64, relation string, orders
 	if err := checkCurveOut(fn, orders, out); err != nil {
 		return err
 	}
-	k := newKRR(noise, buckets, relation)
+	k := puredp.NewKaryRR(noise, buckets, relation == ReplaceSpecial)
 	for i, a := range orders {
-		out[i] = k.at(a)
+		out[i] = k.At(a)
 	}
 	return nil
 }
@@ -303,48 +138,7 @@ func PureDP(eps, alpha float64) (float64, error) {
 	if err := checkOrder(fn, alpha); err != nil {
 		return 0, err
 	}
-	return pureDPUp(eps, alpha), nil
-}
-
-// pureDPUp is PureDP for valid input.
-func pureDPUp(eps, alpha float64) float64 {
-	if eps == 0 {
-		return 0
-	}
-	if math.IsInf(alpha, 1) {
-		return eps
-	}
-	p := newPureDP(eps)
-	return p.div(alpha)
-}
-
-// newPureDP returns the two classes of binary randomized response with
-// log ratio +-eps, eps > 0.
-func newPureDP(eps float64) classPair {
-	E := carry.Exact(eps)
-	one := carry.Exact(1)
-	w1 := carry.Div(one, carry.Add(one, carry.Exp(E)))            // 1/(1+e^eps)
-	w2 := carry.Div(one, carry.Add(one, carry.Exp(carry.Neg(E)))) // e^eps/(1+e^eps)
-	return newClassPair(evClass{w1, E}, evClass{w2, carry.Neg(E)}, carry.Val{})
-}
-
-// pureDPCurveUp writes pureDPUp(eps, orders[i]) into out[i] for valid
-// input, the order-free parts computed once.
-func pureDPCurveUp(eps float64, orders, out []float64) {
-	var p classPair
-	if eps > 0 {
-		p = newPureDP(eps)
-	}
-	for i, a := range orders {
-		switch {
-		case eps == 0:
-			out[i] = 0
-		case math.IsInf(a, 1):
-			out[i] = eps
-		default:
-			out[i] = p.div(a)
-		}
-	}
+	return puredp.Tight(eps, alpha), nil
 }
 
 // ZCDP returns an upper bound on xi + rho alpha, the RDP line of (xi,
@@ -401,49 +195,7 @@ func ExponentialMechanism(eps, alpha float64) (float64, error) {
 	if err := checkOrder(fn, alpha); err != nil {
 		return 0, err
 	}
-	if eps == 0 {
-		return 0, nil
-	}
-	if math.IsInf(alpha, 1) {
-		return eps, nil
-	}
-	k, e2 := emParts(eps)
-	t := carry.Mul(e2, carry.Exact((alpha-1)/8)) // /8 exact above the subnormals
-	t.E += carry.SubnormalErr((alpha - 1) / 8)
-	return math.Min(carry.Add(k, t).UpNonNeg(), eps), nil
-}
-
-// emParts returns the order-free parts of ExponentialMechanism for eps > 0:
-// K (emK) and eps^2. Below eps = 2^-30 K is replaced by its upper bound
-// eps^2/8 (K is the largest KL divergence of an eps-bounded-range pair,
-// at most eps^2/8 by Hoeffding's lemma), which is within eps^2/12 relative
-// of K, below 1e-18: there emK's quotients of underflowing terms would carry
-// error bounds far above the value (at eps = 1e-170 K is about 1e-341).
-func emParts(eps float64) (k, e2 carry.Val) {
-	E := carry.Exact(eps)
-	e2 = carry.Mul(E, E)
-	if eps < 0x1p-30 {
-		return carry.Mul(e2, carry.Exact(0.125)), e2
-	}
-	return emK(E), e2
-}
-
-// emK returns K = v - 1 - log v (>= 0), v = eps/expm1(eps), eps > 0: the
-// order-free part of ExponentialMechanism. Where u = 1 - v = em(eps)/expm1(eps)
-// is at most 1/2 it is -(log1p(-u) + u), which does not cancel near eps =
-// 0; above, v is formed directly (u rounds to 1 from eps = 38 on, and 1 -
-// u loses the digits of v well before) and -log v >= log 2 outweighs 1 - v
-// <= 1/2 by a factor of at least 1.38, so the subtraction loses under 2
-// bits. (Found by the events vectors: at eps = 50, alpha = 1.01, K was
-// +Inf and the bound eps replaced 48.2.)
-func emK(E carry.Val) carry.Val {
-	x := carry.Expm1(E)
-	u := carry.Div(carry.Em(E), x)
-	if u.V <= 0.5 {
-		return carry.Neg(carry.Log1pmx(carry.Neg(u)))
-	}
-	v := carry.Div(E, x)
-	return carry.Sub(carry.Neg(carry.Log(v)), carry.Sub(carry.Exact(1), v))
+	return puredp.ExponentialMechanism(eps, alpha), nil
 }
 
 // GroupPrivacy returns an upper bound on the RDP at order alpha for groups
@@ -513,21 +265,6 @@ func ExponentialMechanismCurve(eps float64, orders, out []float64) error {
 			return err
 		}
 	}
-	var k, e2 carry.Val
-	if eps > 0 {
-		k, e2 = emParts(eps)
-	}
-	for i, a := range orders {
-		switch {
-		case eps == 0:
-			out[i] = 0
-		case math.IsInf(a, 1):
-			out[i] = eps
-		default:
-			t := carry.Mul(e2, carry.Exact((a-1)/8))
-			t.E += carry.SubnormalErr((a - 1) / 8)
-			out[i] = math.Min(carry.Add(k, t).UpNonNeg(), eps)
-		}
-	}
+	puredp.ExponentialMechanismCurve(eps, orders, out)
 	return nil
 }

@@ -6,6 +6,9 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/rdpcheck/rdpcheck/internal/sampled"
+	"github.com/rdpcheck/rdpcheck/internal/search"
+	"github.com/rdpcheck/rdpcheck/internal/wor"
 	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
@@ -59,49 +62,12 @@ func (e worGaussianEvent) RDP(orders, out []float64) error {
 	if math.IsNaN(sigma) || sigma <= 0 || math.IsInf(sigma, 0) {
 		return inputErr(fn, "sigma", sigma, "must be finite and > 0")
 	}
-	var idx []int // the orders WORGaussian supports
-	var sub []float64
-	for i, a := range orders {
+	for _, a := range orders {
 		if err := checkAlpha(fn, a, 1); err != nil {
 			return err
 		}
-		if a <= rdp.MaxWOROrder {
-			idx, sub = append(idx, i), append(sub, a)
-		}
 	}
-	b := make([]float64, len(orders))
-	for i := range b {
-		b[i] = math.Inf(1)
-	}
-	if len(sub) > 0 {
-		vals := make([]float64, len(sub))
-		err := WORGaussianCurve(q, sigma, 1, sub, vals)
-		if errors.Is(err, ErrTooLarge) {
-			for k, a := range sub {
-				if vals[k], err = WORGaussian(q, sigma, a); errors.Is(err, ErrTooLarge) {
-					vals[k] = math.Inf(1)
-				} else if err != nil {
-					return err
-				}
-			}
-		} else if err != nil {
-			return err
-		}
-		for k, i := range idx {
-			b[i] = vals[k]
-		}
-	}
-	minOverHigher(orders, b)
-	for i, a := range orders {
-		u := 0.0 // the unsampled Gaussian (nothing released at q = 0)
-		if q > 0 {
-			var err error
-			if u, err = Gaussian(sigma, a); err != nil {
-				return err
-			}
-		}
-		out[i] = math.Min(u, b[i])
-	}
+	wor.GaussianEvent(q, sigma, orders, out)
 	return nil
 }
 
@@ -181,7 +147,7 @@ func (e worBoundEvent) RDP(orders, out []float64) error {
 			b[i] = v
 		}
 	}
-	minOverHigher(orders, b)
+	search.MinOverHigher(orders, b)
 	hv := make([]float64, len(high))
 	if len(high) > 0 {
 		if err := e.base.RDP(high, hv); err != nil {
@@ -373,9 +339,9 @@ func (e sampledLaplaceEvent) RDP(orders, out []float64) error {
 			return err
 		}
 	}
-	lc := newLapCtx(e.q, e.b)
+	lc := sampled.NewLaplaceCurve(e.q, e.b)
 	for i, a := range orders {
-		out[i] = lc.value(a)
+		out[i] = lc.At(a)
 	}
 	return nil
 }
@@ -565,7 +531,7 @@ func (e poissonBoundEvent) RDP(orders, out []float64) error {
 		}
 		out[i] = math.Min(out[i], math.Min(v, u))
 	}
-	minOverHigher(orders, out)
+	search.MinOverHigher(orders, out)
 	return nil
 }
 

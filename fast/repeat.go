@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/repeatselect"
 )
 
 // RepeatAndSelect returns an upper bound on the RDP at order alpha of
@@ -38,11 +38,11 @@ func RepeatAndSelect(orders, rdp []float64, mean, shape, alpha float64) (float64
 	if err := checkAlpha(fn, alpha, 0); err != nil {
 		return 0, err
 	}
-	var b rsBounds
-	if err := b.init(fn, orders, rdp, mean, shape); err != nil {
-		return 0, err
+	var b repeatselect.Bounds
+	if err := b.Init(orders, rdp, mean, shape); err != nil {
+		return 0, gammaErr(err)
 	}
-	v, ok := b.min(orders, rdp, alpha)
+	v, ok := b.Min(orders, rdp, alpha)
 	if !ok {
 		return 0, inputErr(fn, "orders", alpha, "the curve has no order > 1 at or above alpha")
 	}
@@ -60,28 +60,11 @@ func RepeatAndSelectCurve(orders, rdp []float64, mean, shape float64, out []floa
 	if len(out) != len(orders) {
 		return inputErr(fn, "out", float64(len(out)), "must have the length of orders")
 	}
-	var b rsBounds
-	if err := b.init(fn, orders, rdp, mean, shape); err != nil {
-		return err
+	var b repeatselect.Bounds
+	if err := b.Init(orders, rdp, mean, shape); err != nil {
+		return gammaErr(err)
 	}
-	// Per-order bounds first (in out), then the smallest over larger orders.
-	for i, a := range orders {
-		out[i] = math.Inf(1)
-		if a > 1 {
-			out[i] = b.at(orders, rdp, i)
-		}
-	}
-	// Overwriting in place is safe in any order: out[j] is replaced by the
-	// smallest bound over a subset of every set it belongs to.
-	for i, a := range orders {
-		m := math.Inf(1)
-		for j, o := range orders {
-			if o >= a && o > 1 && out[j] < m {
-				m = out[j]
-			}
-		}
-		out[i] = m
-	}
+	b.Curve(orders, rdp, out)
 	return nil
 }
 
@@ -112,248 +95,9 @@ func checkRepeat(fn string, orders, rdp []float64, mean, shape float64) error {
 	return nil
 }
 
-// rsBounds holds the order-independent parts, as upper bounds.
-type rsBounds struct {
-	poisson bool
-	logMean carry.Val
-	mean    float64
-	c       float64 // TNB: (1+eta) min bracket, rounded up
-	bhLog   float64 // Poisson: min over orders of log sqrt(1 - e^-rdp), rounded up
-	zeroD   bool    // Poisson: some rdp is 0 (deltahat = 0)
-	// Poisson, curves of at most rsMaxConst orders: log delta_j(eps) =
-	// A_j - (a_j - 1) eps, A_j = (a_j-1)(rdp_j + log1p(-1/a_j)) - log a_j
-	// (NaN where order j does not enter), formed once.
-	nA int
-	A  [rsMaxConst]carry.Val
-}
-
-const rsMaxConst = 1024
-
-func (b *rsBounds) init(fn string, orders, rdp []float64, mean, shape float64) error {
-	b.mean = mean
-	b.logMean = carry.Log(carry.Exact(mean))
-	if math.IsInf(shape, 1) {
-		b.poisson = true
-		b.bhLog = 0
-		for j, a := range orders {
-			if a < 1 || math.IsInf(rdp[j], 1) {
-				continue
-			}
-			if rdp[j] == 0 {
-				b.zeroD = true
-				continue
-			}
-			l := carry.Log(carry.Neg(carry.Expm1(carry.Exact(-rdp[j]))))
-			b.bhLog = math.Min(b.bhLog, carry.Half(l.V).V+l.E/2+carry.Unit*math.Abs(l.V))
-		}
-		if len(orders) <= rsMaxConst {
-			b.nA = len(orders)
-			for j, a := range orders {
-				b.A[j] = carry.Val{V: math.NaN(), E: 0}
-				if a > 1 && !math.IsInf(a, 1) && !math.IsInf(rdp[j], 1) {
-					A := carry.Exact(a)
-					l := carry.Add(carry.Exact(rdp[j]), carry.Log1p(carry.Neg(carry.Div(carry.Exact(1), A))))
-					b.A[j] = carry.Sub(carry.Mul(l, carry.Sub(A, carry.Exact(1))), carry.Log(A))
-				}
-			}
-		}
-		return nil
-	}
-	u, err := tnbLogInvGammaUp(mean, shape)
-	if err != nil {
-		return err
-	}
-	br := math.Inf(1)
-	for j, a := range orders {
-		if a < 1 || math.IsInf(rdp[j], 1) {
-			continue
-		}
-		var t carry.Val
-		if math.IsInf(a, 1) {
-			t = carry.Exact(rdp[j])
-		} else {
-			A := carry.Exact(a)
-			t = carry.Div(carry.Add(carry.Mul(carry.Exact(rdp[j]), carry.Sub(A, carry.Exact(1))), u), A)
-		}
-		br = math.Min(br, t.Up())
-	}
-	b.c = carry.Mul(carry.Add(carry.Exact(shape), carry.Exact(1)), carry.Exact(br)).Up()
-	return nil
-}
-
-// at is the bound at orders[i] > 1, rounded up.
-func (b *rsBounds) at(orders, rdp []float64, i int) float64 {
-	if math.IsInf(rdp[i], 1) {
-		return math.Inf(1)
-	}
-	lam := orders[i]
-	v := carry.Exact(rdp[i])
-	var am1 carry.Val
-	if !math.IsInf(lam, 1) {
-		am1 = carry.Sub(carry.Exact(lam), carry.Exact(1))
-		v = carry.Add(v, carry.Div(b.logMean, am1))
-	}
-	if !b.poisson {
-		return carry.Add(v, carry.Exact(b.c)).Up()
-	}
-	// Poisson: epshat from below, deltahat from above.
-	epsLo := 0.0
-	if !math.IsInf(lam, 1) {
-		e := carry.Log1p(carry.Div(carry.Exact(1), am1))
-		epsLo = math.Max(0, e.V-e.E*(1+0x1p-20))
-	}
-	dh := b.deltaHatUp(orders, rdp, epsLo)
-	return carry.Add(v, carry.Mul(carry.Exact(b.mean), carry.Exact(dh))).Up()
-}
-
-// deltaHatUp is an upper bound on min over orders of delta at eps (see
-// reference's deltaHat), capped at 1.
-func (b *rsBounds) deltaHatUp(orders, rdp []float64, eps float64) float64 {
-	if b.zeroD {
-		return 0
-	}
-	m := b.bhLog
-	for j, a := range orders {
-		if a < 1 || math.IsInf(rdp[j], 1) {
-			continue
-		}
-		if math.IsInf(a, 1) {
-			if rdp[j] <= eps {
-				return 0
-			}
-			continue
-		}
-		if a <= 1 {
-			continue
-		}
-		if b.nA > 0 {
-			if aj := b.A[j]; !math.IsNaN(aj.V) {
-				// eps >= 0 is exact; a-1 is formed with its bound.
-				m = math.Min(m, carry.Sub(aj, carry.Mul(carry.Sub(carry.Exact(a), carry.Exact(1)), carry.Exact(eps))).Up())
-			}
-			continue
-		}
-		A := carry.Exact(a)
-		l := carry.Sub(carry.Exact(rdp[j]), carry.Exact(eps))
-		l = carry.Add(l, carry.Log1p(carry.Neg(carry.Div(carry.Exact(1), A))))
-		l = carry.Sub(carry.Mul(l, carry.Sub(A, carry.Exact(1))), carry.Log(A))
-		m = math.Min(m, l.Up())
-	}
-	if m >= 0 {
-		return 1
-	}
-	return carry.Exp(carry.Exact(m)).Up()
-}
-
-// min is the smallest bound over orders >= alpha (and > 1).
-func (b *rsBounds) min(orders, rdp []float64, alpha float64) (float64, bool) {
-	v, ok := math.Inf(1), false
-	for i, a := range orders {
-		if a > 1 && a >= alpha {
-			ok = true
-			v = math.Min(v, b.at(orders, rdp, i))
-		}
-	}
-	return v, ok
-}
-
-// tnbMean returns the truncated negative binomial's mean at u = log(1/gamma)
-// with its error bound.
-func tnbMean(u, eta float64) carry.Val {
-	U := carry.Exact(u)
-	switch {
-	case eta == 0:
-		return carry.Div(carry.Expm1(U), U)
-	case eta == 1:
-		return carry.Exp(U)
-	}
-	E := carry.Exact(eta)
-	return carry.Div(carry.Mul(E, carry.Expm1(U)), carry.Neg(carry.Expm1(carry.Neg(carry.Mul(E, U)))))
-}
-
-// tnbLogMean returns the log of the truncated negative binomial's mean at
-// u = log(1/gamma) > 0 with its error bound, where tnbMean's e^u may
-// overflow: log expm1(u), as u + log1p(-e^-u) for u > 700, and
-//
-//	eta = 0: log mean = log expm1(u) - log u
-//	eta > 0: log mean = log eta + log expm1(u) - log(-expm1(-eta u))
-func tnbLogMean(u, eta float64) carry.Val {
-	U := carry.Exact(u)
-	lem := carry.Log(carry.Expm1(U))
-	if u > 700 {
-		lem = carry.Add(U, carry.Log1p(carry.Neg(carry.Exp(carry.Neg(U)))))
-	}
-	switch {
-	case eta == 0:
-		return carry.Sub(lem, carry.Log(U))
-	case eta == 1:
-		return U
-	}
-	E := carry.Exact(eta)
-	return carry.Sub(carry.Add(carry.Log(E), lem), carry.Log(carry.Neg(carry.Expm1(carry.Neg(carry.Mul(E, U))))))
-}
-
-// tnbLogInvGammaUp returns an upper bound on u = log(1/gamma) with mean(u) =
-// mean: a float64 bisection, then raised until the computed mean minus its
-// bound reaches the target (mean increases with u). Above mean = 1e300
-// the same is done on log mean (tnbLogMean): the mean at u overflows
-// float64 before it reaches the largest means (at mean 2.65e305, shape 0,
-// e^u/u needs u = 710 > log(MaxFloat64); found by FuzzAccountant, which
-// got an untyped "not verified" error where the reference has a value).
-func tnbLogInvGammaUp(mean, eta float64) (carry.Val, error) {
-	if mean == 1 {
-		return carry.Exact(0), nil
-	}
-	if mean > 1e300 {
-		return tnbLogInvGammaUpLog(mean, eta)
-	}
-	lo, hi := 0.0, 1.0
-	for tnbMean(hi, eta).V < mean {
-		hi *= 2
-		if hi > 1e300 {
-			return carry.Val{}, fmt.Errorf("fast.RepeatAndSelect: no gamma for mean %g: %w", mean, ErrNotConverged)
-		}
-	}
-	return invertVerified(lo, hi, mean, func(u float64) carry.Val { return tnbMean(u, eta) }, mean)
-}
-
-// invertVerified returns the least u in [lo, hi] (to the verification's
-// step) whose f(u) minus its error bound reaches target, for f increasing
-// in u: a bisection on f's value, then u raised until the bound verifies.
-// The step doubles from 4 ulps of u: near mean = 1 (u small) the error
-// bound of the mean (ulps of the mean, not of u) needs a step far above
-// u's ulps; doubling overshoots the smallest verified u by at most the
-// last step, below twice the bound's width in u.
-func invertVerified(lo, hi, target float64, f func(float64) carry.Val, mean float64) (carry.Val, error) {
-	for range 2000 {
-		mid := lo + (hi-lo)/2
-		if mid <= lo || mid >= hi {
-			break
-		}
-		if f(mid).V < target {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	u, step := hi, 4*carry.Unit*hi
-	for range 200 {
-		m := f(u)
-		if m.V-m.E*(1+0x1p-20) >= target {
-			return carry.Exact(u), nil
-		}
-		u = math.Nextafter(u+step, math.Inf(1))
-		step *= 2
-	}
-	return carry.Val{}, fmt.Errorf("fast.RepeatAndSelect: gamma for mean %g not verified: %w", mean, ErrNotConverged)
-}
-
-// tnbLogInvGammaUpLog is tnbLogInvGammaUp on log mean, for mean > 1e300
-// (log mean is increasing in u). u is raised until the computed log mean
-// minus its bound reaches log mean's upper bound.
-func tnbLogInvGammaUpLog(mean, eta float64) (carry.Val, error) {
-	tl := carry.Log(carry.Exact(mean))
-	target := tl.V + tl.E*(1+0x1p-20)
-	// mean(u) >= expm1(u)/u: mean(1024) > e^1024/1024 > MaxFloat64.
-	return invertVerified(0, 1024, target, func(u float64) carry.Val { return tnbLogMean(u, eta) }, mean)
+// gammaErr names the function of the engine's error (log(1/gamma) not
+// found or not verified): RepeatAndSelect from either entry point, the
+// text it has always had.
+func gammaErr(err error) error {
+	return fmt.Errorf("fast.RepeatAndSelect: %w", err)
 }

@@ -4,32 +4,14 @@ import (
 	"math"
 
 	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/puredp"
 )
-
-// tinyZCDPEps is the eps below which each parameter is c eps^2 (1 + r) with
-// |r| <= eps <= 2^-500, c = 1/2 (Laplace), 1/k (k-ary RR), 1/4 (RAPPOR),
-// 1/8 (bounded range): the leading Taylor term, at and below 2^-1000,
-// where the general evaluations underflow (emK's quotient gives 0 there,
-// and +Inf at eps = 5e-324).
-const tinyZCDPEps = 0x1p-500
-
-// tinyZCDPUp returns an upper bound on c eps^2 (1 + r), |r| <= 2^-500: the
-// product's two or three roundings (each 1/2 ulp, or 2^-1075 in the
-// subnormals) and r (far below an ulp) are covered by 3 ulps up and
-// 2^-1073.
-func tinyZCDPUp(eps, c float64) float64 {
-	v := eps*c*eps + 0x1p-1073
-	for range 3 {
-		v = math.Nextafter(v, math.Inf(1))
-	}
-	return v
-}
 
 // Tight zCDP parameters of eps-DP mechanisms (Harrison and Manurangsi 2025,
 // arXiv 2510.25746; see reference/zcdptight.go for the statements, their
 // provenance and how they were checked). Each is a short chain of float64
 // operations carried with its error bound (carry.Val) and rounded up by it, so it
-// is never below the exact value.
+// is never below the exact value; the chains are in internal/puredp/zcdp.go.
 //
 // Accuracy (go test ./fast -run TestTightZCDPAccuracySweep -v, against the
 // reference at 64 bits, eps from 5e-324 to 1e300 in three regions): max
@@ -50,23 +32,7 @@ func LaplaceZCDP(eps float64) (float64, error) {
 	if err := checkEps("LaplaceZCDP", eps); err != nil {
 		return 0, err
 	}
-	if eps == 0 {
-		return 0, nil
-	}
-	if eps < tinyZCDPEps {
-		return tinyZCDPUp(eps, 0.5), nil
-	}
-	return carry.EmExact(-eps).UpNonNeg(), nil
-}
-
-// ratioKLUp returns an upper bound on x m/(m + k t), m = -expm1(-h), t =
-// e^-h, h > 0 given as a carry.Val, x > 0 exact: every term positive, no
-// cancellation, no overflow.
-func ratioKLUp(x float64, h carry.Val, k float64) float64 {
-	nh := carry.Neg(h)
-	m := carry.Neg(carry.Expm1(nh))
-	den := carry.Add(m, carry.Mul(carry.Exact(k), carry.Exp(nh)))
-	return carry.Mul(carry.Exact(x), carry.Div(m, den)).UpNonNeg()
+	return puredp.LaplaceZCDP(eps), nil
 }
 
 // KaryRRZCDP returns an upper bound on the tight zCDP parameter of eps-DP
@@ -86,13 +52,7 @@ func KaryRRZCDP(eps, buckets float64) (float64, error) {
 	if math.IsNaN(buckets) || buckets != math.Trunc(buckets) || buckets < 2 || buckets > 6 {
 		return 0, inputErr(fn, "buckets", buckets, "must be an integer in [2, 6] (the tight value is known for k <= 6 only)")
 	}
-	if eps == 0 {
-		return 0, nil
-	}
-	if eps < tinyZCDPEps {
-		return tinyZCDPUp(eps, 1/buckets), nil
-	}
-	return ratioKLUp(eps, carry.Exact(eps), buckets), nil
+	return puredp.KaryRRZCDP(eps, buckets), nil
 }
 
 // RAPPORZCDP returns an upper bound on the tight zCDP parameter of eps-DP
@@ -106,13 +66,7 @@ func RAPPORZCDP(eps float64) (float64, error) {
 	if err := checkEps("RAPPORZCDP", eps); err != nil {
 		return 0, err
 	}
-	if eps == 0 {
-		return 0, nil
-	}
-	if eps < tinyZCDPEps {
-		return tinyZCDPUp(eps, 0.25), nil
-	}
-	return ratioKLUp(eps, carry.Half(eps), 2), nil // tanh(h/2) = m/(m + 2t) at h = eps/2
+	return puredp.RAPPORZCDP(eps), nil
 }
 
 // BoundedRangeZCDP returns an upper bound on the tight zCDP parameter of
@@ -131,18 +85,7 @@ func BoundedRangeZCDP(eps float64) (float64, error) {
 	if err := checkEps("BoundedRangeZCDP", eps); err != nil {
 		return 0, err
 	}
-	if eps == 0 {
-		return 0, nil
-	}
-	if eps < tinyZCDPEps {
-		return tinyZCDPUp(eps, 0.125), nil
-	}
-	E := carry.Exact(eps)
-	if eps <= 2 {
-		return emK(E).UpNonNeg(), nil
-	}
-	c := carry.Div(E, carry.Neg(carry.Expm1(carry.Neg(E))))
-	return carry.Sub(carry.Sub(c, carry.Exact(1)), carry.Log(c)).UpNonNeg(), nil
+	return puredp.BoundedRangeZCDP(eps), nil
 }
 
 // BoundedRangeEvent is an eps-bounded-range mechanism (the exponential

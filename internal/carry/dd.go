@@ -81,3 +81,14 @@ func LogDD(x float64) (float64, float64) {
 	eh, el := DDMul(fe, 0, Ln2Hi, Ln2Lo)
 	return DDAdd(eh, el, sh, sl)
 }
+
+// TwoSumAcc adds x to the compensated sum (s, c) (Neumaier).
+func TwoSumAcc(s, c, x float64) (float64, float64) {
+	t := s + x
+	if math.Abs(s) >= math.Abs(x) {
+		c += (s - t) + x
+	} else {
+		c += (x - t) + s
+	}
+	return t, c
+}

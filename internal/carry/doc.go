@@ -6,6 +6,7 @@
 // the sums that would cancel in float64; and the rounding-up helpers by
 // which a value becomes an upper bound on the exact quantity.
 //
-// It holds no privacy mechanism: the closed forms, divergences and the
-// SGM engine that use it live in fast and internal/sgm.
+// It holds no privacy mechanism: the mechanisms that use it are in fast
+// and in the engines fast hands valid arguments to (internal/sgm,
+// internal/sampled, internal/wor and the others CONTRIBUTING.md lists).
 package carry

@@ -1,0 +1,106 @@
+package sampled
+
+import (
+	"math"
+
+	"github.com/rdpcheck/rdpcheck/internal/carry"
+)
+
+// PoissonBound is fast.PoissonBound for valid arguments: q in [0, 1], a
+// finite alpha >= 1, base with the orders 2..ceil(alpha) and no entry
+// negative or NaN. Zhu and Wang's sum is formed in log scale from
+// double-double terms.
+func PoissonBound(q, alpha float64, base []float64) float64 {
+	hiOrd := int(math.Max(2, math.Ceil(alpha)))
+	if q == 0 {
+		return 0
+	}
+	loOrd := int(math.Max(2, math.Floor(alpha)))
+	frac := 0.0
+	if alpha > 2 {
+		frac = alpha - math.Floor(alpha)
+	}
+	for k := 2; k <= hiOrd; k++ {
+		if (q < 1 || k == loOrd || k == hiOrd) && math.IsInf(base[k-2], 1) {
+			return math.Inf(1)
+		}
+	}
+	// cgf(k) = (k-1) eps_bound(k), an upper bound. The log of each term,
+	// log C(k,l) + l log q + (k-l) log(1-q) + log k_l, is formed in
+	// double-double (carry.LogDD is within 2^-100 relative), so only its final
+	// rounding, u |lt - M| for the terms within e^-40 of the largest M,
+	// and the series' own few ulps remain.
+	cgf := func(k int) float64 {
+		if q == 1 {
+			return carry.RoundUp(float64(k-1)*base[k-2], 2*carry.Unit)
+		}
+		lqh, lql := carry.LogDD(q)
+		l1q := math.Log1p(-q) // error u |l1q|, times (k-l) below
+		type term struct{ h, l, r float64 }
+		var ts []term
+		bh, bl := 0.0, 0.0 // log C(k, l), built up
+		M := math.Inf(-1)
+		for l := 1; l <= k; l++ {
+			nh, nl := carry.LogDD(float64(k - l + 1))
+			dh, dl := carry.LogDD(float64(l))
+			bh, bl = carry.DDAdd(bh, bl, nh, nl)
+			bh, bl = carry.DDAdd(bh, bl, -dh, -dl)
+			if l < 2 {
+				continue
+			}
+			xh, xl := carry.TwoProd(float64(l-1), base[l-2]) // x exactly
+			var kh, kl float64                               // log k_l
+			if l == 2 {
+				if xh == 0 {
+					continue
+				}
+				if xh > 700 {
+					kh, kl = xh, xl+math.Log1p(-math.Exp(-xh)) // log(e^x - 1)
+				} else {
+					kh, kl = math.Log(math.Expm1(xh)), xl*math.Exp(xh)/math.Expm1(xh)
+				}
+			} else {
+				// log(3 e^x - 1) = x + log 3 + log1p(-e^-x/3)
+				kh, kl = carry.DDAdd(xh, xl, 1.0986122886681098, 0)
+				kl += math.Log1p(-math.Exp(-xh) / 3)
+			}
+			th, tl := carry.DDMul(float64(l), 0, lqh, lql)
+			th, tl = carry.DDAdd(th, tl, bh, bl)
+			th, tl = carry.DDAdd(th, tl, kh, kl)
+			uh, ul := carry.TwoProd(float64(k-l), l1q)
+			th, tl = carry.DDAdd(th, tl, uh, ul)
+			// r: l1q's rounding times (k-l), log k_l's float64 parts
+			// (log/expm1/log1p, 2 ulps each, of |log k_l| at most 1 + |x|
+			// for l = 2), and the log 3 constant's half ulp.
+			r := float64(k-l)*carry.Unit*math.Abs(l1q) + 8*carry.Unit*(1+math.Abs(kh)) + 8*carry.Unit
+			ts = append(ts, term{th, tl, r})
+			M = math.Max(M, th)
+		}
+		if len(ts) == 0 {
+			return 0
+		}
+		var s, e float64
+		for _, t := range ts {
+			d := (t.h - M) + t.l // error u |t.h - M| + u |d|
+			if d < -745 {
+				continue
+			}
+			x := math.Exp(d)
+			s += x
+			e += x * (t.r + 2*carry.Unit*math.Abs(t.h-M) + 4*carry.Unit)
+		}
+		rel := e/s + float64(len(ts)+2)*carry.Unit
+		ls := M + math.Log(s) + 2*rel + 2*carry.Unit*math.Abs(M+math.Log(s))
+		return carry.RoundUp(log1pOfExp(ls), 4*carry.Unit)
+	}
+	var num float64
+	if frac == 0 {
+		num = cgf(loOrd)
+	} else {
+		num = carry.RoundUp(frac*cgf(hiOrd)+(1-frac)*cgf(loOrd), 4*carry.Unit)
+	}
+	if alpha <= 2 {
+		return num
+	}
+	return carry.RoundUp(num/(alpha-1), 2*carry.Unit)
+}
