@@ -174,7 +174,7 @@ func TestUnknownKindListsKinds(t *testing.T) {
 // function, in file order); -short takes fewer.
 func perFunction() int {
 	if testing.Short() {
-		return 2
+		return 1
 	}
 	return 6
 }

@@ -26,6 +26,7 @@ func readBack(t *testing.T, q, sigma float64, steps int, delta float64) float64 
 // wrong (caught: "sigma found on the grid, eps read back at the best
 // order", "target reachable only at orders above 1024 called unreachable").
 func TestCalibrateSigmaBestReadBack(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		caught     string
 		q          float64
@@ -81,6 +82,7 @@ func TestMaxStepsBestReadBack(t *testing.T) {
 // CalibrateSigmaBest and MaxStepsBest return (the same search on the same
 // values).
 func TestCalibrateFuncs(t *testing.T) {
+	t.Parallel()
 	q, steps, eps, delta := 256.0/60000, 14063, 3.0, 1e-5
 	want, wantEps, err := CalibrateSigmaBest(q, steps, eps, delta, Improved, 0)
 	if err != nil {

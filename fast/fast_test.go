@@ -86,6 +86,7 @@ func bigs(x []float64) []*big.Float {
 // conversions and compares with the reference's conversion of its own
 // curve: within 1e-10 relative and never below.
 func TestEpsilonDeltaVsReference(t *testing.T) {
+	t.Parallel()
 	orders := DefaultOrders()
 	for _, c := range []struct {
 		q, sigma float64

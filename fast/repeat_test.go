@@ -36,6 +36,7 @@ func toBig(r []float64) []*big.Float {
 // fast against the reference at 128 bits on the same float64 base curve:
 // at or above, within 1e-12 relative; per-distribution maxima with -v.
 func TestRepeatAndSelectAgainstReference(t *testing.T) {
+	t.Parallel()
 	ctx := reference.Context{Prec: 128}
 	for _, shape := range []float64{0, 0.5, 1, 3, math.Inf(1)} {
 		var mx float64

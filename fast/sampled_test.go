@@ -29,7 +29,7 @@ func slPoints(short bool) []slPoint {
 	r := rand.New(rand.NewPCG(2026, 11))
 	scale := 1
 	if short {
-		scale = 4
+		scale = 12 // every region still drawn from, a few points each
 	}
 	var pts []slPoint
 	add := func(region string, n int, f func() (q, b, a float64)) {
@@ -143,6 +143,7 @@ func TestSampledLaplaceKLHugeRatio(t *testing.T) {
 // value, both upper bounds, to within 1e-12 (b = 0.0261 is outside the
 // accuracy promise, but these hold here).
 func TestSampledLaplaceQNearOne(t *testing.T) {
+	t.Parallel()
 	for _, q := range []float64{1 - 0x1p-53, 1 - 1e-10} {
 		for _, a := range []float64{2, 10, 1228.4999999999998, math.Inf(1)} {
 			got, err := SampledLaplace(q, 0.0261, a)
@@ -195,6 +196,7 @@ func TestSampledLaplaceCurveMatchesPointwise(t *testing.T) {
 // at 64 bits (relative error at most 2^-63), per region: max and RMS
 // relative error, and every value at or above the reference.
 func TestSampledLaplaceAccuracySweep(t *testing.T) {
+	t.Parallel()
 	pts := slPoints(testing.Short())
 	type res struct {
 		rel float64
@@ -451,6 +453,7 @@ var nearOne = []float64{1 + 0x1p-52, 1 + 1.4e-14, 1.000001, 1.001}
 // with refCtx.SampledLaplace, 64 bits, 20 digits shown) and the tolerance
 // is 1e-11 (fast's own KL there is 2.3e-12 above the reference).
 func TestSampledNearOrderOne(t *testing.T) {
+	t.Parallel()
 	type row struct {
 		caught string
 		q, b   float64   // SampledLaplace when P is nil

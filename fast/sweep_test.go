@@ -169,6 +169,7 @@ func relErr(fast float64, ref *big.Float) float64 {
 // Under -short it checks every 25th point of each region (the table is
 // then a sample, not the one of docs/accuracy.md).
 func TestSGMAccuracySweep(t *testing.T) {
+	t.Parallel()
 	pts := sweepPoints()
 	if testing.Short() {
 		pts = everyNth(pts, 25)

@@ -23,10 +23,17 @@ var worSweepOrders = []float64{1, 1 + 0x1p-52, 1 + 1e-12, 1 + 1e-9, 1 + 1e-6, 1.
 // worSweepOrders: every value must be at or above the reference and
 // within 1e-12 relative of it. Run with -v for the table.
 func TestWORAccuracySweep(t *testing.T) {
+	t.Parallel()
 	sigmas := []float64{0.3, 0.7, 1.1, 2, 4, 9.5, 30, 100}
 	qs := []float64{1e-10, 1e-6, 1e-3, 0.01, 0.1, 0.5, 0.9, 1 - 1e-9}
+	var points [][2]float64 // (sigma, q)
+	for _, sigma := range sigmas {
+		for _, q := range qs {
+			points = append(points, [2]float64{sigma, q})
+		}
+	}
 	if testing.Short() {
-		sigmas, qs = []float64{0.3, 9.5, 100}, []float64{1e-10, 0.5} // one sigma per region
+		points = [][2]float64{{0.3, 0.5}, {9.5, 1e-10}, {100, 0.5}} // one sigma per region
 	}
 	type stat struct {
 		n         int
@@ -57,36 +64,35 @@ func TestWORAccuracySweep(t *testing.T) {
 		return s + ", " + a
 	}
 	out := make([]float64, len(worSweepOrders))
-	for _, sigma := range sigmas {
-		for _, q := range qs {
-			want, err := refCtx.WORGaussianCurve(q, sigma, 1, worSweepOrders)
-			if err != nil {
-				t.Fatal(err)
+	for _, p := range points {
+		sigma, q := p[0], p[1]
+		want, err := refCtx.WORGaussianCurve(q, sigma, 1, worSweepOrders)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := WORGaussianCurve(q, sigma, 1, worSweepOrders, out); err != nil {
+			t.Fatal(err)
+		}
+		for i, a := range worSweepOrders {
+			d := new(big.Float).SetPrec(128).Sub(new(big.Float).SetFloat64(out[i]), want[i])
+			d.Quo(d, want[i])
+			rel, _ := d.Float64()
+			if rel < 0 {
+				t.Errorf("WORGaussian(%v, %v, %v) = %.17g below the reference %s (%.3g)", q, sigma, a, out[i], want[i].Text('g', 20), rel)
 			}
-			if err := WORGaussianCurve(q, sigma, 1, worSweepOrders, out); err != nil {
-				t.Fatal(err)
+			if rel > 1e-12 {
+				t.Errorf("WORGaussian(%v, %v, %v) = %.17g, reference %s: relative error %.3g > 1e-12", q, sigma, a, out[i], want[i].Text('g', 20), rel)
 			}
-			for i, a := range worSweepOrders {
-				d := new(big.Float).SetPrec(128).Sub(new(big.Float).SetFloat64(out[i]), want[i])
-				d.Quo(d, want[i])
-				rel, _ := d.Float64()
-				if rel < 0 {
-					t.Errorf("WORGaussian(%v, %v, %v) = %.17g below the reference %s (%.3g)", q, sigma, a, out[i], want[i].Text('g', 20), rel)
-				}
-				if rel > 1e-12 {
-					t.Errorf("WORGaussian(%v, %v, %v) = %.17g, reference %s: relative error %.3g > 1e-12", q, sigma, a, out[i], want[i].Text('g', 20), rel)
-				}
-				r := region(q, sigma, a)
-				s := stats[r]
-				if s == nil {
-					s = &stat{}
-					stats[r] = s
-				}
-				s.n++
-				s.sum2 += rel * rel
-				if math.Abs(rel) >= s.max {
-					s.max, s.worst = math.Abs(rel), fmt.Sprintf("q=%g sigma=%g alpha=%g", q, sigma, a)
-				}
+			r := region(q, sigma, a)
+			s := stats[r]
+			if s == nil {
+				s = &stat{}
+				stats[r] = s
+			}
+			s.n++
+			s.sum2 += rel * rel
+			if math.Abs(rel) >= s.max {
+				s.max, s.worst = math.Abs(rel), fmt.Sprintf("q=%g sigma=%g alpha=%g", q, sigma, a)
 			}
 		}
 	}
