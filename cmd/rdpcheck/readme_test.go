@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rdpcheck/rdpcheck/cases"
+	"github.com/rdpcheck/rdpcheck/vectors/schema"
 )
 
 // TestReadmeCommands runs the README's rdpcheck commands as written (from
@@ -95,41 +97,46 @@ func readmeCommands(t *testing.T, path string, min int) {
 	}
 }
 
-// TestReadmeKinds: the README's table of the kinds gen-vectors -cases
-// answers lists every kind of package cases, in its order, with its
-// inputs, and nothing else, so the table cannot drift from the code.
+// TestReadmeKinds holds README.md's table of gen-vectors -cases kinds to
+// cases.Kinds, each with its inputs and the function table's one-line doc
+// (vectors/schema/functions.go): the table is derived, never written by
+// hand. UPDATE_README=1 rewrites it.
 func TestReadmeKinds(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+	const path = "../../README.md"
+	readme, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	const header = "| kind | inputs |"
+	const header = "| kind | inputs | what |\n|---|---|---|\n"
 	s := string(readme)
 	i := strings.Index(s, header)
 	if i < 0 {
 		t.Fatalf("README.md has no table starting %q", header)
 	}
-	rows := strings.Split(s[i:], "\n")[2:] // after the header and its rule
-	var got [][2]string
-	for _, row := range rows {
-		if !strings.HasPrefix(row, "|") {
-			break
-		}
-		cells := strings.Split(strings.Trim(row, "|"), "|")
-		if len(cells) < 2 {
-			t.Fatalf("row %q: want | kind | inputs | ...", row)
-		}
-		got = append(got, [2]string{strings.TrimSpace(cells[0]), strings.TrimSpace(cells[1])})
+	start := i + len(header)
+	end := start
+	for end < len(s) && s[end] == '|' {
+		end += strings.IndexByte(s[end:], '\n') + 1
 	}
-	var want [][2]string
+	var want strings.Builder
 	for _, k := range cases.Kinds {
 		in := make([]string, len(k.Inputs))
 		for j, name := range k.Inputs {
 			in[j] = "`" + name + "`"
 		}
-		want = append(want, [2]string{"`" + k.Name + "`", strings.Join(in, ", ")})
+		doc := ""
+		if f := schema.Lookup(schema.Functions, k.Name); f != nil {
+			doc = f.Doc
+		}
+		fmt.Fprintf(&want, "| `%s` | %s | %s |\n", k.Name, strings.Join(in, ", "), doc)
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("README.md's kind table against cases.Kinds (-want +got):\n%s", diff)
+	if os.Getenv("UPDATE_README") != "" {
+		if err := os.WriteFile(path, []byte(s[:start]+want.String()+s[end:]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if diff := cmp.Diff(want.String(), s[start:end]); diff != "" {
+		t.Errorf("README.md's kind table against cases.Kinds and the function table (-want +got; UPDATE_README=1 go test ./cmd/rdpcheck -run TestReadmeKinds rewrites it):\n%s", diff)
 	}
 }
