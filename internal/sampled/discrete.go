@@ -74,15 +74,7 @@ func Discrete(q float64, distP, distQ []float64, alpha float64) (v float64, ok b
 	}
 	best := math.Inf(-1)
 	for _, fwd := range []bool{true, false} {
-		kind, g := kindPow, alpha
-		switch {
-		case alpha == 1 && fwd:
-			kind = kindKLF
-		case alpha == 1:
-			kind = kindKLB
-		case !fwd:
-			g = 1 - alpha
-		}
+		kind, g := directionKind(fwd, alpha)
 		// The defect X = (sum Q - 1) + g lin, lin = q (dP - dQ) (KL: +-lin).
 		lin := carry.Mul(carry.Exact(q), carry.Sub(dP, dQ))
 		var X carry.Val

@@ -284,15 +284,7 @@ func (lc *LaplaceCurve) backInf() float64 {
 // direction returns an upper bound on one direction of order alpha, or
 // ok = false.
 func (lc *LaplaceCurve) direction(fwd bool, alpha float64, tbits int) (float64, bool) {
-	kind, g := kindPow, alpha
-	switch {
-	case alpha == 1 && fwd:
-		kind = kindKLF
-	case alpha == 1:
-		kind = kindKLB
-	case !fwd:
-		g = 1 - alpha
-	}
+	kind, g := directionKind(fwd, alpha)
 	ls, ok := lc.moment(kind, g, tbits)
 	if !ok {
 		return 0, false

@@ -286,6 +286,21 @@ const (
 	kindKLB = int(xmath.KLBackward)
 )
 
+// directionKind is the moment one direction of the sampled divergence
+// needs at order alpha: the forward direction's alpha-th power moment, the
+// backward's (1-alpha)-th, or at alpha = 1 the KL form of either.
+func directionKind(fwd bool, alpha float64) (kind int, g float64) {
+	switch {
+	case alpha == 1 && fwd:
+		return kindKLF, alpha
+	case alpha == 1:
+		return kindKLB, alpha
+	case !fwd:
+		return kindPow, 1 - alpha
+	}
+	return kindPow, alpha
+}
+
 // oddInv holds 2/(2k+3) for k = 0..17 (each within an ulp).
 var oddInv = func() (c [18]float64) {
 	for k := range c {
