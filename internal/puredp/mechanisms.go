@@ -55,14 +55,9 @@ func (k *KaryRR) At(alpha float64) float64 {
 // Tight is fast.PureDP for valid input (eps >= 0 finite, alpha > 1 or
 // +Inf): binary randomized response's curve, the tight one of eps-DP.
 func Tight(eps, alpha float64) float64 {
-	if eps == 0 {
-		return 0
-	}
-	if math.IsInf(alpha, 1) {
-		return eps
-	}
-	p := newPureDP(eps)
-	return p.div(alpha)
+	var out [1]float64
+	TightCurve(eps, []float64{alpha}, out[:])
+	return out[0]
 }
 
 // newPureDP returns the two classes of binary randomized response with
@@ -97,16 +92,9 @@ func TightCurve(eps float64, orders, out []float64) {
 // ExponentialMechanism is fast.ExponentialMechanism for valid input (eps
 // >= 0 finite, alpha > 1 or +Inf): K + eps^2 (alpha-1)/8, at most eps.
 func ExponentialMechanism(eps, alpha float64) float64 {
-	if eps == 0 {
-		return 0
-	}
-	if math.IsInf(alpha, 1) {
-		return eps
-	}
-	k, e2 := emParts(eps)
-	t := carry.Mul(e2, carry.Exact((alpha-1)/8)) // /8 exact above the subnormals
-	t.E += carry.SubnormalErr((alpha - 1) / 8)
-	return math.Min(carry.Add(k, t).UpNonNeg(), eps)
+	var out [1]float64
+	ExponentialMechanismCurve(eps, []float64{alpha}, out[:])
+	return out[0]
 }
 
 // ExponentialMechanismCurve writes ExponentialMechanism(eps, orders[i])
@@ -123,7 +111,7 @@ func ExponentialMechanismCurve(eps float64, orders, out []float64) {
 		case math.IsInf(a, 1):
 			out[i] = eps
 		default:
-			t := carry.Mul(e2, carry.Exact((a-1)/8))
+			t := carry.Mul(e2, carry.Exact((a-1)/8)) // /8 exact above the subnormals
 			t.E += carry.SubnormalErr((a - 1) / 8)
 			out[i] = math.Min(carry.Add(k, t).UpNonNeg(), eps)
 		}
