@@ -4,11 +4,9 @@ package main
 // the committed vectors (vectors/tfprivacy/sgm_rdp.json).
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
-	"github.com/rdpcheck/rdpcheck/internal/figure"
 	"image/color"
-	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -16,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rdpcheck/rdpcheck/internal/figure"
 	"github.com/rdpcheck/rdpcheck/vectors"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/palette"
@@ -24,20 +23,6 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 )
-
-// peerFile is the part of a tfprivacy vector file the heat map reads.
-type peerFile struct {
-	TestGroups []struct {
-		Tests []struct {
-			Q, Sigma, Alpha string
-			Peers           []struct {
-				Peer          string
-				RelativeError string `json:"relativeError"`
-				Flags         []string
-			}
-		} `json:"tests"`
-	} `json:"testGroups"`
-}
 
 // errorBins are the heat map's categories, by |relative error|; the last
 // also holds negative, infinite and NaN values and raised errors.
@@ -104,12 +89,8 @@ func (s swatch) Thumbnail(c *draw.Canvas) {
 // plotHeatmaps writes one heat map per peer version into dir and returns
 // the file names.
 func plotHeatmaps(dir string) ([]string, error) {
-	data, err := fs.ReadFile(vectors.FS, "tfprivacy/sgm_rdp.json")
+	f, err := vectors.Load("tfprivacy/sgm_rdp.json")
 	if err != nil {
-		return nil, err
-	}
-	var f peerFile
-	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, err
 	}
 	type key struct{ q, a float64 }
@@ -118,10 +99,10 @@ func plotHeatmaps(dir string) ([]string, error) {
 	worst := map[string]map[key]int{}
 	for _, g := range f.TestGroups {
 		for _, t := range g.Tests {
-			q, err1 := strconv.ParseFloat(t.Q, 64)
-			a, err2 := strconv.ParseFloat(t.Alpha, 64)
+			q, err1 := t.Float("q")
+			a, err2 := t.Float("alpha")
 			if err1 != nil || err2 != nil {
-				return nil, fmt.Errorf("bad input %q %q", t.Q, t.Alpha)
+				return nil, fmt.Errorf("tcId %d: %v", t.TcID, errors.Join(err1, err2))
 			}
 			if math.IsInf(a, 1) {
 				continue // every peer is exact at alpha = inf
