@@ -349,21 +349,11 @@ func userError(err error) error {
 // or a folder of the vectors (tfprivacy/), is an error: grading the others
 // and passing over it would say nothing of it.
 func answerFiles(dir string) (names, paths []string, err error) {
-	known, folders := map[string]bool{}, map[string]bool{".": true}
+	folders := map[string]bool{".": true}
 	for _, name := range vectors.Names() {
 		folders[filepath.Dir(filepath.FromSlash(name))] = true
-		base := strings.TrimSuffix(name, ".json")
-		for _, ext := range []string{".jsonl", ".csv"} {
-			known[filepath.FromSlash(base+ext)] = true
-		}
-		for _, ext := range []string{".jsonl", ".csv"} {
-			if p := filepath.Join(dir, base+ext); fileExists(p) {
-				names, paths = append(names, name), append(paths, p)
-				break
-			}
-		}
 	}
-	var strays []string
+	found := map[string]bool{} // answers files, relative to dir
 	walkErr := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -372,26 +362,36 @@ func answerFiles(dir string) (names, paths []string, err error) {
 		switch {
 		case e.IsDir() && !folders[rel]:
 			return fs.SkipDir // not where answers to a vector file go
-		case e.IsDir() || !(strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, ".csv")):
-			return nil
-		}
-		if !known[rel] {
-			strays = append(strays, p)
+		case !e.IsDir() && (strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, ".csv")):
+			found[rel] = true
 		}
 		return nil
 	})
-	switch {
-	case walkErr != nil:
+	if walkErr != nil {
 		return nil, nil, userError(walkErr)
-	case len(strays) > 0:
+	}
+	for _, name := range vectors.Names() {
+		base := filepath.FromSlash(strings.TrimSuffix(name, ".json"))
+		jsonl, csv := base+".jsonl", base+".csv"
+		pick := csv
+		if found[jsonl] {
+			pick = jsonl // graded in place of a .csv beside it
+		}
+		if found[pick] {
+			names, paths = append(names, name), append(paths, filepath.Join(dir, pick))
+		}
+		delete(found, jsonl)
+		delete(found, csv)
+	}
+	if len(found) > 0 {
+		strays := make([]string, 0, len(found))
+		for rel := range found {
+			strays = append(strays, filepath.Join(dir, rel))
+		}
+		slices.Sort(strays)
 		return nil, nil, fmt.Errorf("%s: answers no vector file of this rdpcheck (want NAME.jsonl or NAME.csv for NAME.json in: %s); remove it, or grade it alone with -vectors FILE", strings.Join(strays, ", "), strings.Join(vectors.Names(), ", "))
 	}
 	return names, paths, nil
-}
-
-func fileExists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
 }
 
 // writeDigests prints the digests of the vector files under dir (every
