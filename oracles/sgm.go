@@ -22,8 +22,9 @@ type QuadStats struct {
 //
 // for any finite real beta, by DE quadrature of J = I - 1 (see doc.go).
 // The result has precision prec; the quadrature's error estimate must
-// reach 2^-TargetBits(prec) relative on J (else ErrNotConverged).
-// In practice the value is good to far more digits (see doc.go).
+// reach 2^-TargetBits(prec) relative on J (else ErrNotConverged) and, for
+// beta in (0, 1), where I = 1+J may be tiny, 2^-(TargetBits(prec)-8)
+// relative on log I (else ErrUnsupported). In practice the value is good to far more digits (see doc.go).
 func SGMMoment(q, sigma, beta float64, prec uint) (logI *big.Float, err error) {
 	logI, _, err = SGMMomentStats(q, sigma, beta, prec)
 	return logI, err
@@ -209,7 +210,19 @@ func sgmMoment(q, sigma, beta float64, prec uint) (*big.Float, QuadStats, error)
 	if !(st.RelErr <= math.Ldexp(1, -int(tb))) {
 		return nil, st, fmt.Errorf("oracles.SGMMoment(q=%v, sigma=%v, beta=%v): relative error %.3g: %w", q, sigma, beta, st.RelErr, ErrNotConverged)
 	}
-	return assembleLogI(Jsum, pl.S, prec, wp), st, nil
+	logI := assembleLogI(Jsum, pl.S, prec, wp)
+	if Jsum.Sign() < 0 {
+		// beta in (0, 1): I = 1+J can be far below 1 (nearly disjoint
+		// distributions), and log1p(J) turns J's relative error e into
+		// e |J| / ((1+J) |log(1+J)|) on log I. Past 8 bits of loss the
+		// digits promised are not there; no finer quadrature of J helps.
+		lf, _ := logI.Float64()
+		logKappa := logOf(Jsum) + pl.S - lf - logOf(logI)
+		if logKappa+math.Log(st.RelErr) > -float64(tb-8)*math.Ln2 {
+			return nil, st, fmt.Errorf("oracles.SGMMoment(q=%v, sigma=%v, beta=%v): J is near -1, and log1p(J) multiplies its error by e^%.4g: %w", q, sigma, beta, logKappa, ErrUnsupported)
+		}
+	}
+	return logI, st, nil
 }
 
 // assembleLogI returns log1p(Jscaled * e^S).
@@ -503,9 +516,19 @@ func (s *sgmBig) value(z *big.Float, p uint) *big.Float {
 		return B.Mul(B, expBig(lphi, p))
 	}
 	// |x| > 1/4: B = (1+x)^beta - (1 + beta x), 1+x = (1-q) + q L > 0.
+	if L.IsInf() {
+		return s.valueHugeU(u, lphi, p)
+	}
 	w := newF(p).Mul(s.qB, L)
 	addTo(w, w, s.omqB)
-	y := logBig(w, p)
+	var y *big.Float
+	if w.Sign() == 0 {
+		// q = 1 and e^u below the exponent range: 1+x = e^u exactly, and
+		// (1+x)^beta e^lphi may still be finite (small beta, or beta < 0).
+		y = newF(p).Set(u)
+	} else {
+		y = logBig(w, p)
+	}
 	y.Mul(y, s.betaB)
 	Q := newF(p).Mul(s.betaB, x)
 	addTo(Q, Q, fint(1, p))
@@ -522,6 +545,30 @@ func (s *sgmBig) value(z *big.Float, p uint) *big.Float {
 	t1 := expBig(newF(p).Add(y, lphi), p+32)
 	t0 := expBig(lphi, p+32)
 	t0.Mul(t0, Q)
+	return subTo(t1, t1, t0).SetPrec(p)
+}
+
+// valueHugeU is value where e^u is beyond big.Float's exponent range (tiny
+// sigma), though e^u times phi's factor e^lphi is not: in logs, with
+// 1+x = q e^u and Q = beta q e^u (the terms 1-q and 1 - beta q are below
+// e^-1e9 relative to them, far under any precision asked),
+//
+//	B e^lphi = exp(beta (u + log q) + lphi) - sign(beta) exp(u + log(|beta| q) + lphi).
+func (s *sgmBig) valueHugeU(u, lphi *big.Float, p uint) *big.Float {
+	pp := p + 32
+	lq := logBig(s.qB, pp)
+	y := newF(pp).Add(u, lq)
+	y.Mul(y, s.betaB)
+	y.Add(y, lphi)
+	ab := newF(pp).Abs(s.betaB)
+	lQ := newF(pp).Add(u, logBig(ab, pp))
+	lQ.Add(lQ, lq)
+	lQ.Add(lQ, lphi)
+	t1 := expBig(y, pp)
+	t0 := expBig(lQ, pp)
+	if s.betaB.Sign() < 0 {
+		t0.Neg(t0)
+	}
 	return subTo(t1, t1, t0).SetPrec(p)
 }
 

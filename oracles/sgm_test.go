@@ -312,3 +312,56 @@ func TestSGMQuadSubnormalQ(t *testing.T) {
 		expectDigits(t, fmt.Sprintf("SGMQuad(%v, 1/3, 161, 128) forward", c.q), f, want, 25)
 	}
 }
+
+// At q = 1 and sigma = 2^-16, 1/(2 sigma^2) = 2^31 puts e^u outside
+// big.Float's exponent range over most of the line, though log I(beta) =
+// (beta^2 - beta)/(2 sigma^2) is moderate for |beta| near 1e-9. Before
+// the log-space branches, beta < 0 here was refused as overflowing and
+// beta = 1e-9 panicked (0 * Inf in big.Float); with them but without the
+// cancellation check, beta = 0.125 returned -42.57 for -2.3e8.
+func TestSGMMomentExponentRange(t *testing.T) {
+	t.Parallel()
+	const sigma = 1.0 / 65536
+	for _, beta := range []float64{-3e-9, -1e-9, 1e-9, 3e-9} {
+		l, err := SGMMoment(1, sigma, beta, testPrec)
+		if err != nil {
+			t.Errorf("beta=%g: %v", beta, err)
+			continue
+		}
+		expectDigits(t, fmt.Sprintf("log I(%g) at q=1, sigma=2^-16", beta), l, bigQ1LogI(beta, sigma, testPrec+64), minDigits)
+	}
+	// log I(0.125) = -0.109375 * 2^31: I = 1+J is e^-2.3e8, and J's
+	// digits cannot give it. The oracle must say so, not return a number.
+	if l, err := SGMMoment(1, sigma, 0.125, testPrec); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("SGMMoment(1, 2^-16, 0.125) = %v, %v; want ErrUnsupported", l, err)
+	}
+}
+
+// valueHugeU drops the terms 1-q and 1-beta q, which are below e^-u
+// relative. Where e^u and e^lphi are both inside big.Float's range (u up
+// to 1e8 here) the ordinary path keeps every term; the two must agree to
+// the working precision, e^-1000 being far below 2^-200.
+func TestSGMValueHugeUMatchesOrdinaryPath(t *testing.T) {
+	t.Parallel()
+	const sigma = 1.0 / 65536
+	const p = 200
+	for _, c := range []struct{ q, beta float64 }{{1, 0.125}, {0.3, -0.2}, {1e-3, 0.3}} {
+		s := newSGMBig(newSGMF64(c.q, sigma, c.beta), &sgmPlan{}, p, TargetBits(p), 16)
+		for _, uWant := range []float64{1000, 1e6, 1e8} {
+			z := fl(0.5+uWant*sigma*sigma, p) // u = (2z-1)/(2 sigma^2)
+			u := newF(p+2).Add(z, z)
+			u.Sub(u, fint(1, 2))
+			u.Mul(u, s.inv2s)
+			lphi := newF(p).Mul(z, z)
+			lphi.Mul(lphi, s.inv2s)
+			lphi.Neg(lphi)
+			lphi.Sub(lphi, s.c0S)
+			// Values near e^-5e8 take too long to print in decimal:
+			// compare digits, report logs.
+			got, want := s.valueHugeU(u, lphi, p), s.value(z, p)
+			if d := digits(got, want); !(d >= 55) || got.Sign() != want.Sign() {
+				t.Errorf("q=%g beta=%g u=%g: %.1f digits < 55 (log|got| %.17g, log|want| %.17g)", c.q, c.beta, uWant, d, logOf(got), logOf(want))
+			}
+		}
+	}
+}
