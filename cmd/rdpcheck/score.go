@@ -595,10 +595,13 @@ func splitFiles(args []string) (flags, files []string) {
 func loadVectors(name string) (*schema.File, error) {
 	data, err := os.ReadFile(name)
 	if errors.Is(err, fs.ErrNotExist) {
-		data, err = fs.ReadFile(vectors.FS, strings.TrimPrefix(name, "vectors/"))
-		if err != nil {
+		// An embedded file is linted by the vectors package's tests, as
+		// -all and -report trust it; linting it again costs 0.1 s a run.
+		vf, err := vectors.Load(strings.TrimPrefix(name, "vectors/"))
+		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("no vector file %q (embedded files: %s)", name, strings.Join(vectors.Names(), ", "))
 		}
+		return vf, err
 	} else if err != nil {
 		return nil, fmt.Errorf("-vectors %s: %v", name, userError(err))
 	}
