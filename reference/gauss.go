@@ -41,16 +41,16 @@ func gaussLegendre(n, prec uint) *glRule {
 			}
 		}
 		x := fl(x0, wp)
-		var dp *big.Float
-		for good := 45.0; ; good *= 2 {
-			var p *big.Float
-			p, dp = legendre(n, x, wp)
-			x.Sub(x, newF(wp).Quo(p, dp))
-			if good > float64(wp)+8 {
-				break
-			}
+		// Newton doubles the good bits each step, so each step needs only
+		// about twice the bits it starts with (plus log2 n for the
+		// recurrence's rounding): only the last runs at wp.
+		lgn := uint(math.Log2(float64(n))) + 1
+		for good := uint(45); good <= wp+8; good *= 2 {
+			pk := min(wp, 2*good+32+lgn)
+			p, dp := legendre(n, x, pk)
+			x.Sub(x, newF(pk).Quo(p, dp))
 		}
-		_, dp = legendre(n, x, wp)
+		_, dp := legendre(n, x, wp)
 		// w = 2 / ((1 - x^2) P_n'(x)^2)
 		w := newF(wp).Mul(x, x)
 		w.Sub(intF(1, wp), w)
@@ -73,16 +73,18 @@ func legendreF64(n uint, x float64) (p, dp float64) {
 
 // legendre returns P_n(x) and P_n'(x) by the three-term recurrence.
 func legendre(n uint, x *big.Float, wp uint) (p, dp *big.Float) {
-	p0, p1 := intF(1, wp), newF(wp).Set(x)
-	t := newF(wp)
+	xw := newF(wp).Set(x)
+	p0, p1 := intF(1, wp), newF(wp).Set(xw)
+	t, u, c := newF(wp), newF(wp), newF(wp)
 	for k := uint(2); k <= n; k++ {
-		t.Mul(x, p1)
-		t.Mul(t, intF(int64(2*k-1), wp))
-		u := newF(wp).Mul(p0, intF(int64(k-1), wp))
+		t.Mul(xw, p1)
+		t.Mul(t, c.SetInt64(int64(2*k-1)))
+		u.Mul(p0, c.SetInt64(int64(k-1)))
 		t.Sub(t, u)
-		t.Quo(t, intF(int64(k), wp))
+		t.Quo(t, c.SetInt64(int64(k)))
 		p0, p1, t = p1, t, p0
 	}
+	x = xw
 	// P_n' = n (x P_n - P_{n-1}) / (x^2 - 1)
 	dp = newF(wp).Mul(x, p1)
 	dp.Sub(dp, p0)
