@@ -77,9 +77,9 @@ func ExampleAccountant_Compose() {
 // The smallest noise multiplier that keeps TF Privacy's MNIST tutorial
 // run (q = 256/60000, 14063 steps) within (eps, delta) = (2, 1e-5) when
 // eps is read at the best order, and that eps read back. rdpcheck sigma
-// prints the same run's sigma rounded up, 1.2952599 (eps 1.999998367),
-// and the reference at 256 bits gives eps 1.9999983666 there (order 10.01)
-// (rdpcheck epsilon -q 0.004266666666666667 -sigma 1.2952599 -steps 14063
+// prints the same run's sigma rounded up, 1.2952592 (eps 1.999999994),
+// and the reference at 256 bits gives eps 1.9999999936 there (order 10.01)
+// (rdpcheck epsilon -q 0.004266666666666667 -sigma 1.2952592 -steps 14063
 // -delta 1e-5 -reference).
 func ExampleCalibrateSigmaBest() {
 	sigma, achieved, err := fast.CalibrateSigmaBest(256.0/60000, 14063, 2, 1e-5, fast.Improved, 1e-6)
@@ -95,5 +95,5 @@ func ExampleCalibrateSigmaBest() {
 		panic(err)
 	}
 	fmt.Printf("sigma = %.6f (eps %.6f); read back: eps %.6f at order %.2f\n", sigma, achieved, eps, order)
-	// Output: sigma = 1.295260 (eps 1.999998); read back: eps 1.999998 at order 10.01
+	// Output: sigma = 1.295259 (eps 2.000000); read back: eps 2.000000 at order 10.01
 }

@@ -120,5 +120,5 @@ func ExampleAccountant_readme() {
 	// Output:
 	// grid: eps = 2.59666 at order 8.1
 	// best: eps = 2.59664 at order 8.122
-	// sigma = 1.2953 (eps 1.999998)
+	// sigma = 1.2953 (eps 2.000000)
 }

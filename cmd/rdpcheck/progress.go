@@ -13,6 +13,10 @@ import (
 // that tests can shorten them.
 var progressAfter, progressEvery = 2 * time.Second, 2 * time.Second
 
+// progressEachStep (tests) also reports every step as it is set, so that
+// a test sees each one however fast the run.
+var progressEachStep = false
+
 // progress reports a long run's current step on stderr.
 type progress struct {
 	once  sync.Once // end may be called again
@@ -52,6 +56,9 @@ func startProgress(w io.Writer, cmd string) *progress {
 func (p *progress) set(format string, args ...any) {
 	p.mu.Lock()
 	p.step = fmt.Sprintf(format, args...)
+	if progressEachStep {
+		fmt.Fprintf(p.w, "rdpcheck %s: %.0f s: %s\n", p.cmd, time.Since(p.start).Seconds(), p.step)
+	}
 	p.mu.Unlock()
 }
 
