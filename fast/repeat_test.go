@@ -53,7 +53,7 @@ func TestRepeatAndSelectAgainstReference(t *testing.T) {
 					t.Fatal(err)
 				}
 				for i, a := range orders {
-					if testing.Short() && i%11 != 0 {
+					if testing.Short() && i%22 != 0 {
 						continue
 					}
 					got, err := fast.RepeatAndSelect(orders, rdp, mean, shape, a)

@@ -29,7 +29,7 @@ func slPoints(short bool) []slPoint {
 	r := rand.New(rand.NewPCG(2026, 11))
 	scale := 1
 	if short {
-		scale = 12 // every region still drawn from, a few points each
+		scale = 24 // every region still drawn from, one or more points each
 	}
 	var pts []slPoint
 	add := func(region string, n int, f func() (q, b, a float64)) {

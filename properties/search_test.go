@@ -83,7 +83,7 @@ func denseScanEpsilon(t *testing.T, q, sigma float64, steps int, delta float64, 
 	return eps, order
 }
 
-// TestBestSearchAgainstDenseScan: over random DP-SGD runs (2,000; 200
+// TestBestSearchAgainstDenseScan: over random DP-SGD runs (2,000; 100
 // with -short), a fifth of them with sigma in [100, 1000], the search's
 // eps is at most the dense scan's (denseScanEpsilon) times 1 +
 // fast.SearchTolerance. Runs whose best order is above 2^15 cost seconds each
@@ -93,7 +93,7 @@ func denseScanEpsilon(t *testing.T, q, sigma float64, steps int, delta float64, 
 func TestBestSearchAgainstDenseScan(t *testing.T) {
 	runs := 2000
 	if testing.Short() {
-		runs = 200
+		runs = 100
 	}
 	rng := rand.New(rand.NewPCG(20261127, 18))
 	logU := func(lo, hi float64) float64 { return lo * math.Pow(hi/lo, rng.Float64()) }
