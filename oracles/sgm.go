@@ -24,7 +24,8 @@ type QuadStats struct {
 // The result has precision prec; the quadrature's error estimate must
 // reach 2^-TargetBits(prec) relative on J (else ErrNotConverged) and, for
 // beta in (0, 1), where I = 1+J may be tiny, 2^-(TargetBits(prec)-8)
-// relative on log I (else ErrUnsupported). In practice the value is good to far more digits (see doc.go).
+// relative on log I (else ErrUnsupported). In practice the value is good
+// to far more digits (see doc.go).
 func SGMMoment(q, sigma, beta float64, prec uint) (logI *big.Float, err error) {
 	logI, _, err = SGMMomentStats(q, sigma, beta, prec)
 	return logI, err
