@@ -43,7 +43,7 @@ func startProgress(w io.Writer, cmd string) *progress {
 				return
 			case <-t.C:
 				p.mu.Lock()
-				fmt.Fprintf(p.w, "rdpcheck %s: %.0f s: %s\n", p.cmd, time.Since(p.start).Seconds(), p.step)
+				p.report()
 				p.mu.Unlock()
 				t.Reset(progressEvery)
 			}
@@ -57,9 +57,14 @@ func (p *progress) set(format string, args ...any) {
 	p.mu.Lock()
 	p.step = fmt.Sprintf(format, args...)
 	if progressEachStep {
-		fmt.Fprintf(p.w, "rdpcheck %s: %.0f s: %s\n", p.cmd, time.Since(p.start).Seconds(), p.step)
+		p.report()
 	}
 	p.mu.Unlock()
+}
+
+// report writes the current step's line; p.mu must be held.
+func (p *progress) report() {
+	fmt.Fprintf(p.w, "rdpcheck %s: %.0f s: %s\n", p.cmd, time.Since(p.start).Seconds(), p.step)
 }
 
 // end stops reporting.
