@@ -1,6 +1,9 @@
 package pld
 
-import "math"
+import (
+	"context"
+	"math"
+)
 
 // tmeas is a composed pair of measures on the grid: for grid index
 // k0 + i, the upper mass is up[i] e^(logZ - lambda g) and the lower
@@ -193,11 +196,16 @@ func normalise(r tmeas) tmeas {
 	return r
 }
 
-// power returns the n-fold composition by repeated squaring.
-func power(s tmeas, n int) tmeas {
+// power returns the n-fold composition by repeated squaring (n >= 1),
+// checking ctx between convolutions; a vector longer than maxLen is
+// ErrTooLarge.
+func power(ctx context.Context, s tmeas, n int64, maxLen int) (tmeas, error) {
 	var res *tmeas
 	base := s
 	for n > 0 {
+		if err := ctx.Err(); err != nil {
+			return tmeas{}, err
+		}
 		if n&1 == 1 {
 			if res == nil {
 				c := base
@@ -206,13 +214,19 @@ func power(s tmeas, n int) tmeas {
 				c := conv(res, &base)
 				res = &c
 			}
+			if len(res.up) > maxLen {
+				return tmeas{}, &tooLargeErr{"grid", "a composed vector is longer than Options.MaxGrid"}
+			}
 		}
 		n >>= 1
 		if n > 0 {
 			base = square(&base)
+			if len(base.up) > maxLen {
+				return tmeas{}, &tooLargeErr{"grid", "a composed vector is longer than Options.MaxGrid"}
+			}
 		}
 	}
-	return *res
+	return *res, nil
 }
 
 // composed is the result of a run in one direction.
@@ -221,6 +235,7 @@ type composed struct {
 	h       float64
 	lambda  float64
 	inf     float64 // upper bound on the composed upper measure's mass at +Inf
+	infLo   float64 // lower bound on the composition's mass at +Inf
 	excess  float64 // sum over steps of their excess (see buildStep)
 	scaleHi float64 // max(1, finite upper mass) product bound (for reporting)
 	// prepared once (prepare): the untilted upper and lower masses
@@ -249,7 +264,7 @@ func (c *composed) prepare() {
 // delta returns certified bounds on this direction's delta(eps).
 func (c *composed) delta(eps float64) Interval {
 	if math.IsInf(eps, 1) {
-		return Interval{0, math.Min(1, c.inf)}
+		return Interval{c.infLo, math.Min(1, c.inf)}
 	}
 	m := &c.m
 	if c.uU == nil {
@@ -306,6 +321,9 @@ func (c *composed) delta(eps float64) Interval {
 	if lo < 0 {
 		lo = 0
 	}
+	// the paths that reach +Inf add their mass (the vectors hold the
+	// finite paths only)
+	lo = (lo + c.infLo) * (1 - 2*u64)
 	if hi > 1 {
 		hi = 1
 	}

@@ -1,6 +1,7 @@
 package pld
 
 import (
+	"errors"
 	"math"
 
 	"github.com/rdpcheck/rdpcheck/rdp"
@@ -25,6 +26,21 @@ var (
 	ErrPrecision = rdp.ErrPrecision
 )
 
+// ErrUnsupported is wrapped by the error for an event (or a relation of
+// it) whose privacy loss distribution pld does not know: an
+// *UnsupportedError, which names the event.
+var ErrUnsupported = errors.New("not supported")
+
+// UnsupportedError reports an event pld cannot account (or not under the
+// relation asked), and why. errors.Is(err, ErrUnsupported) matches it.
+type UnsupportedError struct {
+	Event string // the event, e.g. "Laplace(b=1)"
+	Msg   string // why
+}
+
+func (e *UnsupportedError) Error() string { return pkgName + ": " + e.Event + ": " + e.Msg }
+func (e *UnsupportedError) Unwrap() error { return ErrUnsupported }
+
 const pkgName = "pld"
 
 func inputErr(fn, arg string, v float64, msg string) error {
@@ -43,10 +59,10 @@ func (e *precisionErr) Unwrap() error { return ErrPrecision }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
-// checkDelta accepts delta in (0, 1).
+// checkDelta accepts delta in (0, 1].
 func checkDelta(fn string, delta float64) error {
-	if !(delta > 0 && delta < 1) {
-		return inputErr(fn, "delta", delta, "must be in (0, 1)")
+	if !(delta > 0 && delta <= 1) {
+		return inputErr(fn, "delta", delta, "must be in (0, 1]")
 	}
 	return nil
 }

@@ -91,7 +91,7 @@ func TestSplitSquareBound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := fromStep(buildStep(kmin, cells, lt, rt, h, lam))
+	m := fromStep(buildStep(stepCells{kmin: kmin, cells: cells, leftTail: lt, leftK: kmin + 1, rightTail: rt}, h, lam))
 	ru, rl, e1, ok := splitSquare(m.up, m.lo)
 	if !ok {
 		t.Fatalf("split not used (len %d)", len(m.up))

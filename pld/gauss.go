@@ -1,6 +1,7 @@
 package pld
 
 import (
+	"context"
 	"math"
 	"math/big"
 
@@ -10,7 +11,8 @@ import (
 // GaussianDelta returns a certified interval for the optimal delta(eps) of
 // count compositions of the Gaussian mechanism with L2 sensitivity 1 and
 // noise standard deviation sigma (add/remove or replace-one: the pair
-// N(0, sigma^2), N(1, sigma^2) is symmetric, so both directions agree).
+// N(0, sigma^2), N(1, sigma^2) is symmetric, so both directions agree):
+// Delta of count Gaussian events.
 //
 // Method. The composition is the Gaussian mechanism with mu = sqrt(count)/sigma
 // (Dong, Roth, Su 2019, Cor. 2.7), whose privacy loss under P is
@@ -22,7 +24,8 @@ import (
 // precisions until they agree to 64 bits; the float64 interval is that value
 // widened by 2^-60 relative on each side and rounded outward, so it holds
 // whatever the cancellation between the two terms (the precision is doubled
-// until it is overcome).
+// until it is overcome). Where eps/mu - mu/2 > 40, delta(eps) <=
+// Q(40) < e^-800 is below the least float64: [0, 2^-1074].
 //
 // Special cases:
 //
@@ -36,22 +39,27 @@ func GaussianDelta(sigma float64, count int, eps float64) (Interval, error) {
 	if err := checkCount(fn, count); err != nil {
 		return Interval{}, err
 	}
-	if err := checkEps(fn, eps); err != nil {
-		return Interval{}, err
-	}
-	return gaussDelta(sigma, count, eps), nil
+	return Delta(context.Background(), Composition{Terms: []Term{{Gaussian{sigma}, int64(count)}}}, eps)
 }
 
-func gaussDelta(sigma float64, count int, eps float64) Interval {
+// gaussDeltaMu2 is the Gaussian mechanism's delta(eps) at mu^2 = m2 (an
+// exact value; see GaussianDelta's Method).
+func gaussDeltaMu2(m2 *big.Float, eps float64) Interval {
 	switch {
 	case math.IsInf(eps, 1):
 		return Interval{0, 0}
 	case math.IsInf(eps, -1):
 		return Interval{1, 1}
+	case eps < -745:
+		// delta = 1 - e^eps and then some; e^eps < 2^-1074
+		return Interval{math.Nextafter(1, 0), 1}
+	}
+	mf, _ := m2.Float64()
+	if mu := math.Sqrt(mf); eps/mu-mu/2 > 40*(1+1e-10) {
+		return Interval{0, math.SmallestNonzeroFloat64}
 	}
 	eval := func(wp uint) *big.Float {
-		mu := newF(wp).Sqrt(newF(wp).SetInt64(int64(count)))
-		mu.Quo(mu, newF(wp).SetFloat64(sigma))
+		mu := newF(wp).Sqrt(newF(wp).Set(m2))
 		e := newF(wp).SetFloat64(eps)
 		a := newF(wp).Quo(e, mu)
 		half := newF(wp).Quo(mu, newF(wp).SetInt64(2))
@@ -95,9 +103,10 @@ var inf = math.Inf(1)
 
 // GaussianEpsilon returns a certified interval for the optimal eps(delta)
 // = inf{eps >= 0 : delta(eps) <= delta} of count compositions of the
-// Gaussian mechanism (sensitivity 1, noise sigma). The bounds come from
-// GaussianDelta by bisection (see invert): Hi is an eps whose certified
-// delta is at most delta, Lo one whose certified delta exceeds delta (or 0).
+// Gaussian mechanism (sensitivity 1, noise sigma): Epsilon of count
+// Gaussian events, by bisection on GaussianDelta's closed form (see
+// invert): Hi is an eps whose certified delta is at most delta, Lo one
+// whose certified delta exceeds delta (or 0).
 func GaussianEpsilon(sigma float64, count int, delta float64) (Interval, error) {
 	const fn = "GaussianEpsilon"
 	if err := checkSigma(fn, sigma); err != nil {
@@ -106,76 +115,5 @@ func GaussianEpsilon(sigma float64, count int, delta float64) (Interval, error) 
 	if err := checkCount(fn, count); err != nil {
 		return Interval{}, err
 	}
-	if err := checkDelta(fn, delta); err != nil {
-		return Interval{}, err
-	}
-	return invert(func(e float64) Interval { return gaussDelta(sigma, count, e) }, delta, 1e-12)
-}
-
-// invert returns a certified interval for inf{eps >= 0 : d(eps) <= delta}
-// where d is a non-increasing function and prof(eps) a certified interval
-// for d(eps). Hi is an eps with prof(eps).Hi <= delta (so d(Hi) <= delta);
-// Lo is 0 or an eps with prof(eps).Lo > delta (so d(Lo) > delta and, d
-// being non-increasing, every eps <= Lo has d(eps) > delta). Each end is
-// checked at the value returned, so neither relies on prof being monotone.
-// The search stops when the bracket is within tol relative.
-func invert(prof func(float64) Interval, delta, tol float64) (Interval, error) {
-	// Upper end: find b with prof(b).Hi <= delta.
-	hi, err := bisect(func(e float64) bool { return prof(e).Hi <= delta }, tol)
-	if err != nil {
-		return Interval{0, inf}, err
-	}
-	okLo := func(e float64) bool { return !(prof(e).Lo > delta) }
-	// The lower end's crossing is at most hi.first; try a bracket just
-	// below it first (checked at both ends), then the full search.
-	var lo bracket
-	if a := hi.first * (1 - 64*tol); hi.first > 0 && a > 0 && !okLo(a) && okLo(hi.first) {
-		lo, err = bisectIn(okLo, a, hi.first, tol)
-	} else {
-		lo, err = bisect(okLo, tol)
-	}
-	if err != nil {
-		return Interval{0, hi.first}, err
-	}
-	// lo is the first eps (to tol) where the lower bound does not exceed
-	// delta; step back to the last eps where it was checked to exceed it.
-	return Interval{lo.last, hi.first}, nil
-}
-
-type bracket struct{ last, first float64 }
-
-// bisect finds, for a predicate ok that is false at small eps and true at
-// large (not assumed monotone), first: an eps where ok was checked true, and
-// last: 0 or an eps < first where ok was checked false, with first - last
-// <= tol first (or first <= 2^-1000).
-func bisect(ok func(float64) bool, tol float64) (bracket, error) {
-	if ok(0) {
-		return bracket{0, 0}, nil
-	}
-	a, b := 0.0, 1.0
-	for !ok(b) {
-		a = b
-		b *= 2
-		if b > 1e6 {
-			return bracket{a, inf}, &precisionErr{"invert", "no eps up to 1e6 with delta(eps) <= delta"}
-		}
-	}
-	return bisectIn(ok, a, b, tol)
-}
-
-// bisectIn narrows [a, b], ok(a) checked false (or a = 0 with ok(0)
-// checked false) and ok(b) checked true, to b - a <= tol b.
-func bisectIn(ok func(float64) bool, a, b, tol float64) (bracket, error) {
-	for b-a > tol*b && b > 0x1p-1000 {
-		m := a + (b-a)/2
-		if m <= a || m >= b {
-			break
-		}
-		if ok(m) {
-			b = m
-		} else {
-			a = m
-		}
-	}
-	return bracket{a, b}, nil
+	return Epsilon(context.Background(), Composition{Terms: []Term{{Gaussian{sigma}, int64(count)}}}, delta)
 }

@@ -14,14 +14,20 @@ import "math"
 // sc is a scaled value m e^ls with |value - exact| <= err e^ls.
 type sc struct{ m, ls, err float64 }
 
+// hi returns (m + err) e^ls rounded up: Exp within 4u of its value at
+// its argument, which is exact.
 func (a sc) hi() float64 { return math.Exp(a.ls) * (a.m + a.err) * (1 + 8*u64) }
 
 // at returns (m + err) e^(ls - ref) rounded up and (m - err) e^(ls-ref)
-// rounded down (clamped at 0).
+// rounded down (clamped at 0). The difference ls - ref is within u of its
+// magnitude, which moves the exponential by that much relative; Exp adds
+// 4u and the products 2u.
 func (a sc) at(ref float64) (hi, lo float64) {
-	e := math.Exp(a.ls - ref)
-	hi = (a.m + a.err) * e * (1 + 12*u64)
-	lo = (a.m - a.err) * e * (1 - 12*u64)
+	d := a.ls - ref
+	e := math.Exp(d)
+	r := (12 + 1.01*math.Abs(d)) * u64
+	hi = (a.m + a.err) * e * (1 + r)
+	lo = (a.m - a.err) * e * (1 - r)
 	if lo < 0 {
 		lo = 0
 	}
@@ -31,20 +37,37 @@ func (a sc) at(ref float64) (hi, lo float64) {
 // sub returns a - f b for f >= 0 (on the larger scale).
 func (a sc) sub(b sc, f float64) sc { return a.add(b, -f) }
 
-// add returns a + f b.
+// add returns a + f b. Each scale difference (a.ls - ls, b.ls - ls) is
+// within u of its magnitude, which moves its exponential by that much
+// relative; Exp adds 4u, the products and the sum a few u more.
 func (a sc) add(b sc, f float64) sc {
 	ls := math.Max(a.ls, b.ls)
 	if math.IsInf(ls, -1) {
 		return sc{0, ls, 0}
 	}
-	ea, eb := math.Exp(a.ls-ls), math.Exp(b.ls-ls)*math.Abs(f)
-	sgn := 1.0
-	if f < 0 {
-		sgn = -1
+	term := func(v sc, f float64) (m, err float64) {
+		if f == 0 {
+			return 0, 0
+		}
+		d := v.ls - ls
+		e := math.Exp(d) * f
+		if e == 0 {
+			// e^d < 2^-1075 relative to the other: all error
+			if v.m == 0 && v.err == 0 {
+				return 0, 0
+			}
+			return 0, (math.Abs(v.m)+v.err)*math.SmallestNonzeroFloat64 + math.SmallestNonzeroFloat64
+		}
+		r := (12 + 1.01*math.Abs(d)) * u64
+		return v.m * e, v.err*e*(1+r) + r*math.Abs(v.m)*e
 	}
-	m := a.m*ea + sgn*b.m*eb
-	err := (a.err*ea+b.err*eb)*(1+12*u64) + 12*u64*(math.Abs(a.m)*ea+math.Abs(b.m)*eb)
-	return sc{m, ls, err}
+	ma, ea := term(a, 1)
+	mb, eb := term(b, math.Abs(f))
+	if f < 0 {
+		mb = -mb
+	}
+	m := ma + mb
+	return sc{m, ls, (ea + eb + u64*math.Abs(m)) * (1 + 2*u64)}
 }
 
 func (a sc) scale(f float64) sc { // f > 0, within 1u

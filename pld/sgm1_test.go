@@ -62,7 +62,7 @@ func TestStepMassNoSliverOverH(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sg := buildStep(kmin, cells, lt, rt, h, lam)
+			sg := buildStep(stepCells{kmin: kmin, cells: cells, leftTail: lt, leftK: kmin + 1, rightTail: rt}, h, lam)
 			var m float64
 			for i, v := range sg.up {
 				m += v * math.Exp(sg.ref-lam*float64(sg.k0+i)*h)
@@ -84,7 +84,7 @@ func TestStepLowerKeepsMass(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sg := buildStep(kmin, cells, lt, rt, h, lam)
+	sg := buildStep(stepCells{kmin: kmin, cells: cells, leftTail: lt, leftK: kmin + 1, rightTail: rt}, h, lam)
 	var m float64
 	for i, v := range sg.lo {
 		m += v * math.Exp(sg.ref-lam*float64(sg.k0+i)*h)
@@ -106,7 +106,7 @@ func TestStepUpperMassFineGrid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sg := buildStep(kmin, cells, lt, rt, h, lam)
+	sg := buildStep(stepCells{kmin: kmin, cells: cells, leftTail: lt, leftK: kmin + 1, rightTail: rt}, h, lam)
 	var m float64
 	for i, v := range sg.up {
 		m += v * math.Exp(sg.ref-lam*float64(sg.k0+i)*h)

@@ -1,39 +1,159 @@
 package pld
 
 import (
+	"context"
 	"math"
+	"strconv"
 )
 
-// One step's privacy loss, discretised on the grid g_k = k h into an upper
-// and a lower measure (see doc.go, "Method", steps 1 and 2).
-//
-// A cell j is the set of outcomes whose loss L lies in (g_j, g_(j+1)]; for
-// the mechanisms here L is monotone in the outcome x, so a cell is an
-// x-interval, and the package computes for it
-//
-//	alpha_j = P(cell),  beta_j = Q(cell),  A_j = E_P[1_cell (1 - e^(g_j - L))]
-//
-// (A_j >= 0 is the cell's surplus over its left grid point; the deficit
-// below its right one is C_j = (e^g_(j+1) - e^g_j) beta_j - A_j).
-
-// cell holds a cell's quantities as scaled values.
-type cell struct {
-	alpha, beta, A sc
-	sliver         float64 // log of a bound on the P-mass within the uncertainty of the cell's right boundary
+// Phase is a run of Steps steps of the Poisson-subsampled Gaussian
+// mechanism with sampling rate Q and noise multiplier Sigma (noise standard
+// deviation Sigma times the L2 sensitivity).
+type Phase struct {
+	Q, Sigma float64
+	Steps    int
 }
 
-// stepGrid is one step discretised: grid points k0 .. k0+len(up)-1.
-// up and lo hold tilted masses p_k e^(lambda g_k - ref) (rounded up and
-// down); infMass is the upper measure's mass at +Inf (untilted); mass is
-// an upper bound on the upper measure's finite mass (untilted).
-type stepGrid struct {
-	k0          int
-	up, lo      []float64
-	ref         float64
-	infMass     float64
-	mass        float64
-	roundedDown bool    // the lower measure is the rounded-down one (see buildStep)
-	excess      float64 // tilted mass of the clamped lower entries over the lower's tilted mass (see buildStep)
+// phasesComposition is the composition of phases, add/remove neighbours.
+func phasesComposition(fn string, phases []Phase) (Composition, error) {
+	if len(phases) == 0 {
+		return Composition{}, inputErr(fn, "phases", math.NaN(), "must not be empty")
+	}
+	c := Composition{Terms: make([]Term, len(phases))}
+	for i, p := range phases {
+		if p.Steps < 0 {
+			return Composition{}, inputErr(fn, "steps", float64(p.Steps), "must be >= 0")
+		}
+		if !(p.Sigma > 0) {
+			return Composition{}, inputErr(fn, "sigma", p.Sigma, "must be finite and > 0")
+		}
+		c.Terms[i] = Term{SampledGaussian{p.Q, p.Sigma}, int64(p.Steps)}
+	}
+	return c, nil
+}
+
+// SGMDelta returns a certified interval for the optimal delta(eps) of a run
+// of phases of the Poisson-subsampled Gaussian, add/remove neighbours: Delta
+// of the composition of SampledGaussian events.
+//
+// Special cases:
+//
+//	SGMDelta(phases with all q = 0 or steps = 0, eps) = [0, 0] for eps >= 0
+//	SGMDelta(phases, +Inf) = [0, 0]
+//	SGMDelta(phases, -Inf) = [1, 1]
+func SGMDelta(phases []Phase, eps float64, opts ...Options) (Interval, error) {
+	c, err := phasesComposition("SGMDelta", phases)
+	if err != nil {
+		return Interval{}, err
+	}
+	return Delta(context.Background(), c, eps, opts...)
+}
+
+// SGMEpsilon returns a certified interval for the optimal eps(delta) =
+// inf{eps >= 0 : delta(eps) <= delta} of a run of phases of the
+// Poisson-subsampled Gaussian (add/remove): Epsilon of the composition of
+// SampledGaussian events.
+func SGMEpsilon(phases []Phase, delta float64, opts ...Options) (Interval, error) {
+	c, err := phasesComposition("SGMEpsilon", phases)
+	if err != nil {
+		return Interval{}, err
+	}
+	return Epsilon(context.Background(), c, delta, opts...)
+}
+
+func (e SampledGaussian) pair(rel Relation) (pairOf, error) {
+	switch {
+	case e.Q == 0:
+		return pairOf{noop: true}, nil
+	case e.Sigma == 0 && e.Q == 1:
+		return pairOf{nonPrivate: true}, nil
+	case e.Sigma == 0:
+		return sgmNoNoise(e.Q, rel), nil
+	case e.Q == 1:
+		return Gaussian{e.Sigma}.pair(rel)
+	case rel == ReplaceOne:
+		m := sgmReplaceMeasure(e.Q, e.Sigma)
+		return exactPair(m, nil), nil
+	}
+	return exactPair(sgmMeasure{e.Q, e.Sigma, false}, sgmMeasure{e.Q, e.Sigma, true}), nil
+}
+
+// sgmPairExact reports whether one step of e under add/remove has the
+// closed form of sgmOneStep.
+func sgmPairExact(e SampledGaussian) bool { return e.Q > 0 && e.Sigma > 0 }
+
+func (e Gaussian) pair(rel Relation) (pairOf, error) {
+	switch {
+	case e.Sigma == 0:
+		return pairOf{nonPrivate: true}, nil
+	case rel == ReplaceOne: // sensitivity 2: N(-1, s^2) against N(1, s^2)
+		return exactPair(gaussMeasure{e.Sigma / 2}, nil), nil
+	}
+	return exactPair(gaussMeasure{e.Sigma}, nil), nil
+}
+
+// sgmMeasure is one step of the SGM in one direction (add: the add
+// direction, else remove); its cells are sgmCells'.
+type sgmMeasure struct {
+	q, sigma float64
+	add      bool
+}
+
+func (m sgmMeasure) key() string {
+	return "sgm " + strconv.FormatFloat(m.q, 'g', -1, 64) + " " + strconv.FormatFloat(m.sigma, 'g', -1, 64) + " " + strconv.FormatBool(m.add)
+}
+
+func (m sgmMeasure) cells(h float64, c cut) (stepCells, error) {
+	kmin, cells, lt, rt, err := sgmCells(m.q, m.sigma, h, c.lambda, c.tail, m.add)
+	// the left tail's losses are below g_kmin plus its boundary's error
+	// (at most h/4): below g_(kmin+1)
+	return stepCells{kmin: kmin, cells: cells, leftTail: lt, leftK: kmin + 1, rightTail: rt}, err
+}
+
+func (m sgmMeasure) logMGF(lambda float64) float64 { return cumulant(m.q, m.sigma, lambda, m.add) }
+
+// gaussMeasure is the Gaussian mechanism of noise sigma, sensitivity 1:
+// the SGM at q = 1 (either direction).
+type gaussMeasure struct{ sigma float64 }
+
+func (m gaussMeasure) key() string { return "gauss " + strconv.FormatFloat(m.sigma, 'g', -1, 64) }
+
+func (m gaussMeasure) cells(h float64, c cut) (stepCells, error) {
+	return sgmMeasure{1, m.sigma, false}.cells(h, c)
+}
+
+// logMGF: the loss is N(mu^2/2, mu^2), mu = 1/sigma.
+func (m gaussMeasure) logMGF(lambda float64) float64 {
+	return lambda * (lambda + 1) / (2 * m.sigma * m.sigma)
+}
+
+// cumulant returns an estimate (float64 quadrature, not certified: it only
+// chooses the tilt) of K(lambda) = log E_P e^(lambda L) for one step in
+// direction add.
+func cumulant(q, s, lambda float64, add bool) float64 {
+	s2 := s * s
+	lo, hi := -15*s-1-lambda, 1+lambda+15*s
+	const n = 3000
+	dx := (hi - lo) / n
+	best := math.Inf(-1)
+	vals := make([]float64, n+1)
+	for i := 0; i <= n; i++ {
+		x := lo + float64(i)*dx
+		L := sgmLoss(x, q, s2)
+		var v float64
+		if add {
+			v = logPhi(x/s) - lambda*L
+		} else {
+			v = logPhi(x/s) + (lambda+1)*L
+		}
+		vals[i] = v
+		best = math.Max(best, v)
+	}
+	var sum float64
+	for _, v := range vals {
+		sum += math.Exp(v - best)
+	}
+	return best + math.Log(sum*dx/s)
 }
 
 // boundary of an x-interval computed in float64, with a bound on its error.
@@ -47,19 +167,34 @@ type xb struct {
 // 4u|expm1 g| + 2u e, log within 4u, the rest within 8u (|x| + 1), plus
 // 4u (|x| + 2) for the standardisations (x-1)/s and x/s made of it later.
 func sgmX(g, q, s2 float64) xb {
-	em := math.Expm1(g)
-	e := em + q
-	if !(e > 0) {
-		return xb{math.Inf(-1), 0}
+	// le = log(e^g - 1 + q). Where (1-q) e^-g <= 1/2 it is g +
+	// log1p(-(1-q) e^-g), free of cancellation (1-q within u, e^-g within
+	// 4u, their product within 6u, log1p's slope at most 2 there, 4u
+	// more); q = 1 gives g exactly. Else it is log(expm1(g) + q).
+	var le, leErr float64
+	if y := (1 - q) * math.Exp(-g); q == 1 || y <= 0.5 {
+		if q == 1 {
+			y = 0
+		}
+		l1 := math.Log1p(-y)
+		le = g + l1
+		leErr = 12*u64*y + 4*u64*math.Abs(l1) + u64*math.Abs(le)
+	} else {
+		em := math.Expm1(g)
+		e := em + q
+		if !(e > 0) {
+			return xb{math.Inf(-1), 0}
+		}
+		re := (4*math.Abs(em) + 2*e) * u64 / e
+		if re > 0.01 {
+			return xb{s2*(math.Log(e)-math.Log(q)) + 0.5, math.Inf(1)}
+		}
+		le = math.Log(e)
+		leErr = re*1.01 + 4*u64*math.Abs(le)
 	}
-	re := (4*math.Abs(em) + 2*e) * u64 / e
 	lq := math.Log(q)
-	le := math.Log(e)
 	x := s2*(le-lq) + 0.5
-	err := s2*(re*1.01+8*u64*(math.Abs(le)+math.Abs(lq))) + 12*u64*(math.Abs(x)+2)
-	if re > 0.01 {
-		err = math.Inf(1)
-	}
+	err := s2*(leErr+4*u64*(math.Abs(le)+2*math.Abs(lq))) + 12*u64*(math.Abs(x)+2)
 	return xb{x, err}
 }
 

@@ -1,0 +1,662 @@
+package pld
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"slices"
+)
+
+// Options tunes the certified computations. The zero value asks for the
+// defaults.
+type Options struct {
+	// Width is the relative width hi/lo - 1 the interval should reach
+	// (eps for Epsilon, delta for Delta); the grid is refined (h halved)
+	// until it does. Default 1e-3.
+	Width float64
+	// H, when > 0, fixes the grid spacing (rounded down to a power of two)
+	// and disables refinement.
+	H float64
+	// MaxGrid bounds the work: the cells of one step (and the length of a
+	// composed vector, at least 2^23). Refinement stops before exceeding
+	// it (ErrPrecision, with the certified interval reached); a run that
+	// needs more on its first grid returns ErrTooLarge. Default 1<<22.
+	MaxGrid int
+	// Progress, when not nil, is called with a line saying what the
+	// computation is doing (the grid being composed), at most once per
+	// grid and direction.
+	Progress func(msg string)
+}
+
+func (o Options) width() float64 {
+	if o.Width > 0 {
+		return o.Width
+	}
+	return 1e-3
+}
+
+func (o Options) maxGrid() int {
+	if o.MaxGrid > 0 {
+		return o.MaxGrid
+	}
+	return 1 << 22
+}
+
+func (o Options) say(format string, args ...any) {
+	if o.Progress != nil {
+		o.Progress(fmt.Sprintf(format, args...))
+	}
+}
+
+func optsOf(opts []Options) Options {
+	if len(opts) > 0 {
+		return opts[0]
+	}
+	return Options{}
+}
+
+// pairOf is an event's dominating pair under a relation, per direction:
+// up[d] is the measure the upper bounds use, lo[d] the lower bounds' (the
+// same for an exact pair; for a one-sided event, the upper is a pair that
+// dominates every mechanism of the class and the lower one that the class
+// holds). up[1] == nil: the pair is symmetric (both directions up[0]).
+type pairOf struct {
+	up, lo     [2]measure
+	noop       bool // no privacy cost
+	nonPrivate bool // delta = 1 at every eps
+}
+
+func exactPair(rem, add measure) pairOf {
+	return pairOf{up: [2]measure{rem, add}, lo: [2]measure{rem, add}}
+}
+
+// runTerm is count compositions of a step, with the measures of its two
+// sides.
+type runTerm struct {
+	up, lo measure
+	n      int64
+}
+
+// plan is a composition reduced to what is computed: per direction its
+// terms (identical measures merged); gauss[d] the sum of count/sigma^2 of
+// its Gaussian terms (their composition is one Gaussian mechanism);
+// symmetric when both directions are the same.
+type plan struct {
+	nonPrivate, symmetric bool
+	dirs                  [2][]runTerm
+	gauss                 [2]*big.Float // nil: none
+	nonGauss              bool          // some term is not Gaussian
+	rel                   Relation
+	// only is the composition's one event (nil when it has several, or
+	// none), onlyCount its count: the closed forms are of one event
+	only      Event
+	onlyCount int64
+}
+
+// makePlan checks c and reduces it (see plan).
+func makePlan(fn string, c Composition) (*plan, error) {
+	switch c.Relation {
+	case AddOrRemoveOne, ReplaceOne, ReplaceSpecial:
+	default:
+		return nil, inputErr(fn, "relation", float64(c.Relation), "must be AddOrRemoveOne, ReplaceOne or ReplaceSpecial")
+	}
+	p := &plan{symmetric: true, rel: c.Relation}
+	var total int64
+	idx := [2]map[string]int{{}, {}}
+	several := false
+	for i, t := range c.Terms {
+		if t.Event == nil {
+			return nil, inputErr(fn, fmt.Sprintf("terms[%d].event", i), math.NaN(), "must not be nil")
+		}
+		if err := t.Event.check(); err != nil {
+			return nil, err
+		}
+		if t.Count < 0 || t.Count > MaxCount {
+			return nil, inputErr(fn, fmt.Sprintf("terms[%d].count", i), float64(t.Count), "must be in [0, 2^40]")
+		}
+		if total += t.Count; total > MaxCount {
+			return nil, &tooLargeErr{fn, "the composition's total count is above 2^40"}
+		}
+		if t.Count == 0 {
+			continue
+		}
+		pr, err := t.Event.pair(c.Relation)
+		if err != nil {
+			return nil, err
+		}
+		if pr.noop {
+			continue
+		}
+		if pr.nonPrivate {
+			p.nonPrivate = true
+			continue
+		}
+		switch {
+		case p.only == nil && !several:
+			p.only, p.onlyCount = t.Event, t.Count
+		case p.only != nil && p.only.String() == t.Event.String():
+			p.onlyCount += t.Count
+		default:
+			p.only, several = nil, true
+		}
+		if pr.up[1] != nil {
+			p.symmetric = false
+		}
+		for d := range 2 {
+			up, lo := pr.up[d], pr.lo[d]
+			if up == nil {
+				up, lo = pr.up[0], pr.lo[0]
+			}
+			if g, ok := up.(gaussMeasure); ok && lo == up {
+				if p.gauss[d] == nil {
+					p.gauss[d] = new(big.Float).SetPrec(2200)
+				}
+				// count/s^2 exactly: a float64 square and an int64 fit in
+				// 2200 bits
+				s := new(big.Float).SetPrec(2200).SetFloat64(g.sigma)
+				s.Mul(s, s)
+				p.gauss[d].Add(p.gauss[d], new(big.Float).SetPrec(2200).Quo(new(big.Float).SetPrec(2200).SetInt64(t.Count), s))
+				continue
+			}
+			p.nonGauss = true
+			k := up.key() + "|" + lo.key()
+			if j, ok := idx[d][k]; ok {
+				p.dirs[d][j].n += t.Count
+				continue
+			}
+			idx[d][k] = len(p.dirs[d])
+			p.dirs[d] = append(p.dirs[d], runTerm{up, lo, t.Count})
+		}
+	}
+	// the folded Gaussians become one term of count 1
+	for d := range 2 {
+		if p.gauss[d] == nil || !p.nonGauss {
+			continue
+		}
+		up, lo := foldedGauss(p.gauss[d])
+		p.dirs[d] = append(p.dirs[d], runTerm{up, lo, 1})
+	}
+	return p, nil
+}
+
+// foldedGauss returns the Gaussian measures of mu^2 = m2 (noise
+// 1/sqrt(m2)), the upper's sigma rounded down and the lower's up (a
+// smaller sigma has the larger profile).
+func foldedGauss(m2 *big.Float) (up, lo measure) {
+	s := new(big.Float).SetPrec(200).Sqrt(m2)
+	s.Quo(new(big.Float).SetPrec(200).SetInt64(1), s)
+	v, _ := s.Float64()
+	return gaussMeasure{math.Nextafter(v*(1-4*u64), 0)}, gaussMeasure{math.Nextafter(v*(1+4*u64), inf)}
+}
+
+// empty reports whether the composition has no privacy cost.
+func (p *plan) empty() bool { return !p.nonPrivate && len(p.dirs[0]) == 0 && p.gauss[0] == nil }
+
+// directions returns the directions to compute: one when symmetric.
+func (p *plan) directions() []int {
+	if p.symmetric {
+		return []int{0}
+	}
+	return []int{0, 1}
+}
+
+// infMass returns the composition's mass at +Inf in direction d: 1 -
+// prod (1 - m_i)^(n_i), from below and above.
+func (p *plan) infMass(d int) Interval {
+	var slo, shi float64 // sums of n log1p(-m), from above and below
+	for _, t := range p.dirs[d] {
+		for side, m := range []measure{t.up, t.lo} {
+			am, ok := m.(*atomMeasure)
+			if !ok {
+				continue
+			}
+			// log1p within 4u; the product by n within u
+			if side == 0 {
+				shi += float64(t.n) * math.Log1p(-am.infHi) * (1 + 6*u64)
+			} else {
+				slo += float64(t.n) * math.Log1p(-am.infLo) * (1 - 6*u64)
+			}
+		}
+	}
+	lo := -math.Expm1(slo) * (1 - 4*u64)
+	hi := math.Min(1, -math.Expm1(shi)*(1+4*u64))
+	return Interval{math.Max(lo, 0), hi}
+}
+
+// Delta returns a certified interval for the optimal delta(eps) = sup
+// over neighbouring datasets of the hockey-stick divergence
+// H_(e^eps)(M(D) || M(D')) of the composition c: no accountant may report
+// a delta below Lo for this run at this eps. The grid is refined until
+// the interval is within Options.Width relative (ErrPrecision, with the
+// wider certified interval, when Options.MaxGrid or the finest grid,
+// 2^-24, stops it first). ctx cancels the computation: the error then
+// wraps ctx.Err() and the interval is the last certified one ([0, 1]
+// before the first).
+//
+// Special cases:
+//
+//	Delta(ctx, c, +Inf) = the mass at +Inf (0 unless c has (eps, delta) or non-private events)
+//	Delta(ctx, c, -Inf) = [1, 1]
+//	Delta(ctx, c with a NonPrivate event, eps) = [1, 1]
+//	Delta(ctx, c with no privacy cost, eps) = [0, 0] for eps >= 0
+func Delta(ctx context.Context, c Composition, eps float64, opts ...Options) (Interval, error) {
+	const fn = "Delta"
+	p, err := makePlan(fn, c)
+	if err != nil {
+		return Interval{}, err
+	}
+	if err := checkEps(fn, eps); err != nil {
+		return Interval{}, err
+	}
+	o := optsOf(opts)
+	if err := checkOptions(fn, o); err != nil {
+		return Interval{}, err
+	}
+	return p.delta(ctx, eps, o)
+}
+
+// Epsilon returns a certified interval for the optimal eps(delta) =
+// inf{eps >= 0 : delta(eps) <= delta} of the composition c (see Delta): no
+// accountant may report an eps below Lo for this run at this delta. The
+// grid is refined until hi/lo - 1 <= Options.Width (default 1e-3);
+// ErrPrecision comes with the wider certified interval when the budget
+// (Options.MaxGrid) or the finest grid stops it first. ctx cancels the
+// computation (the error wraps ctx.Err(); the interval is the last
+// certified one, [0, +Inf] before the first).
+//
+// Special cases:
+//
+//	Epsilon(ctx, c, 1) = [0, 0]
+//	Epsilon(ctx, c with a NonPrivate event, delta < 1) = [+Inf, +Inf]
+//	Epsilon(ctx, c with no privacy cost, delta) = [0, 0]
+//	Epsilon(ctx, c, delta <= its mass at +Inf) = [+Inf, +Inf]
+func Epsilon(ctx context.Context, c Composition, delta float64, opts ...Options) (Interval, error) {
+	const fn = "Epsilon"
+	p, err := makePlan(fn, c)
+	if err != nil {
+		return Interval{}, err
+	}
+	if err := checkDelta(fn, delta); err != nil {
+		return Interval{}, err
+	}
+	o := optsOf(opts)
+	if err := checkOptions(fn, o); err != nil {
+		return Interval{}, err
+	}
+	return p.epsilon(ctx, delta, o)
+}
+
+func checkOptions(fn string, o Options) error {
+	if math.IsNaN(o.Width) || o.Width < 0 || math.IsInf(o.Width, 1) {
+		return inputErr(fn, "Options.Width", o.Width, "must be finite and >= 0 (0: the default)")
+	}
+	if math.IsNaN(o.H) || o.H < 0 || math.IsInf(o.H, 1) {
+		return inputErr(fn, "Options.H", o.H, "must be finite and >= 0 (0: refine)")
+	}
+	if o.H > 0 && o.H < 0x1p-30 {
+		return inputErr(fn, "Options.H", o.H, "must be 0 or at least 2^-30")
+	}
+	if o.MaxGrid < 0 {
+		return inputErr(fn, "Options.MaxGrid", float64(o.MaxGrid), "must be >= 0 (0: the default)")
+	}
+	return nil
+}
+
+// delta is Delta after the checks.
+func (p *plan) delta(ctx context.Context, eps float64, o Options) (Interval, error) {
+	switch {
+	case p.nonPrivate || math.IsInf(eps, -1):
+		return Interval{1, 1}, nil
+	case p.empty():
+		if eps >= 0 {
+			return Interval{0, 0}, nil
+		}
+		v := -math.Expm1(eps)
+		return Interval{v * (1 - 4*u64), math.Min(1, v*(1+4*u64))}, nil
+	case math.IsInf(eps, 1):
+		var res Interval
+		for _, d := range p.directions() {
+			m := p.infMass(d)
+			res.Lo, res.Hi = math.Max(res.Lo, m.Lo), math.Max(res.Hi, m.Hi)
+		}
+		return res, nil
+	}
+	if f, _ := p.closedForm(); f != nil {
+		return f(eps), nil
+	}
+	var res Interval
+	for _, d := range p.directions() {
+		iv, err := p.dirDelta(ctx, d, eps, o)
+		if err != nil {
+			return Interval{0, 1}, err
+		}
+		res.Lo, res.Hi = math.Max(res.Lo, iv.Lo), math.Max(res.Hi, iv.Hi)
+	}
+	return res, nil
+}
+
+// closedForm returns the profile of a composition that has one (all
+// Gaussian; one step of a sampled Gaussian or of a Laplace mechanism;
+// binary randomized response under ReplaceOne), with the relative
+// tolerance of its inversion; else nil.
+func (p *plan) closedForm() (func(eps float64) Interval, float64) {
+	if !p.nonGauss && p.gauss[0] != nil {
+		m2 := p.gauss[0]
+		return func(eps float64) Interval { return gaussDeltaMu2(m2, eps) }, 1e-12
+	}
+	switch e := p.only.(type) {
+	case SampledGaussian:
+		if p.onlyCount == 1 && p.rel != ReplaceOne && sgmPairExact(e) {
+			return func(eps float64) Interval { return sgmOneStep(e.Q, e.Sigma, eps) }, 1e-9
+		}
+	case Laplace:
+		if p.onlyCount == 1 {
+			return func(eps float64) Interval { return laplaceOneStep(e.B, eps) }, 1e-12
+		}
+	case RandomizedResponse:
+		if e.Buckets == 2 && p.rel == ReplaceOne && p.onlyCount <= rrMaxCount && e.Noise > 0 && e.Noise < 1 {
+			pt := 1 - e.Noise/2 // exact: e.Noise/2 is, and 1 - x for x in [0, 1/2] (Sterbenz)
+			n := p.onlyCount
+			return func(eps float64) Interval { return rrDelta(pt, n, eps) }, 1e-9
+		}
+	}
+	return nil, 0
+}
+
+// dirDelta is one direction's certified delta(eps), refined until the
+// width (or the budget) is reached; the intersection of the grids'
+// intervals (each certified) is returned.
+func (p *plan) dirDelta(ctx context.Context, d int, eps float64, o Options) (Interval, error) {
+	terms := p.dirs[d]
+	K := func(l float64) float64 { return totalK(terms, l) }
+	lam := tiltEps(K, eps)
+	// tail budget: 2^-30 of the Chernoff estimate e^(K - lambda eps), an
+	// estimate above delta(eps) (it only places the cuts)
+	tail := math.Ldexp(math.Exp(K(lam)-lam*eps), -30)
+	h, fixed := 0x1p-12, o.H > 0
+	if fixed {
+		h = gridH(o.H)
+	}
+	best := Interval{0, 1}
+	for first := true; ; first = false {
+		o.say("direction %d: composing at h = 2^%d", d, int(math.Log2(h)))
+		c, err := composeRun(ctx, terms, h, lam, tail, o.maxGrid())
+		if err != nil {
+			if first {
+				return best, err
+			}
+			return best, precisionOr(err, "Delta")
+		}
+		iv := c.delta(eps)
+		best.Lo, best.Hi = math.Max(best.Lo, iv.Lo), math.Min(best.Hi, iv.Hi)
+		if fixed || best.RelWidth() <= o.width() || best.Hi == 0 {
+			return best, nil
+		}
+		if h /= 2; h < 0x1p-24 {
+			return best, &precisionErr{"Delta", "width not reached at the finest grid, 2^-24"}
+		}
+	}
+}
+
+// precisionOr turns a budget error met while refining into ErrPrecision
+// (the interval returned with it is the last certified one), keeping a
+// context's error.
+func precisionOr(err error, fn string) error {
+	if errors.Is(err, ErrTooLarge) {
+		return &precisionErr{fn, "width not reached within Options.MaxGrid"}
+	}
+	return err
+}
+
+// totalK is the run's cumulant estimate at lambda (upper measures).
+func totalK(terms []runTerm, lambda float64) float64 {
+	var t float64
+	for _, r := range terms {
+		t += float64(r.n) * r.up.logMGF(lambda)
+	}
+	return t
+}
+
+// tiltEps solves K'(lambda) = eps for lambda >= 0 (K a cumulant estimate).
+func tiltEps(K func(float64) float64, eps float64) float64 {
+	d := func(l float64) float64 {
+		e := 1e-4 * (1 + l)
+		return (K(l+e) - K(math.Max(l-e, 0))) / (l + e - math.Max(l-e, 0))
+	}
+	if !(d(0) < eps) {
+		return 0
+	}
+	a, b := 0.0, 1.0
+	for d(b) < eps && b < 200 {
+		a, b = b, 2*b
+	}
+	for i := 0; i < 40; i++ {
+		m := (a + b) / 2
+		if d(m) < eps {
+			a = m
+		} else {
+			b = m
+		}
+	}
+	return (a + b) / 2
+}
+
+// tiltDelta minimises the Chernoff estimate (K(lambda) - log delta)/lambda.
+func tiltDelta(K func(float64) float64, delta float64) float64 {
+	f := func(l float64) float64 { return (K(l) - math.Log(delta)) / l }
+	best, bl := math.Inf(1), 1.0
+	for l := 1.0 / 64; l <= 256; l *= 1.25 {
+		if v := f(l); v < best {
+			best, bl = v, l
+		}
+	}
+	return bl
+}
+
+// maxComposed bounds a composed vector's length (with Options.MaxGrid when
+// larger): 2^23 entries, a few hundred MB of transforms.
+const maxComposed = 1 << 23
+
+// composeRun discretises each term's step at spacing h and tilt lambda and
+// composes the runs (nil when there are none). tail > 0 is a budget for
+// the run's mass at +Inf: each step's cut at the large losses is placed
+// where its P-mass beyond is about tail over the number of steps.
+func composeRun(ctx context.Context, terms []runTerm, h, lambda, tail float64, maxGrid int) (*composed, error) {
+	var steps float64
+	for _, t := range terms {
+		steps += float64(t.n)
+	}
+	stepTail := 0.0
+	if tail > 0 && steps > 0 {
+		stepTail = tail / steps
+	}
+	var acc *tmeas
+	var logMass, inf, excess float64
+	type part struct {
+		inf, excess float64
+		n           int64
+	}
+	var parts []part
+	var infLo float64 // sum of n log1p(-infLo) of the lower measures
+	for _, t := range terms {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		sg, err := stepOf(t.up, t.lo, h, cut{lambda, stepTail}, maxGrid)
+		if err != nil {
+			return nil, err
+		}
+		m, err := power(ctx, fromStep(sg), t.n, max(maxGrid, maxComposed))
+		if err != nil {
+			return nil, err
+		}
+		if acc == nil {
+			acc = &m
+		} else {
+			c := conv(acc, &m)
+			acc = &c
+		}
+		logMass += float64(t.n) * math.Log(math.Max(1, (sg.mass+sg.infMass)*(1+4*u64)))
+		parts = append(parts, part{sg.infMass, sg.excess, t.n})
+		infLo += float64(t.n) * math.Log1p(-sg.infLo) * (1 - 6*u64)
+	}
+	if acc == nil {
+		return nil, nil
+	}
+	f := math.Exp(logMass) * (1 + 8*u64)
+	for _, pt := range parts {
+		inf += float64(pt.n) * pt.inf * f
+		excess += float64(pt.n) * pt.excess
+	}
+	return &composed{m: *acc, h: h, lambda: lambda, inf: inf * (1 + 8*u64), infLo: math.Max(0, -math.Expm1(infLo)*(1-4*u64)), excess: excess * (1 + 8*u64)}, nil
+}
+
+// stepOf discretises one step: the upper measure from up's cells, the
+// lower from lo's (the same cells when lo == up).
+func stepOf(up, lo measure, h float64, c cut, maxGrid int) (stepGrid, error) {
+	cu, err := up.cells(h, c)
+	if err != nil {
+		return stepGrid{}, err
+	}
+	if len(cu.cells) > maxGrid {
+		return stepGrid{}, &tooLargeErr{"grid", "a step's grid is larger than Options.MaxGrid"}
+	}
+	su := buildStep(cu, h, c.lambda)
+	if lo == up {
+		return su, nil
+	}
+	cl, err := lo.cells(h, c)
+	if err != nil {
+		return stepGrid{}, err
+	}
+	if len(cl.cells) > maxGrid {
+		return stepGrid{}, &tooLargeErr{"grid", "a step's grid is larger than Options.MaxGrid"}
+	}
+	return su.withLower(buildStep(cl, h, c.lambda)), nil
+}
+
+func gridH(h float64) float64 {
+	_, e := math.Frexp(h)
+	return math.Ldexp(1, e-1)
+}
+
+// epsilon is Epsilon after the checks.
+func (p *plan) epsilon(ctx context.Context, delta float64, o Options) (Interval, error) {
+	switch {
+	case delta >= 1 || p.empty():
+		return Interval{0, 0}, nil
+	case p.nonPrivate:
+		return Interval{inf, inf}, nil
+	}
+	var inf0 Interval
+	for _, d := range p.directions() {
+		m := p.infMass(d)
+		inf0.Lo, inf0.Hi = math.Max(inf0.Lo, m.Lo), math.Max(inf0.Hi, m.Hi)
+	}
+	if inf0.Lo >= delta {
+		return Interval{inf, inf}, nil // delta(eps) >= the +Inf mass > delta... at every eps
+	}
+	if f, tol := p.closedForm(); f != nil {
+		return invert(f, delta, tol)
+	}
+	return p.refineEpsilon(ctx, delta, o)
+}
+
+// refineEpsilon refines h from 2^-10 until hi/lo - 1 <= Options.Width (to
+// the h the h^2 law predicts from the width reached, one to three halvings
+// at a time; by halving while the lower end is 0), keeping for each
+// direction the intersection of its certified intervals over the grids,
+// and dropping a direction from finer grids once its Hi is at most the
+// other's Lo (the larger of the two eps can then come only from the
+// other).
+func (p *plan) refineEpsilon(ctx context.Context, delta float64, o Options) (Interval, error) {
+	const fn = "Epsilon"
+	h := 0x1p-10 // a cheap first grid
+	fixed := o.H > 0
+	if fixed {
+		h = gridH(o.H)
+	}
+	dirs := p.directions()
+	var best [2]Interval
+	var seen, skip [2]bool
+	var last Interval // the last grid's certified interval
+	haveLast := false
+	for {
+		for _, d := range dirs {
+			if skip[d] {
+				continue
+			}
+			o.say("direction %d: composing at h = 2^%d", d, int(math.Log2(h)))
+			iv, err := p.dirEpsilon(ctx, d, delta, h, o)
+			if err != nil {
+				if haveLast {
+					return last, precisionOr(err, fn)
+				}
+				return Interval{0, inf}, err
+			}
+			if !seen[d] {
+				best[d], seen[d] = iv, true
+			} else {
+				best[d].Lo = math.Max(best[d].Lo, iv.Lo)
+				best[d].Hi = math.Min(best[d].Hi, iv.Hi)
+			}
+		}
+		var res Interval
+		for d := range best {
+			if seen[d] {
+				res.Lo = math.Max(res.Lo, best[d].Lo)
+				res.Hi = math.Max(res.Hi, best[d].Hi)
+			}
+		}
+		if fixed || res.RelWidth() <= o.width() || res.Hi == 0 {
+			return res, nil
+		}
+		last, haveLast = res, true
+		for d := range best {
+			if seen[d] && seen[1-d] && best[d].Hi <= best[1-d].Lo {
+				skip[d] = true
+			}
+		}
+		// The width falls about as h^2 (both measures' errors are those of
+		// merging within cells): from a finite width, go to the h that
+		// the h^2 law predicts for 0.8 of the goal, one to three halvings;
+		// else halve.
+		k := 1
+		if w := res.RelWidth(); w < inf {
+			k = int(math.Ceil(math.Log2(math.Sqrt(w / (0.8 * o.width())))))
+			k = max(1, min(k, 3))
+		}
+		h = math.Ldexp(h, -k)
+		if h < 0x1p-24 {
+			return res, &precisionErr{fn, "width not reached at the finest grid, 2^-24"}
+		}
+	}
+}
+
+// dirEpsilon returns direction d's certified eps interval at spacing h.
+func (p *plan) dirEpsilon(ctx context.Context, d int, delta, h float64, o Options) (Interval, error) {
+	terms := p.dirs[d]
+	lam := tiltDelta(func(l float64) float64 { return totalK(terms, l) }, delta)
+	// The run's +Inf mass is added to the upper delta: a budget of
+	// delta width 2^-10 moves eps's upper end by far less than the width.
+	c, err := composeRun(ctx, terms, h, lam, delta*o.width()*0x1p-10, o.maxGrid())
+	if err != nil {
+		return Interval{}, err
+	}
+	if c == nil {
+		return Interval{0, 0}, nil
+	}
+	return invert(c.delta, delta, o.width()/50)
+}
+
+// sortedKeys is the plan's terms' keys, for messages and tests.
+func (p *plan) sortedKeys(d int) []string {
+	var k []string
+	for _, t := range p.dirs[d] {
+		k = append(k, t.up.key())
+	}
+	slices.Sort(k)
+	return k
+}
