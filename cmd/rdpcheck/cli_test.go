@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"math"
 	"math/big"
 	"math/rand/v2"
@@ -220,5 +221,54 @@ func TestRoundDigits(t *testing.T) {
 	}
 	if got := roundDownDigits(0.58311491, 8); got != 0.58311491 {
 		t.Errorf("roundDownDigits of an 8-digit number changed it: %v", got)
+	}
+}
+
+// failWriter refuses every write, as a full disk does.
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// writeCases are a run of each command that writes on stdout, as text and
+// as JSON.
+var writeCases = [][]string{
+	{"help"},
+	{"epsilon", "-q", "0.01", "-sigma", "1", "-steps", "100", "-delta", "1e-5"},
+	{"epsilon", "-q", "0.01", "-sigma", "1", "-steps", "100", "-delta", "1e-5", "-json"},
+	{"epsilon", "-phase", "q=0.01,sigma=1,steps=100", "-phase", "q=0.02,sigma=1,steps=10", "-eps", "1"},
+	{"sigma", "-q", "0.01", "-steps", "100", "-eps", "1", "-delta", "1e-5"},
+	{"sigma", "-q", "0.01", "-steps", "100", "-eps", "1", "-delta", "1e-5", "-json"},
+	{"steps", "-q", "0.01", "-sigma", "1", "-eps", "1", "-delta", "1e-5"},
+	{"steps", "-q", "0.01", "-sigma", "1", "-eps", "1", "-delta", "1e-5", "-json"},
+	{"account", "-delta", "1e-5", eventDir + "queries_mixed.json"},
+	{"account", "-delta", "1e-5", "-json", eventDir + "queries_mixed.json"},
+	{"curve", "-mech", "gaussian:sigma=1", "-orders", "2,4"},
+	{"curve", "-mech", "gaussian:sigma=1", "-orders", "2,4", "-json"},
+	{"score", "-digests", "embedded"},
+}
+
+// TestWriteErrors: output that cannot be written fails every command with
+// exit status 1 and says so (text output once exited 0 on /dev/full,
+// where -json reported the error).
+func TestWriteErrors(t *testing.T) {
+	for _, args := range writeCases {
+		var errOut bytes.Buffer
+		code := run(args, failWriter{}, &errOut)
+		if want := "cannot write the output: no space left on device\n"; code != 1 || !strings.HasSuffix(errOut.String(), want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 1 and %q", args, code, errOut.String(), want)
+		}
+		if strings.Count(errOut.String(), "cannot write") != 1 {
+			t.Errorf("%v: the write error said more than once: %q", args, errOut.String())
+		}
+	}
+	// the device itself, where the system has one
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skipf("no /dev/full: %v", err)
+	}
+	defer full.Close()
+	var errOut bytes.Buffer
+	if code := run(writeCases[1], full, &errOut); code != 1 || !strings.Contains(errOut.String(), "rdpcheck epsilon: cannot write the output: write /dev/full: no space left on device") {
+		t.Errorf("epsilon > /dev/full: exit %d, stderr %q", code, errOut.String())
 	}
 }
