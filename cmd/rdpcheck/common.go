@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/big"
 	"regexp"
 	"strconv"
 	"strings"
@@ -53,6 +54,9 @@ func parseCount(v string, max float64) (float64, error) {
 type numFlag struct {
 	v   float64
 	set bool
+	// text is the value as typed (spaces trimmed), from which a count is
+	// computed exactly (steps from -epochs).
+	text string
 	// in reports whether a value is accepted; domain says so in words
 	// (e.g. "a number in (0, 1)").
 	in     func(float64) bool
@@ -81,8 +85,17 @@ func (f *numFlag) Set(s string) error {
 	if err != nil {
 		return err
 	}
-	f.v, f.set = v, true
+	f.v, f.set, f.text = v, true, strings.TrimSpace(s)
 	return nil
+}
+
+// rat is the value as typed, exactly (1.1 is 11/10, not the float64
+// nearest to it).
+func (f *numFlag) rat() *big.Rat {
+	if r, ok := new(big.Rat).SetString(f.text); ok {
+		return r
+	}
+	return new(big.Rat).SetFloat64(f.v) // exact, and v is finite here
 }
 
 func between(lo, hi float64, open bool) func(float64) bool {
@@ -294,7 +307,7 @@ func (s *sgmFlags) register(fs *flag.FlagSet, withSteps bool) {
 	fs.Var(s.batch, "batch", "expected batch size (the batch size with -sampling wor), with -n")
 	if withSteps {
 		fs.Var(s.steps, "steps", "number of steps, a whole number (1e4 is one) up to 2^40 (or give -epochs with -n and -batch)")
-		fs.Var(s.epochs, "epochs", "epochs, with -n and -batch: steps = ceil(epochs*n/batch)")
+		fs.Var(s.epochs, "epochs", "epochs, with -n and -batch: steps = ceil(epochs*n/batch), from the numbers as typed")
 	}
 }
 
@@ -341,7 +354,7 @@ func (s *sgmFlags) resolve(withSteps bool) error {
 			if s.steps.set {
 				return fmt.Errorf("give either %s or %s, not both", k("steps"), k("epochs"))
 			}
-			t := math.Ceil(s.epochs.v * s.n.v / s.batch.v)
+			t := epochSteps(s.epochs.rat(), s.n.rat(), s.batch.rat())
 			if t > maxSteps {
 				return fmt.Errorf("%s with %s and %s makes %.4g steps: at most 2^40", s.value("epochs", s.epochs.v), s.value("n", s.n.v), s.value("batch", s.batch.v), t)
 			}
@@ -358,6 +371,20 @@ func (s *sgmFlags) resolve(withSteps bool) error {
 		return fmt.Errorf("missing %s (a whole number >= 1), or %s with %s and %s", k("steps"), k("epochs"), k("n"), k("batch"))
 	}
 	return nil
+}
+
+// epochSteps is ceil(epochs n / batch), computed exactly from the values
+// as typed: 1.1 epochs of 50000 records in batches of 500 are 110 steps
+// (in float64, 1.1 x 50000/500 is above 110, and its ceiling 111).
+func epochSteps(epochs, n, batch *big.Rat) float64 {
+	r := new(big.Rat).Mul(epochs, n)
+	r.Quo(r, batch)
+	steps, rem := new(big.Int).QuoRem(r.Num(), r.Denom(), new(big.Int))
+	if rem.Sign() > 0 {
+		steps.Add(steps, big.NewInt(1))
+	}
+	f, _ := new(big.Float).SetInt(steps).Float64() // exact up to 2^53, and only up to 2^40 is taken
+	return f
 }
 
 // stepCount is -steps as an int.
