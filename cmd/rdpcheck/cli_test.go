@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"math/big"
 	"math/rand/v2"
@@ -270,5 +271,38 @@ func TestWriteErrors(t *testing.T) {
 	var errOut bytes.Buffer
 	if code := run(writeCases[1], full, &errOut); code != 1 || !strings.Contains(errOut.String(), "rdpcheck epsilon: cannot write the output: write /dev/full: no space left on device") {
 		t.Errorf("epsilon > /dev/full: exit %d, stderr %q", code, errOut.String())
+	}
+}
+
+// TestFlagGivenTwice: every command refuses a flag given twice (package
+// flag keeps the last value: -q 0.01 -q 0.02 was the run at 0.02), with
+// both values, exit status 2; a list flag adds to its list.
+func TestFlagGivenTwice(t *testing.T) {
+	dir := t.TempDir()
+	png := []string{filepath.Join(dir, "a.png"), filepath.Join(dir, "b.png")}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"epsilon", "-q", "0.01", "-q", "0.02", "-sigma", "1", "-steps", "10", "-delta", "1e-5"}, "-q given twice (0.01, then 0.02)"},
+		{[]string{"epsilon", "-phase", "q=0.01,sigma=1,steps=10", "-delta", "1e-5", "-conv", "classic", "-conv", "improved"}, "-conv given twice (classic, then improved)"},
+		{[]string{"sigma", "-q", "0.01", "-steps", "100", "-eps", "1", "-eps", "2", "-delta", "1e-5"}, "-eps given twice (1, then 2)"},
+		{[]string{"steps", "-q", "0.01", "-sigma", "1", "-eps", "1", "-delta", "1e-5", "-delta", "1e-6"}, "-delta given twice (1e-5, then 1e-6)"},
+		{[]string{"account", "-delta", "1e-5", eventDir + "queries_mixed.json", "-exact", "-exact"}, "-exact given twice"},
+		{[]string{"account", "-relation", "REPLACE_ONE", "-relation", "REPLACE_SPECIAL", "-delta", "1e-5", eventDir + "queries_mixed.json"}, "-relation given twice (REPLACE_ONE, then REPLACE_SPECIAL)"},
+		{[]string{"curve", "-q", "0.01", "-sigma", "1", "-steps", "10", "-steps", "20"}, "-steps given twice (10, then 20)"},
+		{[]string{"curve", "-mech", "gaussian:sigma=1", "-png", png[0], "-png", png[1]}, "-png given twice (" + png[0] + ", then " + png[1] + ")"},
+		{[]string{"score", "-vectors", "sgm_rdp.json", "-worst", "2", "-worst", "5", "answers.jsonl"}, "-worst given twice (2, then 5)"},
+	} {
+		code, out, errOut := runCLI(c.args...)
+		want := fmt.Sprintf("rdpcheck %s: %s: give it once\nrun 'rdpcheck %s -h' for usage\n", c.args[0], c.want, c.args[0])
+		if code != 2 || errOut != want || out != "" {
+			t.Errorf("%v: exit %d, stderr %q, stdout %q; want exit 2 and %q", c.args, code, errOut, out, want)
+		}
+	}
+	// lists: each use adds
+	code, out, errOut := runCLI("epsilon", "-phase", "q=0.01,sigma=1,steps=10", "-phase", "q=0.02,sigma=1,steps=10", "-delta", "1e-5", "-delta", "1e-6")
+	if code != 0 || strings.Count(out, "eps = ") != 2 {
+		t.Errorf("repeated -phase and -delta: exit %d, %q %q", code, out, errOut)
 	}
 }

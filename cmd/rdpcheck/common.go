@@ -68,6 +68,9 @@ func (f *numFlag) String() string {
 	if f == nil || !f.set {
 		return ""
 	}
+	if f.text != "" {
+		return f.text
+	}
 	return strconv.FormatFloat(f.v, 'g', -1, 64)
 }
 
@@ -415,23 +418,82 @@ func parse(fs *flag.FlagSet, args []string) int {
 
 // parseFlags parses the flags of args; it returns the exit status to use,
 // or -1 to go on. A flag error is one line and a pointer to -h, not the
-// whole usage.
+// whole usage. A flag given twice is refused unless it takes a list
+// (a repeatable flag): package flag would keep the last value silently.
+// parseFlags may be called again on the rest of the arguments: a flag
+// given in an earlier call counts.
 func parseFlags(fs *flag.FlagSet, args []string) int {
 	stderr := fs.Output()
 	usage := fs.Usage
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
+	var twice *onceValue
+	given := map[string]string{} // flag name: its first value
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = f.Value.String() })
+	fs.VisitAll(func(f *flag.Flag) {
+		if r, ok := f.Value.(repeatable); !ok || !r.repeatable() {
+			f.Value = &onceValue{Value: f.Value, name: f.Name, given: given, twice: &twice}
+		}
+	})
 	err := fs.Parse(args)
+	// Unwrapped again: -h's listing reads the flags' own types.
+	fs.VisitAll(func(f *flag.Flag) {
+		if o, ok := f.Value.(*onceValue); ok {
+			f.Value = o.Value
+		}
+	})
 	fs.SetOutput(stderr)
 	fs.Usage = usage
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		fs.Usage()
 		return 0
+	case twice != nil:
+		return usageError(stderr, fs.Name(), twice.message())
 	case err != nil:
 		return usageError(stderr, fs.Name(), flagMessage(err))
 	}
 	return -1
+}
+
+// repeatable is a flag that may be given more than once: each use adds
+// to a list (-phase, -mech, -delta 1e-5 -delta 1e-6).
+type repeatable interface{ repeatable() bool }
+
+// onceValue is a flag's value while parsing, refusing a second use.
+type onceValue struct {
+	flag.Value
+	name   string
+	given  map[string]string // the flags given so far, with their first value
+	twice  **onceValue       // set to the flag given twice
+	second string            // its second value
+}
+
+func (o *onceValue) Set(v string) error {
+	if _, ok := o.given[o.name]; ok {
+		*o.twice, o.second = o, v
+		return errors.New("given twice")
+	}
+	if err := o.Value.Set(v); err != nil {
+		return err
+	}
+	o.given[o.name] = v
+	return nil
+}
+
+// IsBoolFlag keeps a boolean flag one that takes no value.
+func (o *onceValue) IsBoolFlag() bool {
+	b, ok := o.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
+// message words the refusal: both values, which the user may not have
+// noticed giving.
+func (o *onceValue) message() string {
+	if o.IsBoolFlag() {
+		return fmt.Sprintf("-%s given twice: give it once", o.name)
+	}
+	return fmt.Sprintf("-%s given twice (%s, then %s): give it once", o.name, o.given[o.name], o.second)
 }
 
 // usageError prints a usage error in one line, then where the usage is,

@@ -84,6 +84,9 @@ type mechFlag struct{ mechs []mechanism }
 
 func (m *mechFlag) String() string { return "" }
 
+// repeatable: each -mech adds a curve.
+func (m *mechFlag) repeatable() bool { return true }
+
 func (m *mechFlag) Set(v string) error {
 	mech, err := parseMechanism(v)
 	if err != nil {

@@ -90,6 +90,9 @@ type phaseList struct{ phases []phase }
 
 func (l *phaseList) String() string { return "" }
 
+// repeatable: each -phase adds a phase.
+func (l *phaseList) repeatable() bool { return true }
+
 func (l *phaseList) Set(v string) error {
 	var s sgmFlags
 	s.init()
@@ -403,6 +406,9 @@ func (l *numList) String() string {
 	}
 	return strings.Join(s, ",")
 }
+
+// repeatable: -delta 1e-5 -delta 1e-6 adds to the list.
+func (l *numList) repeatable() bool { return true }
 
 // Set appends the values: -delta 1e-5,1e-6 and -delta 1e-5 -delta 1e-6 are
 // the same.
