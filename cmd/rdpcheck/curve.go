@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/rdpcheck/rdpcheck/internal/figure"
 	"io"
 	"math"
 	"slices"
@@ -12,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/rdpcheck/rdpcheck/fast"
+	"github.com/rdpcheck/rdpcheck/internal/figure"
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
 )
 
@@ -360,9 +360,10 @@ func mechNames() []string {
 
 func runCurve(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("curve", curveDoc, stderr)
-	q := fs.Float64("q", math.NaN(), "sampling rate of a single SGM curve")
-	sigma := fs.Float64("sigma", 0, "noise multiplier of a single SGM curve")
-	steps := fs.Int("steps", 1, "steps of a single SGM curve")
+	q, sigma, steps := qFlag(), sigmaFlag(), stepsFlag()
+	fs.Var(q, "q", "sampling rate in [0, 1] of a single SGM curve, with -sigma (the same as -mech sgm:q=Q,sigma=S,steps=T)")
+	fs.Var(sigma, "sigma", "noise multiplier (> 0) of the SGM curve of -q")
+	fs.Var(steps, "steps", "steps of the SGM curve of -q, a whole number (1e4 is one) up to 2^40 (default 1)")
 	var mechs mechFlag
 	fs.Var(&mechs, "mech", "a mechanism `kind:key=value,...` (repeatable; see above)")
 	var orders ordersFlag
@@ -374,12 +375,17 @@ func runCurve(args []string, stdout, stderr io.Writer) int {
 		return st
 	}
 	list := mechs.mechs
-	if !math.IsNaN(*q) {
-		m, err := parseMechanism(fmt.Sprintf("sgm:q=%v,sigma=%v,steps=%d", *q, *sigma, *steps))
-		m.label = fmt.Sprintf("SGM q=%g sigma=%g steps=%d", *q, *sigma, *steps)
-		if err != nil {
-			return fail(stderr, "curve", err)
+	switch {
+	case q.set && !sigma.set:
+		return usageError(stderr, "curve", "missing -sigma (the noise multiplier of the SGM curve of -q, > 0)")
+	case !q.set && (sigma.set || steps.set):
+		return usageError(stderr, "curve", "-sigma and -steps describe the SGM curve of -q: give -q too (or -mech sgm:q=Q,sigma=S,steps=T)")
+	case q.set:
+		n := 1.0
+		if steps.set {
+			n = steps.v
 		}
+		m := mechanism{label: fmt.Sprintf("SGM q=%g sigma=%g steps=%.0f", q.v, sigma.v, n), event: fast.SGMEvent(q.v, sigma.v), count: int(n)}
 		list = append([]mechanism{m}, list...)
 	}
 	if len(list) == 0 {
