@@ -18,6 +18,7 @@ import (
 	"github.com/rdpcheck/rdpcheck/cases"
 	"github.com/rdpcheck/rdpcheck/dpsgd"
 	"github.com/rdpcheck/rdpcheck/fast"
+	"github.com/rdpcheck/rdpcheck/pld"
 	"github.com/rdpcheck/rdpcheck/reference"
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
 )
@@ -304,5 +305,27 @@ func TestFlagGivenTwice(t *testing.T) {
 	code, out, errOut := runCLI("epsilon", "-phase", "q=0.01,sigma=1,steps=10", "-phase", "q=0.02,sigma=1,steps=10", "-delta", "1e-5", "-delta", "1e-6")
 	if code != 0 || strings.Count(out, "eps = ") != 2 {
 		t.Errorf("repeated -phase and -delta: exit %d, %q %q", code, out, errOut)
+	}
+}
+
+// TestPrintExact: RDP's slack above the certified interval is one number
+// when both ends print alike (it once printed "10.6% to 10.6%"), else a
+// range; the interval's ends are rounded outward.
+func TestPrintExact(t *testing.T) {
+	for _, c := range []struct {
+		iv   pld.Interval
+		rdp  float64
+		want string
+	}{
+		// 1.106/1.00001 - 1 = 10.599% and 1.106/0.99999 - 1 = 10.601%: both 10.6%
+		{pld.Interval{Lo: 0.99999, Hi: 1.00001}, 1.106, "optimal eps in [0.99999, 1.00001]  (certified, from the privacy loss distribution: no accountant may report less than 0.99999)\nRDP's eps is 10.6% above the optimal\n"},
+		// 1.2/1.1 - 1 = 9.09% and 1.2/1.0 - 1 = 20%
+		{pld.Interval{Lo: 1, Hi: 1.1}, 1.2, "optimal eps in [1, 1.1]  (certified, from the privacy loss distribution: no accountant may report less than 1)\nRDP's eps is 9.09% to 20% above the optimal\n"},
+	} {
+		var b bytes.Buffer
+		printExact(&b, c.iv, c.rdp, false)
+		if diff := cmp.Diff(c.want, b.String()); diff != "" {
+			t.Errorf("printExact(%v, %v) (-want +got):\n%s", c.iv, c.rdp, diff)
+		}
 	}
 }
