@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -326,6 +327,22 @@ func TestPrintExact(t *testing.T) {
 		printExact(&b, c.iv, c.rdp, false)
 		if diff := cmp.Diff(c.want, b.String()); diff != "" {
 			t.Errorf("printExact(%v, %v) (-want +got):\n%s", c.iv, c.rdp, diff)
+		}
+	}
+}
+
+// TestHelpInUsersWords: no command's -h names a Go package or function
+// (epsilon's once said "see fast.BestEpsilon" and "package fast") or shows
+// a default of NaN (curve's -q once did).
+func TestHelpInUsersWords(t *testing.T) {
+	goWords := regexp.MustCompile(`\b(fast|reference|pld|dpsgd|dpevent|cases|schema|score|vectorstest|rdp)\.[A-Z]|\bpackage |\(default NaN\)`)
+	for name := range commands {
+		code, _, errOut := runCLI(name, "-h")
+		if code != 0 || !strings.HasPrefix(errOut, "usage: rdpcheck "+name) {
+			t.Errorf("%s -h: exit %d, %.80q", name, code, errOut)
+		}
+		if m := goWords.FindString(errOut); m != "" {
+			t.Errorf("%s -h says %q", name, m)
 		}
 	}
 }
