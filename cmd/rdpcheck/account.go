@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -53,7 +54,8 @@ func runAccount(args []string, stdout, stderr io.Writer) int {
 	o := &d.orders
 	eps := &numFlag{in: func(x float64) bool { return x >= 0 && !math.IsInf(x, 1) }, domain: "a finite number >= 0"}
 	fs.Var(eps, "eps", "target epsilon (>= 0): print delta instead of epsilon")
-	relName := fs.String("relation", "", "neighboring relation, overriding the file's: ADD_OR_REMOVE_ONE, REPLACE_ONE or REPLACE_SPECIAL (default: the file's, else ADD_OR_REMOVE_ONE)")
+	var rel relationFlag
+	fs.Var(&rel, "relation", "neighboring relation, overriding the file's: ADD_OR_REMOVE_ONE, REPLACE_ONE or REPLACE_SPECIAL (default: the file's, else ADD_OR_REMOVE_ONE)")
 	withRef := fs.Bool("reference", false, "also compute the value at the order found with the arbitrary-precision reference (progress on stderr)")
 	exact := fs.Bool("exact", false, "also print a certified interval around the optimal value, from the privacy loss distribution, for files of Gaussian and Poisson-sampled Gaussian events under ADD_OR_REMOVE_ONE (seconds to a minute)")
 	// flags may come before or after the file
@@ -75,16 +77,8 @@ func runAccount(args []string, stdout, stderr io.Writer) int {
 	if wantDelta == d.delta.set {
 		return usageError(stderr, "account", "give one of -delta (for epsilon) or -eps (for delta)")
 	}
-	var rel *dpevent.Relation
-	if *relName != "" {
-		r, err := dpevent.ParseRelation(*relName)
-		if err != nil {
-			return fail(stderr, "account", err)
-		}
-		rel = &r
-	}
 	pr := startProgress(stderr, "account")
-	p, res, ref, err := accountFile(files[0], rel, wantDelta, eps.v, d, o, *withRef, pr)
+	p, res, ref, err := accountFile(files[0], rel.rel, wantDelta, eps.v, d, o, *withRef, pr)
 	pr.end()
 	if err != nil {
 		return fail(stderr, "account", err)
@@ -175,6 +169,25 @@ func runAccount(args []string, stdout, stderr io.Writer) int {
 		printExact(stdout, opt, v, wantDelta)
 	}
 	return 0
+}
+
+// relationFlag is -relation: nil when not given.
+type relationFlag struct{ rel *dpevent.Relation }
+
+func (f *relationFlag) String() string {
+	if f == nil || f.rel == nil {
+		return ""
+	}
+	return f.rel.String()
+}
+
+func (f *relationFlag) Set(v string) error {
+	r, err := dpevent.ParseRelation(v)
+	if err != nil {
+		return errors.New("want ADD_OR_REMOVE_ONE, REPLACE_ONE or REPLACE_SPECIAL")
+	}
+	f.rel = &r
+	return nil
 }
 
 // accountFile reads the event file name ("-": standard input), plans it

@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rdpcheck/rdpcheck/cases"
 	"github.com/rdpcheck/rdpcheck/fast"
 	"github.com/rdpcheck/rdpcheck/rdp"
 )
@@ -535,18 +536,9 @@ func fail(stderr io.Writer, cmd string, err error) int {
 	return 1
 }
 
-// goName is the "fast.SGMCurve: " a library error starts with.
-var goName = regexp.MustCompile(`\b(fast|reference|cases|dpevent|rdp|oracles|pld)\.[A-Za-z]+: `)
-
-// userMessage words a library error without Go package or function
-// names: an InputError as "arg = value: what it must be".
-func userMessage(err error) string {
-	var ie *rdp.InputError
-	if errors.As(err, &ie) {
-		return fmt.Sprintf("%s = %v: %s", ie.Arg, ie.Value, ie.Msg)
-	}
-	return goName.ReplaceAllString(err.Error(), "")
-}
+// userMessage words a library error for the user, without Go package or
+// function names: an InputError as "arg = value: what it must be".
+func userMessage(err error) string { return cases.Wording{}.Message(err) }
 
 // roundUpDigits is the least number of n significant digits >= x > 0,
 // as the float64 that prints as those digits (itself >= x), so that a

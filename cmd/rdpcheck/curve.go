@@ -10,6 +10,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/rdpcheck/rdpcheck/cases"
 	"github.com/rdpcheck/rdpcheck/fast"
 	"github.com/rdpcheck/rdpcheck/internal/figure"
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
@@ -66,6 +67,10 @@ type mechanism struct {
 	label string
 	event fast.Event
 	count int
+	// spec is how the user gave it (-mech sgm:q=0.01,...), words its
+	// errors in the user's names.
+	spec  string
+	words cases.Wording
 }
 
 // curve writes the mechanism's composed curve at orders, rounded up as
@@ -167,6 +172,9 @@ var allMechKinds = map[string]mechKind{
 	}},
 	"sampled-rr": {schema.SampledDivergence, []mechKey{req("q"), req("p"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
 		q, pr := p["q"], p["p"]
+		if !(pr >= 0 && pr <= 1) { // else the error would name the distributions made of it
+			return "", nil, fmt.Errorf("p = %v: must be a probability in [0, 1]", pr)
+		}
 		return fmt.Sprintf("sampled randomized response q=%g p=%g", q, pr), fast.SampledDivergenceEvent(q, []float64{pr, 1 - pr}, []float64{1 - pr, pr}), nil
 	}},
 	"wor": {schema.WORGaussian, []mechKey{req("q"), req("sigma"), reqInt("steps")}, func(p map[string]float64) (string, fast.Event, error) {
@@ -254,6 +262,14 @@ func treeKind(reading fast.TreeRestarts) mechKind {
 	}}
 }
 
+// mechArgNames are, by -mech form, the library's argument names that the
+// form's keys name otherwise.
+var mechArgNames = map[string]map[string]string{
+	"krr":         {"buckets": "k"},
+	"krr-special": {"buckets": "k"},
+	"tree-multi":  {"totalSteps": "steps", "maxParticipation": "participation", "minSeparation": "separation"},
+}
+
 // maxMechCount is the largest count (and steps) a -mech form takes, as
 // for the -steps flag.
 const maxMechCount = 1 << 40
@@ -316,7 +332,7 @@ func parseMechanism(spec string) (mechanism, error) {
 	if count > 1 && name != "sgm" && name != "wor" {
 		label += fmt.Sprintf(" x%d", count)
 	}
-	return mechanism{label: label, event: e, count: count}, nil
+	return mechanism{label: label, event: e, count: count, spec: "-mech " + strings.TrimSpace(spec), words: cases.Wording{Names: mechArgNames[name]}}, nil
 }
 
 // splitKeyValues reads "key=value,..." (what names the form in errors):
@@ -385,7 +401,8 @@ func runCurve(args []string, stdout, stderr io.Writer) int {
 		if steps.set {
 			n = steps.v
 		}
-		m := mechanism{label: fmt.Sprintf("SGM q=%g sigma=%g steps=%.0f", q.v, sigma.v, n), event: fast.SGMEvent(q.v, sigma.v), count: int(n)}
+		m := mechanism{label: fmt.Sprintf("SGM q=%g sigma=%g steps=%.0f", q.v, sigma.v, n), event: fast.SGMEvent(q.v, sigma.v), count: int(n),
+			spec: fmt.Sprintf("-q %s -sigma %s -steps %.0f", q, sigma, n)}
 		list = append([]mechanism{m}, list...)
 	}
 	if len(list) == 0 {
@@ -396,7 +413,7 @@ func runCurve(args []string, stdout, stderr io.Writer) int {
 	for i, m := range list {
 		curves[i] = make([]float64, len(o))
 		if err := m.curve(o, curves[i]); err != nil {
-			return fail(stderr, "curve", fmt.Errorf("%s: %w", m.label, err))
+			return fail(stderr, "curve", fmt.Errorf("%s: %s", m.spec, m.words.Message(err)))
 		}
 	}
 	if *asJSON {
