@@ -24,7 +24,8 @@ and prints epsilon for -delta (or delta for -eps), the order that gives it, and
 each distinct event's RDP at that order: one row per event class and
 parameters, with its total count, how many places in the tree give it and the
 first of them. Values are upper bounds in float64 (never below the exact ones);
--reference recomputes them at that order in arbitrary precision.
+-reference recomputes them at that order in arbitrary precision. A delta
+printed for -eps, given back as -delta, gives at most that eps.
 
 The event file is named before or after the flags; - reads standard input.
 A run longer than about two seconds says what it is doing on standard error.
@@ -215,8 +216,34 @@ func accountFile(name string, rel *dpevent.Relation, wantDelta bool, eps float64
 		return nil, nil, "", fmt.Errorf("%s: %w", name, err)
 	}
 	pr.set("accounting %d distinct event(s) (%s)", len(p.Terms), o.describe())
+	rb := readBack{digits: boundDigits,
+		eps: func(delta float64, orders []float64) (float64, float64, error) {
+			if orders == nil {
+				orders = o.orders()
+			}
+			r, err := p.Epsilon(delta, orders, d.conv.conv)
+			if err != nil {
+				return 0, 0, err
+			}
+			return r.Epsilon, r.Order, nil
+		},
+		delta: func(eps float64, orders []float64) (float64, float64, error) {
+			if orders == nil {
+				orders = o.orders()
+			}
+			r, err := p.Delta(eps, orders, d.conv.conv)
+			if err != nil {
+				return 0, 0, err
+			}
+			return r.Delta, r.Order, nil
+		}}
+	if d.json {
+		rb.digits = jsonDigits
+	}
 	if wantDelta {
-		res, err = p.Delta(eps, o.orders(), d.conv.conv)
+		if res, err = p.Delta(eps, o.orders(), d.conv.conv); err == nil {
+			res.Delta, err = rb.printedDelta(res.Delta, eps)
+		}
 	} else {
 		res, err = p.Epsilon(d.delta.v, o.orders(), d.conv.conv)
 	}

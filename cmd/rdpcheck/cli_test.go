@@ -346,3 +346,16 @@ func TestHelpInUsersWords(t *testing.T) {
 		}
 	}
 }
+
+// TestRoundDigitsSubnormal: a subnormal is rounded by one unit of its
+// n-th digit, as any number (caught: "5.8558572761e-312 rounded up to
+// 5.855867276e-312": math.Log10 of a subnormal is wrong on amd64,
+// golang/go#56600, and gave the digit's place).
+func TestRoundDigitsSubnormal(t *testing.T) {
+	if got := roundUpDigits(5.8558572761e-312, 10); got != 5.855857277e-312 {
+		t.Errorf("roundUpDigits(5.8558572761e-312, 10) = %v, want 5.855857277e-312", got)
+	}
+	if got := roundDownDigits(5.8558572761e-312, 10); got != 5.855857276e-312 {
+		t.Errorf("roundDownDigits(5.8558572761e-312, 10) = %v, want 5.855857276e-312", got)
+	}
+}

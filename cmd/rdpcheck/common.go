@@ -560,15 +560,26 @@ func roundDigits(x float64, n int, dir float64) float64 {
 		}
 		// one unit in x's n-th digit in the direction asked (x's, not
 		// p's: p may have rounded up to the next power of ten)
-		unit := math.Pow(10, math.Floor(math.Log10(x))-float64(n-1))
-		p, _ = strconv.ParseFloat(strconv.FormatFloat(p+dir*unit, 'e', n-1, 64), 64)
+		p, _ = strconv.ParseFloat(strconv.FormatFloat(p+dir*digitUnit(x, n), 'e', n-1, 64), 64)
 	}
 	return p
 }
 
+// digitUnit is one unit in the n-th significant digit of x > 0, and at
+// least the least float64 above 0. The decimal exponent is read from x's
+// shortest decimal form, which never rounds across a power of ten:
+// math.Log10 of a subnormal is wrong on amd64 (golang/go#56600), which
+// once rounded 5.8558572761e-312 up to 5.855867276e-312, not 5.855857277e-312.
+func digitUnit(x float64, n int) float64 {
+	s := strconv.FormatFloat(x, 'e', -1, 64)
+	exp, _ := strconv.Atoi(s[strings.IndexByte(s, 'e')+1:])
+	unit, _ := strconv.ParseFloat(fmt.Sprintf("1e%d", exp-(n-1)), 64)
+	return max(unit, math.SmallestNonzeroFloat64)
+}
+
 // bound prints an upper bound (eps, delta, RDP) to 10 significant digits,
 // rounded up, so that the printed number is still an upper bound.
-func bound(x float64) string { return formatDigits(roundUpDigits(x, 10)) }
+func bound(x float64) string { return formatDigits(roundUpDigits(x, boundDigits)) }
 
 // formatDigits prints a value rounded by roundUpDigits or roundDownDigits
 // with the digits it has.

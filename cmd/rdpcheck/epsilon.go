@@ -19,6 +19,7 @@ accounted in RDP, and the order that attains it; with -eps, the delta of a
 target eps instead. The value is computed in float64 and rounded up, never
 below the exact value at that order; -reference also computes eps in
 arbitrary precision at that order (its own best order is not searched).
+A delta printed for -eps, given back as -delta, gives at most that eps.
 -delta (or -eps) takes a comma-separated list: one result for each value
 (a JSON array with -json).
 
@@ -105,12 +106,38 @@ func runEpsilon(args []string, stdout, stderr io.Writer) int {
 		rdp          []float64
 	}
 	results := make([]result, len(targets))
+	rb := readBack{digits: boundDigits,
+		eps: func(delta float64, orders []float64) (float64, float64, error) {
+			if orders == nil {
+				return r.epsilon(delta, conv, ob)
+			}
+			a, err := r.accountant(orders)
+			if err != nil {
+				return 0, 0, err
+			}
+			return a.Epsilon(delta, conv)
+		},
+		delta: func(eps float64, orders []float64) (float64, float64, error) {
+			if orders == nil {
+				return r.delta(eps, conv, ob)
+			}
+			a, err := r.accountant(orders)
+			if err != nil {
+				return 0, 0, err
+			}
+			return a.Delta(eps, conv)
+		}}
+	if d.json {
+		rb.digits = jsonDigits
+	}
 	pr := startProgress(stderr, "epsilon")
 	for i, t := range targets {
 		pr.set("searching the best order (%s) for the %d. of %d values", ob.describe(), i+1, len(targets))
 		res := &results[i]
 		if wantDelta {
-			res.value, res.order, err = r.delta(t, conv, ob)
+			if res.value, res.order, err = r.delta(t, conv, ob); err == nil {
+				res.value, err = rb.printedDelta(res.value, t)
+			}
 		} else {
 			res.value, res.order, err = r.epsilon(t, conv, ob)
 		}
