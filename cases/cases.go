@@ -141,6 +141,18 @@ func pldPhases(run []schema.RunPhase) []pld.Phase {
 	return out
 }
 
+// bigCurve is a line's rdp values as the reference takes them; a NaN,
+// which a big.Float cannot hold, is refused as the reference refuses a
+// negative value.
+func bigCurve(fn string, rdp []float64) ([]*big.Float, error) {
+	for i, v := range rdp {
+		if math.IsNaN(v) {
+			return nil, &reference.InputError{Func: fn, Arg: fmt.Sprintf("rdp[%d]", i), Value: v, Msg: "RDP must be >= 0 (or +Inf)"}
+		}
+	}
+	return gen.BigList(rdp), nil
+}
+
 func value(v *big.Float, err error) (*big.Float, float64, error) { return v, math.NaN(), err }
 func fvalue(v float64, err error) (float64, float64, error)      { return v, math.NaN(), err }
 
@@ -214,14 +226,22 @@ var computations = map[string]*Kind{
 		Fast: func(a *Args) (float64, float64, error) { return fvalue(fast.Divergence(a.DistP, a.DistQ, a.Alpha)) }},
 	schema.Epsilon: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
-			return c.Epsilon(a.Orders, gen.BigList(a.RDP), a.Delta, a.Conversion)
+			curve, err := bigCurve(schema.Epsilon, a.RDP)
+			if err != nil {
+				return nil, 0, err
+			}
+			return c.Epsilon(a.Orders, curve, a.Delta, a.Conversion)
 		},
 		Fast: func(a *Args) (float64, float64, error) {
 			return fast.Epsilon(a.Orders, a.RDP, a.Delta, a.Conversion)
 		}},
 	schema.Delta: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
-			return c.Delta(a.Orders, gen.BigList(a.RDP), a.Eps, a.Conversion)
+			curve, err := bigCurve(schema.Delta, a.RDP)
+			if err != nil {
+				return nil, 0, err
+			}
+			return c.Delta(a.Orders, curve, a.Eps, a.Conversion)
 		},
 		Fast: func(a *Args) (float64, float64, error) {
 			return fast.Delta(a.Orders, a.RDP, a.Eps, a.Conversion)
@@ -274,7 +294,11 @@ var computations = map[string]*Kind{
 		Fast: func(a *Args) (float64, float64, error) { return fvalue(fast.ExponentialMechanism(a.Eps, a.Alpha)) }},
 	schema.GroupPrivacy: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
-			return value(c.GroupPrivacy(a.Orders, gen.BigList(a.RDP), a.C, a.Alpha))
+			curve, err := bigCurve(schema.GroupPrivacy, a.RDP)
+			if err != nil {
+				return nil, 0, err
+			}
+			return value(c.GroupPrivacy(a.Orders, curve, a.C, a.Alpha))
 		},
 		Fast: func(a *Args) (float64, float64, error) {
 			return fvalue(fast.GroupPrivacy(a.Orders, a.RDP, a.C, a.Alpha))
@@ -318,7 +342,11 @@ var computations = map[string]*Kind{
 		}},
 	schema.RepeatAndSelect: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
-			return value(c.RepeatAndSelect(a.Orders, gen.BigList(a.RDP), a.Mean, a.Shape, a.Alpha))
+			curve, err := bigCurve(schema.RepeatAndSelect, a.RDP)
+			if err != nil {
+				return nil, 0, err
+			}
+			return value(c.RepeatAndSelect(a.Orders, curve, a.Mean, a.Shape, a.Alpha))
 		},
 		Fast: func(a *Args) (float64, float64, error) {
 			return fvalue(fast.RepeatAndSelect(a.Orders, a.RDP, a.Mean, a.Shape, a.Alpha))
@@ -616,20 +644,21 @@ func Answer(line []byte) map[string]any {
 	if err != nil {
 		return map[string]any{"error": err.Error()}
 	}
+	words := k.wording(a)
 	if k.Interval != nil {
 		iv, err := k.Interval(a)
 		if err != nil && !errors.Is(err, pld.ErrPrecision) {
-			return map[string]any{"error": err.Error()}
+			return map[string]any{"error": words.Message(err)}
 		}
 		out := map[string]any{"lower": schema.JSONFloat(iv.Lo), "upper": schema.JSONFloat(iv.Hi)}
 		if err != nil {
-			out["warning"] = err.Error()
+			out["warning"] = words.Message(err)
 		}
 		return out
 	}
 	v, order, err := k.Reference(reference.Context{}, a)
 	if err != nil {
-		return map[string]any{"error": err.Error()}
+		return map[string]any{"error": words.Message(err)}
 	}
 	prefix := ""
 	if kindOf(line) == legacyEpsilon {
@@ -641,7 +670,7 @@ func Answer(line []byte) map[string]any {
 	}
 	f, forder, err := k.Fast(a)
 	if err != nil {
-		out[prefix+"fast_error"] = err.Error()
+		out[prefix+"fast_error"] = words.Message(err)
 		return out
 	}
 	out[prefix+"fast"] = schema.JSONFloat(f)

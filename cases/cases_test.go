@@ -118,6 +118,52 @@ func TestBadLines(t *testing.T) {
 	}
 }
 
+// refusals are lines whose inputs a function refuses, with the error's
+// exact words: the user's key names, no Go package or function, and a
+// value only where the line has one (a list's refusal once read
+// "reference.Epsilon: orders, rdp = NaN: must be non-empty ...").
+var refusals = []struct{ caught, line, want string }{
+	{"an empty curve read as orders, rdp = NaN", `{"kind": "Epsilon", "orders": [], "rdp": [], "delta": 1e-5}`,
+		"orders, rdp: must be non-empty and of equal length (have 0 and 0)"},
+	{"no orders read as orders = NaN", `{"kind": "DPSGDEpsilon", "q": 0.01, "sigma": 1, "steps": 10, "delta": 1e-5, "orders": []}`,
+		"orders: must not be empty"},
+	{"a value out of range keeps its value", `{"q": 1.5, "sigma": 1, "alpha": 2}`, "q = 1.5: sampling rate must be in [0, 1]"},
+	{"a NaN the line gives is named", `{"q": "nan", "sigma": 1, "alpha": 2}`, "q = NaN: sampling rate must be in [0, 1]"},
+	{"a NaN in rdp panicked (big.Float holds none)", `{"kind": "Epsilon", "orders": [2], "rdp": ["nan"], "delta": 1e-5}`,
+		"rdp[0] = NaN: RDP must be >= 0 (or +Inf)"},
+	{"a NaN in rdp panicked in GroupPrivacy too", `{"kind": "GroupPrivacy", "orders": [2, 4], "rdp": [0.1, "nan"], "c": 2, "alpha": 2}`,
+		"rdp[1] = NaN: RDP must be >= 0 (or +Inf)"},
+	{"Divergence's p and q are the line's distP and distQ", `{"kind": "Divergence", "distP": [0.5], "distQ": [0.5, 0.5], "alpha": 2}`,
+		"distP, distQ: probability vectors must be non-empty and of equal length (have 1 and 2)"},
+	{"an element of distP", `{"kind": "Divergence", "distP": [-0.5, 1.5], "distQ": [0.5, 0.5], "alpha": 2}`,
+		"distP[0] = -0.5: probabilities must be finite and >= 0"},
+	{"a sum of distP", `{"kind": "Divergence", "distP": [0.5, 0.6], "distQ": [0.5, 0.5], "alpha": 2}`,
+		"sum(distP) = 1.1: probabilities must sum to 1"},
+	{"TreeAggregation's steps are the line's trees", `{"kind": "TreeAggregation", "sigma": 1, "trees": [], "restarts": "one-tree", "alpha": 2}`,
+		"trees: must be a non-empty list"},
+	{"WORBound's base.Eps = 0 was the length of base", `{"kind": "WORBound", "q": 0.1, "base": [], "baseInf": "inf", "alpha": 2}`,
+		"len(base) = 0: must hold the orders 2..2 (1 entries)"},
+	{"WORBound's base.Inf is the line's baseInf", `{"kind": "WORBound", "q": 0.1, "base": [1], "baseInf": -1, "alpha": 2}`,
+		"baseInf = -1: must be >= 0 (or +Inf where unknown)"},
+	{"a relation is a string, not NaN", `{"kind": "KaryRandomizedResponse", "noise": 1, "buckets": 3, "relation": "x", "alpha": 2}`,
+		`relation: must be "replace-one" or "replace-special", not "x"`},
+	{"a run of no phases", `{"kind": "ProfileEpsilon", "phases": [], "delta": 1e-5}`, "phases: must not be empty"},
+}
+
+// TestRefusals: the error of each refused line is in the user's words.
+func TestRefusals(t *testing.T) {
+	var in strings.Builder
+	for _, c := range refusals {
+		in.WriteString(c.line + "\n")
+	}
+	got := runLines(t, in.String())
+	for i, c := range refusals {
+		if e, _ := got[i]["error"].(string); e != c.want {
+			t.Errorf("caught: %s: line %d: error %q, want %q", c.caught, i+1, e, c.want)
+		}
+	}
+}
+
 // TestExactIntegers: integers in exponent form are accepted when exact
 // (steps 1e4 is steps 10000).
 func TestExactIntegers(t *testing.T) {

@@ -280,13 +280,15 @@ func (p *Plan) what() string {
 }
 
 // WORSamplingRatio is the ratio at which a sample of m records drawn
-// without replacement from n (m <= n, n >= 1) is accounted: m/n, rounded
-// up when the quotient is not exact (the bounds of Theorems 9 and 27 of
-// WBK19 grow with the ratio). rdpcheck epsilon's -sampling wor takes its
-// ratio from here too.
+// without replacement from n (m <= n, n >= 1) is accounted: m/n rounded up
+// to a float64, the least float64 at or above it (the bounds of Theorems 9
+// and 27 of WBK19 grow with the ratio). rdpcheck epsilon's -sampling wor
+// takes its ratio from here too. Whether the quotient rounded down is
+// decided exactly, by the sign of q n - m with one rounding (q*n == m
+// once took 2/3, one ulp low, for exact, as q*3 rounds to 2).
 func WORSamplingRatio(n, m float64) float64 {
 	q := m / n
-	if q*n != m {
+	if math.FMA(q, n, -m) < 0 {
 		q = math.Min(1, math.Nextafter(q, 2))
 	}
 	return q

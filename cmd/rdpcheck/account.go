@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -23,7 +24,8 @@ and prints epsilon for -delta (or delta for -eps), the order that gives it, and
 each distinct event's RDP at that order: one row per event class and
 parameters, with its total count, how many places in the tree give it and the
 first of them. Values are upper bounds in float64 (never below the exact ones);
--reference recomputes them at that order in arbitrary precision.
+-reference recomputes them at that order in arbitrary precision. A delta
+printed for -eps, given back as -delta, gives at most that eps.
 
 The event file is named before or after the flags; - reads standard input.
 A run longer than about two seconds says what it is doing on standard error.
@@ -53,7 +55,8 @@ func runAccount(args []string, stdout, stderr io.Writer) int {
 	o := &d.orders
 	eps := &numFlag{in: func(x float64) bool { return x >= 0 && !math.IsInf(x, 1) }, domain: "a finite number >= 0"}
 	fs.Var(eps, "eps", "target epsilon (>= 0): print delta instead of epsilon")
-	relName := fs.String("relation", "", "neighboring relation, overriding the file's: ADD_OR_REMOVE_ONE, REPLACE_ONE or REPLACE_SPECIAL (default: the file's, else ADD_OR_REMOVE_ONE)")
+	var rel relationFlag
+	fs.Var(&rel, "relation", "neighboring relation, overriding the file's: ADD_OR_REMOVE_ONE, REPLACE_ONE or REPLACE_SPECIAL (default: the file's, else ADD_OR_REMOVE_ONE)")
 	withRef := fs.Bool("reference", false, "also compute the value at the order found with the arbitrary-precision reference (progress on stderr)")
 	exact := fs.Bool("exact", false, "also print a certified interval around the optimal value, from the privacy loss distribution, for files of Gaussian and Poisson-sampled Gaussian events under ADD_OR_REMOVE_ONE (seconds to a minute)")
 	// flags may come before or after the file
@@ -75,16 +78,8 @@ func runAccount(args []string, stdout, stderr io.Writer) int {
 	if wantDelta == d.delta.set {
 		return usageError(stderr, "account", "give one of -delta (for epsilon) or -eps (for delta)")
 	}
-	var rel *dpevent.Relation
-	if *relName != "" {
-		r, err := dpevent.ParseRelation(*relName)
-		if err != nil {
-			return fail(stderr, "account", err)
-		}
-		rel = &r
-	}
 	pr := startProgress(stderr, "account")
-	p, res, ref, err := accountFile(files[0], rel, wantDelta, eps.v, d, o, *withRef, pr)
+	p, res, ref, err := accountFile(files[0], rel.rel, wantDelta, eps.v, d, o, *withRef, pr)
 	pr.end()
 	if err != nil {
 		return fail(stderr, "account", err)
@@ -177,6 +172,25 @@ func runAccount(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// relationFlag is -relation: nil when not given.
+type relationFlag struct{ rel *dpevent.Relation }
+
+func (f *relationFlag) String() string {
+	if f == nil || f.rel == nil {
+		return ""
+	}
+	return f.rel.String()
+}
+
+func (f *relationFlag) Set(v string) error {
+	r, err := dpevent.ParseRelation(v)
+	if err != nil {
+		return errors.New("want ADD_OR_REMOVE_ONE, REPLACE_ONE or REPLACE_SPECIAL")
+	}
+	f.rel = &r
+	return nil
+}
+
 // accountFile reads the event file name ("-": standard input), plans it
 // under its relation (or rel) and accounts it: delta at eps when
 // wantDelta, else epsilon at d.delta, and with withRef the reference's
@@ -202,8 +216,34 @@ func accountFile(name string, rel *dpevent.Relation, wantDelta bool, eps float64
 		return nil, nil, "", fmt.Errorf("%s: %w", name, err)
 	}
 	pr.set("accounting %d distinct event(s) (%s)", len(p.Terms), o.describe())
+	rb := readBack{digits: boundDigits,
+		eps: func(delta float64, orders []float64) (float64, float64, error) {
+			if orders == nil {
+				orders = o.orders()
+			}
+			r, err := p.Epsilon(delta, orders, d.conv.conv)
+			if err != nil {
+				return 0, 0, err
+			}
+			return r.Epsilon, r.Order, nil
+		},
+		delta: func(eps float64, orders []float64) (float64, float64, error) {
+			if orders == nil {
+				orders = o.orders()
+			}
+			r, err := p.Delta(eps, orders, d.conv.conv)
+			if err != nil {
+				return 0, 0, err
+			}
+			return r.Delta, r.Order, nil
+		}}
+	if d.json {
+		rb.digits = jsonDigits
+	}
 	if wantDelta {
-		res, err = p.Delta(eps, o.orders(), d.conv.conv)
+		if res, err = p.Delta(eps, o.orders(), d.conv.conv); err == nil {
+			res.Delta, err = rb.printedDelta(res.Delta, eps)
+		}
 	} else {
 		res, err = p.Epsilon(d.delta.v, o.orders(), d.conv.conv)
 	}

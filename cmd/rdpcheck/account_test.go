@@ -115,7 +115,8 @@ func TestAccountOutputs(t *testing.T) {
 	}{
 		{[]string{"-delta", "1e-5", "-relation", "ADD_OR_REMOVE_ONE", eventDir + "label_dp_rr.json"}, 1, "event: RandomizedResponseDpEvent needs the relation REPLACE_ONE or REPLACE_SPECIAL"},
 		{[]string{"-delta", "1e-5", "-relation", "REPLACE_ONE", eventDir + "dpsgd_two_phases.json"}, 1, "event.events[0].event: PoissonSampledDpEvent needs the relation"},
-		{[]string{"-delta", "1e-5", "-relation", "nope", eventDir + "dpsgd_two_phases.json"}, 1, "unknown neighboring relation"},
+		// caught: "a bad -relation exited 1 without the pointer to -h"
+		{[]string{"-delta", "1e-5", "-relation", "nope", eventDir + "dpsgd_two_phases.json"}, 2, "rdpcheck account: -relation nope: want ADD_OR_REMOVE_ONE, REPLACE_ONE or REPLACE_SPECIAL\nrun 'rdpcheck account -h' for usage\n"},
 		{[]string{"-delta", "1e-10", eventDir + "pure_and_approx.json"}, 1, "not above the delta of the (epsilon, delta) events"},
 		{[]string{eventDir + "queries_mixed.json"}, 2, "give one of -delta"},
 		{[]string{"-delta", "1e-5"}, 2, "want one event file"},

@@ -3,11 +3,14 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"math"
 	"math/big"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,6 +19,7 @@ import (
 	"github.com/rdpcheck/rdpcheck/cases"
 	"github.com/rdpcheck/rdpcheck/dpsgd"
 	"github.com/rdpcheck/rdpcheck/fast"
+	"github.com/rdpcheck/rdpcheck/pld"
 	"github.com/rdpcheck/rdpcheck/reference"
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
 )
@@ -220,5 +224,138 @@ func TestRoundDigits(t *testing.T) {
 	}
 	if got := roundDownDigits(0.58311491, 8); got != 0.58311491 {
 		t.Errorf("roundDownDigits of an 8-digit number changed it: %v", got)
+	}
+}
+
+// failWriter refuses every write, as a full disk does.
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// writeCases are a run of each command that writes on stdout, as text and
+// as JSON.
+var writeCases = [][]string{
+	{"help"},
+	{"epsilon", "-q", "0.01", "-sigma", "1", "-steps", "100", "-delta", "1e-5"},
+	{"epsilon", "-q", "0.01", "-sigma", "1", "-steps", "100", "-delta", "1e-5", "-json"},
+	{"epsilon", "-phase", "q=0.01,sigma=1,steps=100", "-phase", "q=0.02,sigma=1,steps=10", "-eps", "1"},
+	{"sigma", "-q", "0.01", "-steps", "100", "-eps", "1", "-delta", "1e-5"},
+	{"sigma", "-q", "0.01", "-steps", "100", "-eps", "1", "-delta", "1e-5", "-json"},
+	{"steps", "-q", "0.01", "-sigma", "1", "-eps", "1", "-delta", "1e-5"},
+	{"steps", "-q", "0.01", "-sigma", "1", "-eps", "1", "-delta", "1e-5", "-json"},
+	{"account", "-delta", "1e-5", eventDir + "queries_mixed.json"},
+	{"account", "-delta", "1e-5", "-json", eventDir + "queries_mixed.json"},
+	{"curve", "-mech", "gaussian:sigma=1", "-orders", "2,4"},
+	{"curve", "-mech", "gaussian:sigma=1", "-orders", "2,4", "-json"},
+	{"score", "-digests", "embedded"},
+}
+
+// TestWriteErrors: output that cannot be written fails every command with
+// exit status 1 and says so (text output once exited 0 on /dev/full,
+// where -json reported the error).
+func TestWriteErrors(t *testing.T) {
+	for _, args := range writeCases {
+		var errOut bytes.Buffer
+		code := run(args, failWriter{}, &errOut)
+		if want := "cannot write the output: no space left on device\n"; code != 1 || !strings.HasSuffix(errOut.String(), want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 1 and %q", args, code, errOut.String(), want)
+		}
+		if strings.Count(errOut.String(), "cannot write") != 1 {
+			t.Errorf("%v: the write error said more than once: %q", args, errOut.String())
+		}
+	}
+	// the device itself, where the system has one
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skipf("no /dev/full: %v", err)
+	}
+	defer full.Close()
+	var errOut bytes.Buffer
+	if code := run(writeCases[1], full, &errOut); code != 1 || !strings.Contains(errOut.String(), "rdpcheck epsilon: cannot write the output: write /dev/full: no space left on device") {
+		t.Errorf("epsilon > /dev/full: exit %d, stderr %q", code, errOut.String())
+	}
+}
+
+// TestFlagGivenTwice: every command refuses a flag given twice (package
+// flag keeps the last value: -q 0.01 -q 0.02 was the run at 0.02), with
+// both values, exit status 2; a list flag adds to its list.
+func TestFlagGivenTwice(t *testing.T) {
+	dir := t.TempDir()
+	png := []string{filepath.Join(dir, "a.png"), filepath.Join(dir, "b.png")}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"epsilon", "-q", "0.01", "-q", "0.02", "-sigma", "1", "-steps", "10", "-delta", "1e-5"}, "-q given twice (0.01, then 0.02)"},
+		{[]string{"epsilon", "-phase", "q=0.01,sigma=1,steps=10", "-delta", "1e-5", "-conv", "classic", "-conv", "improved"}, "-conv given twice (classic, then improved)"},
+		{[]string{"sigma", "-q", "0.01", "-steps", "100", "-eps", "1", "-eps", "2", "-delta", "1e-5"}, "-eps given twice (1, then 2)"},
+		{[]string{"steps", "-q", "0.01", "-sigma", "1", "-eps", "1", "-delta", "1e-5", "-delta", "1e-6"}, "-delta given twice (1e-5, then 1e-6)"},
+		{[]string{"account", "-delta", "1e-5", eventDir + "queries_mixed.json", "-exact", "-exact"}, "-exact given twice"},
+		{[]string{"account", "-relation", "REPLACE_ONE", "-relation", "REPLACE_SPECIAL", "-delta", "1e-5", eventDir + "queries_mixed.json"}, "-relation given twice (REPLACE_ONE, then REPLACE_SPECIAL)"},
+		{[]string{"curve", "-q", "0.01", "-sigma", "1", "-steps", "10", "-steps", "20"}, "-steps given twice (10, then 20)"},
+		{[]string{"curve", "-mech", "gaussian:sigma=1", "-png", png[0], "-png", png[1]}, "-png given twice (" + png[0] + ", then " + png[1] + ")"},
+		{[]string{"score", "-vectors", "sgm_rdp.json", "-worst", "2", "-worst", "5", "answers.jsonl"}, "-worst given twice (2, then 5)"},
+	} {
+		code, out, errOut := runCLI(c.args...)
+		want := fmt.Sprintf("rdpcheck %s: %s: give it once\nrun 'rdpcheck %s -h' for usage\n", c.args[0], c.want, c.args[0])
+		if code != 2 || errOut != want || out != "" {
+			t.Errorf("%v: exit %d, stderr %q, stdout %q; want exit 2 and %q", c.args, code, errOut, out, want)
+		}
+	}
+	// lists: each use adds
+	code, out, errOut := runCLI("epsilon", "-phase", "q=0.01,sigma=1,steps=10", "-phase", "q=0.02,sigma=1,steps=10", "-delta", "1e-5", "-delta", "1e-6")
+	if code != 0 || strings.Count(out, "eps = ") != 2 {
+		t.Errorf("repeated -phase and -delta: exit %d, %q %q", code, out, errOut)
+	}
+}
+
+// TestPrintExact: RDP's slack above the certified interval is one number
+// when both ends print alike (it once printed "10.6% to 10.6%"), else a
+// range; the interval's ends are rounded outward.
+func TestPrintExact(t *testing.T) {
+	for _, c := range []struct {
+		iv   pld.Interval
+		rdp  float64
+		want string
+	}{
+		// 1.106/1.00001 - 1 = 10.599% and 1.106/0.99999 - 1 = 10.601%: both 10.6%
+		{pld.Interval{Lo: 0.99999, Hi: 1.00001}, 1.106, "optimal eps in [0.99999, 1.00001]  (certified, from the privacy loss distribution: no accountant may report less than 0.99999)\nRDP's eps is 10.6% above the optimal\n"},
+		// 1.2/1.1 - 1 = 9.09% and 1.2/1.0 - 1 = 20%
+		{pld.Interval{Lo: 1, Hi: 1.1}, 1.2, "optimal eps in [1, 1.1]  (certified, from the privacy loss distribution: no accountant may report less than 1)\nRDP's eps is 9.09% to 20% above the optimal\n"},
+	} {
+		var b bytes.Buffer
+		printExact(&b, c.iv, c.rdp, false)
+		if diff := cmp.Diff(c.want, b.String()); diff != "" {
+			t.Errorf("printExact(%v, %v) (-want +got):\n%s", c.iv, c.rdp, diff)
+		}
+	}
+}
+
+// TestHelpInUsersWords: no command's -h names a Go package or function
+// (epsilon's once said "see fast.BestEpsilon" and "package fast") or shows
+// a default of NaN (curve's -q once did).
+func TestHelpInUsersWords(t *testing.T) {
+	goWords := regexp.MustCompile(`\b(fast|reference|pld|dpsgd|dpevent|cases|schema|score|vectorstest|rdp)\.[A-Z]|\bpackage |\(default NaN\)`)
+	for name := range commands {
+		code, _, errOut := runCLI(name, "-h")
+		if code != 0 || !strings.HasPrefix(errOut, "usage: rdpcheck "+name) {
+			t.Errorf("%s -h: exit %d, %.80q", name, code, errOut)
+		}
+		if m := goWords.FindString(errOut); m != "" {
+			t.Errorf("%s -h says %q", name, m)
+		}
+	}
+}
+
+// TestRoundDigitsSubnormal: a subnormal is rounded by one unit of its
+// n-th digit, as any number (caught: "5.8558572761e-312 rounded up to
+// 5.855867276e-312": math.Log10 of a subnormal is wrong on amd64,
+// golang/go#56600, and gave the digit's place).
+func TestRoundDigitsSubnormal(t *testing.T) {
+	if got := roundUpDigits(5.8558572761e-312, 10); got != 5.855857277e-312 {
+		t.Errorf("roundUpDigits(5.8558572761e-312, 10) = %v, want 5.855857277e-312", got)
+	}
+	if got := roundDownDigits(5.8558572761e-312, 10); got != 5.855857276e-312 {
+		t.Errorf("roundDownDigits(5.8558572761e-312, 10) = %v, want 5.855857276e-312", got)
 	}
 }

@@ -11,10 +11,12 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/big"
 	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/rdpcheck/rdpcheck/cases"
 	"github.com/rdpcheck/rdpcheck/fast"
 	"github.com/rdpcheck/rdpcheck/rdp"
 )
@@ -53,6 +55,9 @@ func parseCount(v string, max float64) (float64, error) {
 type numFlag struct {
 	v   float64
 	set bool
+	// text is the value as typed (spaces trimmed), from which a count is
+	// computed exactly (steps from -epochs).
+	text string
 	// in reports whether a value is accepted; domain says so in words
 	// (e.g. "a number in (0, 1)").
 	in     func(float64) bool
@@ -63,6 +68,9 @@ type numFlag struct {
 func (f *numFlag) String() string {
 	if f == nil || !f.set {
 		return ""
+	}
+	if f.text != "" {
+		return f.text
 	}
 	return strconv.FormatFloat(f.v, 'g', -1, 64)
 }
@@ -81,8 +89,17 @@ func (f *numFlag) Set(s string) error {
 	if err != nil {
 		return err
 	}
-	f.v, f.set = v, true
+	f.v, f.set, f.text = v, true, strings.TrimSpace(s)
 	return nil
+}
+
+// rat is the value as typed, exactly (1.1 is 11/10, not the float64
+// nearest to it).
+func (f *numFlag) rat() *big.Rat {
+	if r, ok := new(big.Rat).SetString(f.text); ok {
+		return r
+	}
+	return new(big.Rat).SetFloat64(f.v) // exact, and v is finite here
 }
 
 func between(lo, hi float64, open bool) func(float64) bool {
@@ -294,7 +311,7 @@ func (s *sgmFlags) register(fs *flag.FlagSet, withSteps bool) {
 	fs.Var(s.batch, "batch", "expected batch size (the batch size with -sampling wor), with -n")
 	if withSteps {
 		fs.Var(s.steps, "steps", "number of steps, a whole number (1e4 is one) up to 2^40 (or give -epochs with -n and -batch)")
-		fs.Var(s.epochs, "epochs", "epochs, with -n and -batch: steps = ceil(epochs*n/batch)")
+		fs.Var(s.epochs, "epochs", "epochs, with -n and -batch: steps = ceil(epochs*n/batch), from the numbers as typed")
 	}
 }
 
@@ -341,7 +358,7 @@ func (s *sgmFlags) resolve(withSteps bool) error {
 			if s.steps.set {
 				return fmt.Errorf("give either %s or %s, not both", k("steps"), k("epochs"))
 			}
-			t := math.Ceil(s.epochs.v * s.n.v / s.batch.v)
+			t := epochSteps(s.epochs.rat(), s.n.rat(), s.batch.rat())
 			if t > maxSteps {
 				return fmt.Errorf("%s with %s and %s makes %.4g steps: at most 2^40", s.value("epochs", s.epochs.v), s.value("n", s.n.v), s.value("batch", s.batch.v), t)
 			}
@@ -358,6 +375,20 @@ func (s *sgmFlags) resolve(withSteps bool) error {
 		return fmt.Errorf("missing %s (a whole number >= 1), or %s with %s and %s", k("steps"), k("epochs"), k("n"), k("batch"))
 	}
 	return nil
+}
+
+// epochSteps is ceil(epochs n / batch), computed exactly from the values
+// as typed: 1.1 epochs of 50000 records in batches of 500 are 110 steps
+// (in float64, 1.1 x 50000/500 is above 110, and its ceiling 111).
+func epochSteps(epochs, n, batch *big.Rat) float64 {
+	r := new(big.Rat).Mul(epochs, n)
+	r.Quo(r, batch)
+	steps, rem := new(big.Int).QuoRem(r.Num(), r.Denom(), new(big.Int))
+	if rem.Sign() > 0 {
+		steps.Add(steps, big.NewInt(1))
+	}
+	f, _ := new(big.Float).SetInt(steps).Float64() // exact up to 2^53, and only up to 2^40 is taken
+	return f
 }
 
 // stepCount is -steps as an int.
@@ -388,23 +419,82 @@ func parse(fs *flag.FlagSet, args []string) int {
 
 // parseFlags parses the flags of args; it returns the exit status to use,
 // or -1 to go on. A flag error is one line and a pointer to -h, not the
-// whole usage.
+// whole usage. A flag given twice is refused unless it takes a list
+// (a repeatable flag): package flag would keep the last value silently.
+// parseFlags may be called again on the rest of the arguments: a flag
+// given in an earlier call counts.
 func parseFlags(fs *flag.FlagSet, args []string) int {
 	stderr := fs.Output()
 	usage := fs.Usage
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
+	var twice *onceValue
+	given := map[string]string{} // flag name: its first value
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = f.Value.String() })
+	fs.VisitAll(func(f *flag.Flag) {
+		if r, ok := f.Value.(repeatable); !ok || !r.repeatable() {
+			f.Value = &onceValue{Value: f.Value, name: f.Name, given: given, twice: &twice}
+		}
+	})
 	err := fs.Parse(args)
+	// Unwrapped again: -h's listing reads the flags' own types.
+	fs.VisitAll(func(f *flag.Flag) {
+		if o, ok := f.Value.(*onceValue); ok {
+			f.Value = o.Value
+		}
+	})
 	fs.SetOutput(stderr)
 	fs.Usage = usage
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		fs.Usage()
 		return 0
+	case twice != nil:
+		return usageError(stderr, fs.Name(), twice.message())
 	case err != nil:
 		return usageError(stderr, fs.Name(), flagMessage(err))
 	}
 	return -1
+}
+
+// repeatable is a flag that may be given more than once: each use adds
+// to a list (-phase, -mech, -delta 1e-5 -delta 1e-6).
+type repeatable interface{ repeatable() bool }
+
+// onceValue is a flag's value while parsing, refusing a second use.
+type onceValue struct {
+	flag.Value
+	name   string
+	given  map[string]string // the flags given so far, with their first value
+	twice  **onceValue       // set to the flag given twice
+	second string            // its second value
+}
+
+func (o *onceValue) Set(v string) error {
+	if _, ok := o.given[o.name]; ok {
+		*o.twice, o.second = o, v
+		return errors.New("given twice")
+	}
+	if err := o.Value.Set(v); err != nil {
+		return err
+	}
+	o.given[o.name] = v
+	return nil
+}
+
+// IsBoolFlag keeps a boolean flag one that takes no value.
+func (o *onceValue) IsBoolFlag() bool {
+	b, ok := o.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
+// message words the refusal: both values, which the user may not have
+// noticed giving.
+func (o *onceValue) message() string {
+	if o.IsBoolFlag() {
+		return fmt.Sprintf("-%s given twice: give it once", o.name)
+	}
+	return fmt.Sprintf("-%s given twice (%s, then %s): give it once", o.name, o.given[o.name], o.second)
 }
 
 // usageError prints a usage error in one line, then where the usage is,
@@ -446,18 +536,9 @@ func fail(stderr io.Writer, cmd string, err error) int {
 	return 1
 }
 
-// goName is the "fast.SGMCurve: " a library error starts with.
-var goName = regexp.MustCompile(`\b(fast|reference|cases|dpevent|rdp|oracles|pld)\.[A-Za-z]+: `)
-
-// userMessage words a library error without Go package or function
-// names: an InputError as "arg = value: what it must be".
-func userMessage(err error) string {
-	var ie *rdp.InputError
-	if errors.As(err, &ie) {
-		return fmt.Sprintf("%s = %v: %s", ie.Arg, ie.Value, ie.Msg)
-	}
-	return goName.ReplaceAllString(err.Error(), "")
-}
+// userMessage words a library error for the user, without Go package or
+// function names: an InputError as "arg = value: what it must be".
+func userMessage(err error) string { return cases.Wording{}.Message(err) }
 
 // roundUpDigits is the least number of n significant digits >= x > 0,
 // as the float64 that prints as those digits (itself >= x), so that a
@@ -479,15 +560,26 @@ func roundDigits(x float64, n int, dir float64) float64 {
 		}
 		// one unit in x's n-th digit in the direction asked (x's, not
 		// p's: p may have rounded up to the next power of ten)
-		unit := math.Pow(10, math.Floor(math.Log10(x))-float64(n-1))
-		p, _ = strconv.ParseFloat(strconv.FormatFloat(p+dir*unit, 'e', n-1, 64), 64)
+		p, _ = strconv.ParseFloat(strconv.FormatFloat(p+dir*digitUnit(x, n), 'e', n-1, 64), 64)
 	}
 	return p
 }
 
+// digitUnit is one unit in the n-th significant digit of x > 0, and at
+// least the least float64 above 0. The decimal exponent is read from x's
+// shortest decimal form, which never rounds across a power of ten:
+// math.Log10 of a subnormal is wrong on amd64 (golang/go#56600), which
+// once rounded 5.8558572761e-312 up to 5.855867276e-312, not 5.855857277e-312.
+func digitUnit(x float64, n int) float64 {
+	s := strconv.FormatFloat(x, 'e', -1, 64)
+	exp, _ := strconv.Atoi(s[strings.IndexByte(s, 'e')+1:])
+	unit, _ := strconv.ParseFloat(fmt.Sprintf("1e%d", exp-(n-1)), 64)
+	return max(unit, math.SmallestNonzeroFloat64)
+}
+
 // bound prints an upper bound (eps, delta, RDP) to 10 significant digits,
 // rounded up, so that the printed number is still an upper bound.
-func bound(x float64) string { return formatDigits(roundUpDigits(x, 10)) }
+func bound(x float64) string { return formatDigits(roundUpDigits(x, boundDigits)) }
 
 // formatDigits prints a value rounded by roundUpDigits or roundDownDigits
 // with the digits it has.

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/rdpcheck/rdpcheck/internal/figure"
 	"io"
 	"math"
 	"slices"
@@ -11,7 +10,9 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/rdpcheck/rdpcheck/cases"
 	"github.com/rdpcheck/rdpcheck/fast"
+	"github.com/rdpcheck/rdpcheck/internal/figure"
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
 )
 
@@ -66,6 +67,10 @@ type mechanism struct {
 	label string
 	event fast.Event
 	count int
+	// spec is how the user gave it (-mech sgm:q=0.01,...), words its
+	// errors in the user's names.
+	spec  string
+	words cases.Wording
 }
 
 // curve writes the mechanism's composed curve at orders, rounded up as
@@ -83,6 +88,9 @@ func (m mechanism) curve(orders, out []float64) error {
 type mechFlag struct{ mechs []mechanism }
 
 func (m *mechFlag) String() string { return "" }
+
+// repeatable: each -mech adds a curve.
+func (m *mechFlag) repeatable() bool { return true }
 
 func (m *mechFlag) Set(v string) error {
 	mech, err := parseMechanism(v)
@@ -164,6 +172,9 @@ var allMechKinds = map[string]mechKind{
 	}},
 	"sampled-rr": {schema.SampledDivergence, []mechKey{req("q"), req("p"), countKey}, func(p map[string]float64) (string, fast.Event, error) {
 		q, pr := p["q"], p["p"]
+		if !(pr >= 0 && pr <= 1) { // else the error would name the distributions made of it
+			return "", nil, fmt.Errorf("p = %v: must be a probability in [0, 1]", pr)
+		}
 		return fmt.Sprintf("sampled randomized response q=%g p=%g", q, pr), fast.SampledDivergenceEvent(q, []float64{pr, 1 - pr}, []float64{1 - pr, pr}), nil
 	}},
 	"wor": {schema.WORGaussian, []mechKey{req("q"), req("sigma"), reqInt("steps")}, func(p map[string]float64) (string, fast.Event, error) {
@@ -251,6 +262,14 @@ func treeKind(reading fast.TreeRestarts) mechKind {
 	}}
 }
 
+// mechArgNames are, by -mech form, the library's argument names that the
+// form's keys name otherwise.
+var mechArgNames = map[string]map[string]string{
+	"krr":         {"buckets": "k"},
+	"krr-special": {"buckets": "k"},
+	"tree-multi":  {"totalSteps": "steps", "maxParticipation": "participation", "minSeparation": "separation"},
+}
+
 // maxMechCount is the largest count (and steps) a -mech form takes, as
 // for the -steps flag.
 const maxMechCount = 1 << 40
@@ -313,7 +332,7 @@ func parseMechanism(spec string) (mechanism, error) {
 	if count > 1 && name != "sgm" && name != "wor" {
 		label += fmt.Sprintf(" x%d", count)
 	}
-	return mechanism{label: label, event: e, count: count}, nil
+	return mechanism{label: label, event: e, count: count, spec: "-mech " + strings.TrimSpace(spec), words: cases.Wording{Names: mechArgNames[name]}}, nil
 }
 
 // splitKeyValues reads "key=value,..." (what names the form in errors):
@@ -357,9 +376,10 @@ func mechNames() []string {
 
 func runCurve(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("curve", curveDoc, stderr)
-	q := fs.Float64("q", math.NaN(), "sampling rate of a single SGM curve")
-	sigma := fs.Float64("sigma", 0, "noise multiplier of a single SGM curve")
-	steps := fs.Int("steps", 1, "steps of a single SGM curve")
+	q, sigma, steps := qFlag(), sigmaFlag(), stepsFlag()
+	fs.Var(q, "q", "sampling rate in [0, 1] of a single SGM curve, with -sigma (the same as -mech sgm:q=Q,sigma=S,steps=T)")
+	fs.Var(sigma, "sigma", "noise multiplier (> 0) of the SGM curve of -q")
+	fs.Var(steps, "steps", "steps of the SGM curve of -q, a whole number (1e4 is one) up to 2^40 (default 1)")
 	var mechs mechFlag
 	fs.Var(&mechs, "mech", "a mechanism `kind:key=value,...` (repeatable; see above)")
 	var orders ordersFlag
@@ -371,12 +391,18 @@ func runCurve(args []string, stdout, stderr io.Writer) int {
 		return st
 	}
 	list := mechs.mechs
-	if !math.IsNaN(*q) {
-		m, err := parseMechanism(fmt.Sprintf("sgm:q=%v,sigma=%v,steps=%d", *q, *sigma, *steps))
-		m.label = fmt.Sprintf("SGM q=%g sigma=%g steps=%d", *q, *sigma, *steps)
-		if err != nil {
-			return fail(stderr, "curve", err)
+	switch {
+	case q.set && !sigma.set:
+		return usageError(stderr, "curve", "missing -sigma (the noise multiplier of the SGM curve of -q, > 0)")
+	case !q.set && (sigma.set || steps.set):
+		return usageError(stderr, "curve", "-sigma and -steps describe the SGM curve of -q: give -q too (or -mech sgm:q=Q,sigma=S,steps=T)")
+	case q.set:
+		n := 1.0
+		if steps.set {
+			n = steps.v
 		}
+		m := mechanism{label: fmt.Sprintf("SGM q=%g sigma=%g steps=%.0f", q.v, sigma.v, n), event: fast.SGMEvent(q.v, sigma.v), count: int(n),
+			spec: fmt.Sprintf("-q %s -sigma %s -steps %.0f", q, sigma, n)}
 		list = append([]mechanism{m}, list...)
 	}
 	if len(list) == 0 {
@@ -387,7 +413,7 @@ func runCurve(args []string, stdout, stderr io.Writer) int {
 	for i, m := range list {
 		curves[i] = make([]float64, len(o))
 		if err := m.curve(o, curves[i]); err != nil {
-			return fail(stderr, "curve", fmt.Errorf("%s: %w", m.label, err))
+			return fail(stderr, "curve", fmt.Errorf("%s: %s", m.spec, m.words.Message(err)))
 		}
 	}
 	if *asJSON {

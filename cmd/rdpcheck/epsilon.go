@@ -16,8 +16,10 @@ import (
 const epsilonDoc = `Prints the (eps, delta)-DP guarantee of DP-SGD: steps compositions of the
 sampled Gaussian mechanism with sampling rate q and noise multiplier sigma,
 accounted in RDP, and the order that attains it; with -eps, the delta of a
-target eps instead. The value comes from package fast (never below the exact
-value at that order); -reference also computes eps in arbitrary precision.
+target eps instead. The value is computed in float64 and rounded up, never
+below the exact value at that order; -reference also computes eps in
+arbitrary precision at that order (its own best order is not searched).
+A delta printed for -eps, given back as -delta, gives at most that eps.
 -delta (or -eps) takes a comma-separated list: one result for each value
 (a JSON array with -json).
 
@@ -30,7 +32,7 @@ times one step's, rounded up) and its share of their sum.
 By default (-orders best) eps is the least over every order in (1, 2^20]
 and +Inf, to 1e-6 relative: dp_accounting's 156 orders first, then a
 search that brackets the best of them and shrinks the bracket until no
-order inside can do better (see fast.BestEpsilon). Every order gives a
+order inside can do better. Every order gives a
 valid bound, so the result is safe whatever the search does. -orders grid
 gives the peers' answer (the best of dp_accounting's 156 orders);
 -orders 2,4,8,... any list. sigma, steps and account use the same orders.
@@ -64,7 +66,7 @@ func runEpsilon(args []string, stdout, stderr io.Writer) int {
 	fs.Var(epss, "eps", "target epsilon (>= 0), or a comma-separated list of them: delta for each, instead of -delta")
 	var d dpFlags
 	d.registerConversion(fs)
-	withRef := fs.Bool("reference", false, "also compute eps with the arbitrary-precision reference (slower; progress on stderr; one Poisson-sampled phase, one -delta)")
+	withRef := fs.Bool("reference", false, "also compute eps with the arbitrary-precision reference: at the order found with -orders best (the reference's own best order is not searched), the least over the orders with -orders grid or a list (slower; progress on stderr; one Poisson-sampled phase, one -delta)")
 	exact := fs.Bool("exact", false, "also print a certified interval around the optimal eps (or delta) of the run, from its privacy loss distribution, and how far RDP's is above it (seconds to a minute; Poisson sampling, one -delta or -eps)")
 	if st := parse(fs, args); st >= 0 {
 		return st
@@ -104,12 +106,38 @@ func runEpsilon(args []string, stdout, stderr io.Writer) int {
 		rdp          []float64
 	}
 	results := make([]result, len(targets))
+	rb := readBack{digits: boundDigits,
+		eps: func(delta float64, orders []float64) (float64, float64, error) {
+			if orders == nil {
+				return r.epsilon(delta, conv, ob)
+			}
+			a, err := r.accountant(orders)
+			if err != nil {
+				return 0, 0, err
+			}
+			return a.Epsilon(delta, conv)
+		},
+		delta: func(eps float64, orders []float64) (float64, float64, error) {
+			if orders == nil {
+				return r.delta(eps, conv, ob)
+			}
+			a, err := r.accountant(orders)
+			if err != nil {
+				return 0, 0, err
+			}
+			return a.Delta(eps, conv)
+		}}
+	if d.json {
+		rb.digits = jsonDigits
+	}
 	pr := startProgress(stderr, "epsilon")
 	for i, t := range targets {
 		pr.set("searching the best order (%s) for the %d. of %d values", ob.describe(), i+1, len(targets))
 		res := &results[i]
 		if wantDelta {
-			res.value, res.order, err = r.delta(t, conv, ob)
+			if res.value, res.order, err = r.delta(t, conv, ob); err == nil {
+				res.value, err = rb.printedDelta(res.value, t)
+			}
 		} else {
 			res.value, res.order, err = r.epsilon(t, conv, ob)
 		}
@@ -123,13 +151,14 @@ func runEpsilon(args []string, stdout, stderr io.Writer) int {
 	}
 	pr.end()
 	var refEps string
+	var refOrder float64
 	if *withRef {
 		t := r.terms()[0]
 		ro := ob.orders()
 		if ob.best() {
 			ro = []float64{results[0].order} // the reference's eps at the order found
 		}
-		if refEps, err = referenceEpsilon(t.q, t.sigma, t.steps, ro, targets[0], conv, stderr); err != nil {
+		if refEps, refOrder, err = referenceEpsilon(t.q, t.sigma, t.steps, ro, targets[0], conv, stderr); err != nil {
 			return fail(stderr, "epsilon", err)
 		}
 	}
@@ -160,7 +189,7 @@ func runEpsilon(args []string, stdout, stderr io.Writer) int {
 				out["q"], out["sigma"], out["steps"] = p.q, p.sigma, p.steps
 			}
 			if *withRef {
-				out["epsilon_reference"] = refEps
+				out["epsilon_reference"], out["order_reference"] = refEps, schema.JSONFloat(refOrder)
 			}
 			if *exact {
 				if wantDelta {
@@ -195,7 +224,11 @@ func runEpsilon(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *withRef {
-		fmt.Fprintf(stdout, "reference eps = %s\n", refEps)
+		which := "the order found above: the reference's own best order is not searched"
+		if !ob.best() {
+			which = "the least over " + ob.describe()
+		}
+		fmt.Fprintf(stdout, "reference eps = %s at order %.10g  (%s)\n", refEps, refOrder, which)
 	}
 	if *exact {
 		printExact(stdout, opt, results[0].value, wantDelta)
@@ -204,13 +237,13 @@ func runEpsilon(args []string, stdout, stderr io.Writer) int {
 }
 
 // referenceEpsilon is dpsgd.ReferenceEpsilon at the default precision,
-// reporting each tenth of the orders on stderr.
-func referenceEpsilon(q, sigma float64, steps int, orders []float64, delta float64, conv fast.Conversion, stderr io.Writer) (string, error) {
+// reporting each tenth of the orders on stderr: eps and its order.
+func referenceEpsilon(q, sigma float64, steps int, orders []float64, delta float64, conv fast.Conversion, stderr io.Writer) (string, float64, error) {
 	fmt.Fprintf(stderr, "reference: %d orders (minutes for small sigma or large orders)\n", len(orders))
 	progress := func(done, total int) { fmt.Fprintf(stderr, "reference: %d/%d orders\n", done, total) }
-	eps, _, err := dpsgd.ReferenceEpsilon(reference.Context{}, q, sigma, steps, orders, delta, conv, progress)
+	eps, order, err := dpsgd.ReferenceEpsilon(reference.Context{}, q, sigma, steps, orders, delta, conv, progress)
 	if err != nil {
-		return "", err
+		return "", 0, err
 	}
-	return cases.Decimal(eps), nil
+	return cases.Decimal(eps), order, nil
 }

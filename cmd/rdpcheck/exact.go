@@ -42,7 +42,8 @@ func exactJSON(iv pld.Interval) map[string]any {
 }
 
 // printExact prints the certified interval, its ends rounded outward to 7
-// digits, and how far the RDP value rdp is above it.
+// digits, and how far the RDP value rdp is above it: a range of
+// percentages, or one where both ends print alike.
 func printExact(w io.Writer, iv pld.Interval, rdp float64, wantDelta bool) {
 	name := "eps"
 	if wantDelta {
@@ -51,6 +52,11 @@ func printExact(w io.Writer, iv pld.Interval, rdp float64, wantDelta bool) {
 	lo, hi := formatDigits(roundDownDigits(iv.Lo, 7)), formatDigits(roundUpDigits(iv.Hi, 7))
 	fmt.Fprintf(w, "optimal %s in [%s, %s]  (certified, from the privacy loss distribution: no accountant may report less than %s)\n", name, lo, hi, lo)
 	if iv.Lo > 0 {
-		fmt.Fprintf(w, "RDP's %s is %.3g%% to %.3g%% above the optimal\n", name, 100*(rdp/iv.Hi-1), 100*(rdp/iv.Lo-1))
+		least, most := fmt.Sprintf("%.3g%%", 100*(rdp/iv.Hi-1)), fmt.Sprintf("%.3g%%", 100*(rdp/iv.Lo-1))
+		above := least + " to " + most
+		if least == most {
+			above = least
+		}
+		fmt.Fprintf(w, "RDP's %s is %s above the optimal\n", name, above)
 	}
 }

@@ -39,7 +39,45 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
+// run runs the command of args. Output that cannot be written (a full
+// disk, a closed pipe) fails the command: the user would otherwise take a
+// truncated result, or none, for an answer.
 func run(args []string, stdout, stderr io.Writer) int {
+	out := &checkedWriter{w: stdout}
+	status := dispatch(args, out, stderr)
+	if out.err != nil && status == 0 {
+		name := "rdpcheck"
+		if len(args) > 0 && commands[args[0]].name != "" {
+			name += " " + args[0]
+		}
+		fmt.Fprintf(stderr, "%s: %v\n", name, out.err)
+		return 1
+	}
+	return status
+}
+
+// checkedWriter keeps the first error of its writer, worded for the
+// user, and writes nothing after it.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	if err != nil {
+		c.err = fmt.Errorf("cannot write the output: %w", err)
+	}
+	return n, c.err
+}
+
+func dispatch(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
 		usage(stdout)
 		if len(args) == 0 {

@@ -30,8 +30,9 @@ Gaussian, as dp_accounting's PoissonSampledDpEvent of a GaussianDpEvent.
 -sampling wor: each step takes a fixed batch of batch records drawn without
 replacement from the n, independently of the other steps; replace-one
 neighbours: Wang, Balle and Kasiviswanathan 2019, Theorem 27, at q =
-batch/n rounded up, as dp_accounting's SampledWithoutReplacementDpEvent of a
-GaussianDpEvent under REPLACE_ONE. It needs n and batch (whole numbers), not
+batch/n rounded up to a float64 (the least at or above it: 2 of 3 is
+0.6666666666666667), as dp_accounting's SampledWithoutReplacementDpEvent
+of a GaussianDpEvent under REPLACE_ONE. It needs n and batch (whole numbers), not
 a bare q. Its sigma is the noise over the replace-one l2-sensitivity: for
 DP-SGD summing gradients clipped to norm C, that sensitivity is 2C, so a
 noise standard deviation of s C is sigma = s/2 here.
@@ -88,6 +89,9 @@ var phaseKeys = []string{"q", "n", "batch", "epochs", "sigma", "steps"}
 type phaseList struct{ phases []phase }
 
 func (l *phaseList) String() string { return "" }
+
+// repeatable: each -phase adds a phase.
+func (l *phaseList) repeatable() bool { return true }
 
 func (l *phaseList) Set(v string) error {
 	var s sgmFlags
@@ -402,6 +406,9 @@ func (l *numList) String() string {
 	}
 	return strings.Join(s, ",")
 }
+
+// repeatable: -delta 1e-5 -delta 1e-6 adds to the list.
+func (l *numList) repeatable() bool { return true }
 
 // Set appends the values: -delta 1e-5,1e-6 and -delta 1e-5 -delta 1e-6 are
 // the same.

@@ -149,23 +149,14 @@ func runSigma(args []string, stdout, stderr io.Writer) int {
 // sigmaDigits is how many significant digits sigma is printed with.
 const sigmaDigits = 8
 
-// roundUpMeeting rounds sigma up to sigmaDigits significant digits and
-// returns it with its eps, which must meet the target (eps is
-// non-increasing in sigma, so it does whenever sigma did; it is checked,
-// and the next printable sigma taken if not).
+// roundUpMeeting rounds sigma up to sigmaDigits significant digits, and
+// further if need be, so that the sigma printed meets the target when
+// read back, and returns it with its eps (epsAt is how epsilon reads it).
 func roundUpMeeting(sigma, target float64, epsAt func(float64) (float64, error)) (float64, float64, error) {
-	p := roundUpDigits(sigma, sigmaDigits)
-	for range 4 {
-		e, err := epsAt(p)
-		if err != nil {
-			return 0, 0, err
-		}
-		if e <= target {
-			return p, e, nil
-		}
-		p = roundUpDigits(math.Nextafter(p, math.Inf(1)), sigmaDigits)
-	}
-	return 0, 0, fmt.Errorf("sigma %v rounded up to %d digits does not meet the target", sigma, sigmaDigits)
+	return printedMeeting(sigma, sigmaDigits, target, math.Inf(1), func(s float64, _ int) (float64, float64, error) {
+		e, err := epsAt(s)
+		return e, math.NaN(), err
+	})
 }
 
 // sigmaJSON is sigma -json's output; every float goes through
