@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -438,7 +440,7 @@ func TestScoreReport(t *testing.T) {
 
 // The committed conformance reports are what -report writes today.
 func TestPeerReportsUpToDate(t *testing.T) {
-	for _, peer := range []string{"dp_accounting_0_6_0", "opacus_1_5_4", "autodp_0_2_3_1"} {
+	for _, peer := range []string{"dp_accounting_0_6_0", "opacus_1_5_4", "autodp_0_2_3_1", "dp_accounting_0_6_0_snippet"} {
 		dir := filepath.Join("..", "..", "peers", "accountants", "answers", peer)
 		got, err := buildReport(dir, "auto", score.Options{})
 		if err != nil {
@@ -508,5 +510,342 @@ func TestScoreExitStatus(t *testing.T) {
 		if lines := strings.Count(errOut, "\n"); c.code == 2 && (lines != 2 || !strings.HasSuffix(errOut, "run 'rdpcheck score -h' for usage\n")) {
 			t.Errorf("score %v: a usage error is one line and a pointer to -h, got:\n%s", c.args, errOut)
 		}
+	}
+}
+
+// kitDocs are the pages that show the Python kit. Each ```python block in
+// them quotes a file of examples/, named on its first line: "# examples/X.py"
+// for the whole file (the file starts with that line), "# from
+// examples/X.py" for consecutive lines of it. So what a maintainer copies
+// is a file that CI runs.
+var kitDocs = []string{"README.md", "docs/testing-your-accountant.md", "examples/README.md"}
+
+// snippetRecords are, for each adapter a page quotes whole, the folder of
+// peers/accountants/answers holding its answers from the library it names
+// (made by that folder's README's commands) and the copy it was run as.
+var snippetRecords = map[string]string{
+	"examples/dp_accounting_sgm.py": "peers/accountants/answers/dp_accounting_0_6_0_snippet",
+}
+
+// pythonBlock is one ```python block of a page: its first line, the file
+// it quotes, whether whole, and its text without the fence's indentation.
+type pythonBlock struct {
+	where, file string
+	whole       bool
+	text        string
+}
+
+var quoteHeader = regexp.MustCompile(`^# (from )?(examples/[A-Za-z0-9_]+\.py)\b`)
+
+// pythonBlocks reads the ```python blocks of the page at path (from the
+// repository's root).
+func pythonBlocks(t *testing.T, path string) []pythonBlock {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []pythonBlock
+	lines := strings.Split(string(data), "\n")
+	for i := 0; i < len(lines); i++ {
+		if strings.TrimSpace(lines[i]) != "```python" {
+			continue
+		}
+		indent := lines[i][:strings.Index(lines[i], "```")]
+		var body []string
+		j := i + 1
+		for ; j < len(lines) && strings.TrimSpace(lines[j]) != "```"; j++ {
+			body = append(body, strings.TrimPrefix(lines[j], indent))
+		}
+		if j == len(lines) {
+			t.Fatalf("%s:%d: a ```python block that does not end", path, i+1)
+		}
+		b := pythonBlock{where: fmt.Sprintf("%s:%d", path, i+1), text: strings.Join(body, "\n") + "\n"}
+		if m := quoteHeader.FindStringSubmatch(body[0]); m != nil {
+			b.file, b.whole = m[2], m[1] == ""
+		}
+		out = append(out, b)
+		i = j
+	}
+	return out
+}
+
+// TestPythonSnippetsQuoteFiles: every Python block of the kit's pages is a
+// file of examples/ quoted byte for byte (the README once showed an adapter
+// calling rdp._compute_rdp, a name dp_accounting 0.6.0 does not have: every
+// one of its 1943 answers was an adapter error), and every runner command
+// of those pages names files that exist.
+func TestPythonSnippetsQuoteFiles(t *testing.T) {
+	t.Chdir("../..")
+	runner := regexp.MustCompile(`python3 examples/run_vectors\.py .*`)
+	for _, doc := range kitDocs {
+		adapters := 0
+		for _, b := range pythonBlocks(t, doc) {
+			if b.file == "" {
+				t.Errorf("%s: a Python block that quotes no file of examples/ (first line %q): quote one, or point at it", b.where, strings.SplitN(b.text, "\n", 2)[0])
+				continue
+			}
+			data, err := os.ReadFile(b.file)
+			if err != nil {
+				t.Errorf("%s: quotes %s: %v", b.where, b.file, err)
+				continue
+			}
+			src := string(data)
+			if b.whole {
+				adapters++
+				if b.text != src {
+					t.Errorf("%s: the block differs from %s: copy the file into it", b.where, b.file)
+				}
+				continue
+			}
+			excerpt := b.text[strings.Index(b.text, "\n")+1:]
+			if !strings.HasPrefix(src, excerpt) && !strings.Contains(src, "\n"+excerpt) {
+				t.Errorf("%s: the block's lines are not consecutive lines of %s", b.where, b.file)
+			}
+		}
+		if adapters == 0 {
+			t.Errorf("%s: quotes no adapter whole", doc)
+		}
+		data, _ := os.ReadFile(doc)
+		for _, cmd := range runner.FindAllString(string(data), -1) {
+			for _, arg := range strings.Fields(strings.Trim(cmd, "`")) {
+				arg = strings.Trim(arg, "`(),")
+				if strings.HasSuffix(arg, ".py") || strings.HasSuffix(arg, ".json") {
+					if _, err := os.Stat(arg); err != nil {
+						t.Errorf("%s: %q names %s, which does not exist", doc, cmd, arg)
+					}
+				}
+			}
+		}
+	}
+}
+
+// libraryStubs stand in, where a library a quoted adapter imports is
+// absent (as in CI), for its names that the adapters use: same modules,
+// classes and signatures, values that are no RDP. They show the adapter
+// runs under the kit; that its calls are the library's is shown by the
+// recorded run against the library itself (snippetRecords).
+var libraryStubs = map[string]map[string]string{
+	// dp_accounting 0.6.0 (google/differential-privacy @ b5b0286,
+	// python/dp_accounting): the package exports the event classes, and
+	// its rdp subpackage RdpAccountant, whose compose(event, count=1)
+	// returns the accountant and whose rdp property is the curve at its
+	// orders.
+	"dp_accounting": {
+		"dp_accounting/__init__.py": `"""A stub of dp_accounting 0.6.0 for rdpcheck's tests: not the library."""
+from dp_accounting import rdp
+
+
+class DpEvent:
+    pass
+
+
+class GaussianDpEvent(DpEvent):
+    def __init__(self, noise_multiplier):
+        self.noise_multiplier = noise_multiplier
+
+
+class PoissonSampledDpEvent(DpEvent):
+    def __init__(self, sampling_probability, event):
+        self.sampling_probability = sampling_probability
+        self.event = event
+`,
+		"dp_accounting/rdp/__init__.py": `from dp_accounting.rdp.rdp_privacy_accountant import RdpAccountant
+`,
+		"dp_accounting/rdp/rdp_privacy_accountant.py": `class RdpAccountant:
+    def __init__(self, orders=None, neighboring_relation=None):
+        self._orders = list(orders)
+        self._rdp = [0.0] * len(self._orders)
+
+    def compose(self, event, count=1):
+        import dp_accounting
+        if not isinstance(event, dp_accounting.DpEvent):
+            raise TypeError("event must be DpEvent")
+        q, sigma = event.sampling_probability, event.event.noise_multiplier
+        if not (0 <= q <= 1 and sigma > 0):
+            raise ValueError("stub: q in [0, 1], sigma > 0")
+        self._rdp = [r + count * q * q * a / (sigma * sigma) for r, a in zip(self._rdp, self._orders)]
+        return self
+
+    @property
+    def rdp(self):
+        return list(self._rdp)
+`,
+	},
+}
+
+// TestPythonSnippetsRun runs each runner command of the kit's pages that
+// names an adapter they quote, as written (answers to a temporary
+// directory), with the library's stub where python3 lacks the library:
+// every test it asks is answered with a value or a rejection by the
+// library, none with an adapter error or a crash. Each such adapter also
+// has its recorded run against the real library (snippetRecords), made
+// from today's file: all 1943 tests of sgm_rdp.json answered, no adapter
+// error.
+func TestPythonSnippetsRun(t *testing.T) {
+	t.Chdir("../..")
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not found")
+	}
+	quoted := map[string]bool{}
+	for _, doc := range kitDocs {
+		for _, b := range pythonBlocks(t, doc) {
+			if b.whole && strings.HasPrefix(b.text, "# "+b.file) {
+				quoted[b.file] = true
+			}
+		}
+	}
+	if len(quoted) == 0 {
+		t.Fatal("the kit's pages quote no adapter")
+	}
+	runner := regexp.MustCompile(`python3 (examples/run_vectors\.py [^` + "`" + `\n]*)`)
+	ran := map[string]bool{}
+	for _, doc := range kitDocs {
+		data, _ := os.ReadFile(doc)
+		for _, m := range runner.FindAllStringSubmatch(string(data), -1) {
+			args := strings.Fields(m[1])
+			adapter := ""
+			for _, a := range args {
+				if quoted[a] {
+					adapter = a
+				}
+			}
+			if adapter == "" || ran[m[1]] {
+				continue
+			}
+			ran[m[1]] = true
+			t.Run(m[1], func(t *testing.T) { runQuotedAdapter(t, py, adapter, args) })
+		}
+	}
+	for file := range quoted {
+		if !slices.ContainsFunc(slices.Collect(maps.Keys(ran)), func(c string) bool { return strings.Contains(c, file) }) {
+			t.Errorf("%s: quoted, but no page shows a runner command for it", file)
+		}
+		dir, ok := snippetRecords[file]
+		if !ok {
+			t.Errorf("%s: no recorded run against the library it names (snippetRecords)", file)
+			continue
+		}
+		src, _ := os.ReadFile(file)
+		if rec, err := os.ReadFile(filepath.Join(dir, "adapter.py")); err != nil || !bytes.Equal(rec, src) {
+			t.Errorf("%s/adapter.py is not today's %s (%v): run it against the library again (%s/../README.md)", dir, file, err, dir)
+		}
+		data, err := os.ReadFile(filepath.Join(dir, "sgm_rdp.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ans, err := score.Parse(data, "sgm_rdp.jsonl", "auto")
+		if err != nil {
+			t.Fatal(err)
+		}
+		bad := 0
+		for _, a := range ans {
+			if a.AdapterError != "" || a.Hang {
+				bad++
+			}
+		}
+		if n := mustLoad(t, "sgm_rdp.json").NumberOfTests; len(ans) != n || bad > 0 {
+			t.Errorf("%s: %d answers to sgm_rdp.json's %d tests, %d of them adapter errors, crashes or hangs; want all answered, none", dir, len(ans), n, bad)
+		}
+	}
+}
+
+// runQuotedAdapter runs examples/run_vectors.py with args (the page's
+// command; -o pointed at a temporary path) and checks the answers.
+func runQuotedAdapter(t *testing.T, py, adapter string, args []string) {
+	src, err := os.ReadFile(adapter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	env := os.Environ()
+	var stubbed []string
+	for _, m := range regexp.MustCompile(`(?m)^(?:import|from) ([A-Za-z_][A-Za-z0-9_]*)`).FindAllStringSubmatch(string(src), -1) {
+		lib := m[1]
+		if exec.Command(py, "-c", "import "+lib).Run() == nil {
+			continue
+		}
+		files, ok := libraryStubs[lib]
+		if !ok {
+			t.Fatalf("%s imports %s, which python3 lacks and which has no stub (libraryStubs)", adapter, lib)
+		}
+		for name, text := range files {
+			p := filepath.Join(tmp, "stubs", filepath.FromSlash(name))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		stubbed = append(stubbed, lib)
+	}
+	if len(stubbed) > 0 {
+		env = append(env, "PYTHONPATH="+filepath.Join(tmp, "stubs"))
+		t.Logf("with stubs of %v", stubbed)
+	}
+	all := slices.Contains(args, "-all")
+	out := filepath.Join(tmp, "answers")
+	var cmdArgs []string
+	for i := 0; i < len(args); i++ {
+		cmdArgs = append(cmdArgs, args[i])
+		if args[i] == "-o" && i+1 < len(args) {
+			cmdArgs = append(cmdArgs, out)
+			i++
+		}
+	}
+	cmd := exec.Command(py, cmdArgs...)
+	cmd.Env = env
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("python3 %s: %v\n%s", strings.Join(cmdArgs, " "), err, b)
+	}
+	var files []string
+	if all {
+		filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
+			if err == nil && strings.HasSuffix(p, ".jsonl") {
+				files = append(files, p)
+			}
+			return err
+		})
+	} else {
+		files = []string{out}
+	}
+	if len(files) == 0 {
+		t.Fatal("no answers written")
+	}
+	for _, f := range files {
+		lines := readAnswerLines(t, f)
+		bad := 0
+		for id, m := range lines {
+			_, value := m["value"]
+			if !(value || m["raisedIn"] == "library") {
+				if bad++; bad <= 3 {
+					t.Errorf("%s: tcId %d: %v, want a value or the library's rejection", f, id, m)
+				}
+			}
+		}
+		if len(lines) == 0 || bad > 0 {
+			t.Errorf("%s: %d answers, %d of them neither a value nor a rejection by the library", f, len(lines), bad)
+		}
+	}
+	if all {
+		return
+	}
+	// Every test of a function the adapter defines is answered.
+	var name string
+	for _, a := range args {
+		if strings.HasSuffix(a, ".json") {
+			name = strings.TrimPrefix(a, "vectors/")
+		}
+	}
+	want := 0
+	for _, g := range mustLoad(t, name).TestGroups {
+		if regexp.MustCompile(`(?m)^def ` + g.Function + `\(`).Match(src) {
+			want += len(g.Tests)
+		}
+	}
+	if n := len(readAnswerLines(t, out)); n != want || want == 0 {
+		t.Errorf("%d answers to the %d tests of %s whose function %s defines", n, want, name, adapter)
 	}
 }
