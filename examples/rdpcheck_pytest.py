@@ -203,6 +203,8 @@ def check_group(case):
         result = test["result"]
         if out.get("unsupported"):
             unsupported += 1
+        elif "crashed" in out:
+            other.append("%s: crashed: %s" % (where, out["crashed"]))
         elif "adapterError" in out:
             adapter.append("%s: %s" % (where, out["adapterError"]))
         elif "error" in out:

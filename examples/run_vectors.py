@@ -67,8 +67,11 @@ it does is recorded per test, as one JSON line:
 - not returning within -timeout seconds (default 10): {"tcId": N,
   "hang": true}. Each test runs in a worker process; a hung worker is
   killed and a new one started, so one endless loop cannot stop the run.
-  A worker that dies (a crash in native code) gives {"tcId": N,
-  "error": "crashed"}.
+- crashing: the worker process dying (a segfault in native code,
+  os._exit) or the call raising SystemExit or KeyboardInterrupt gives
+  {"tcId": N, "crashed": "how"}, e.g. "the worker died: signal SIGSEGV".
+  A crash is no answer and no rejection: the scorer fails its group, even
+  where the input is invalid. The next test gets a new worker.
 
 Groups whose function IMPL does not define are skipped (their tests stay
 unanswered). With -all, every vector file under -vectors-dir (default: the
@@ -91,6 +94,7 @@ import json
 import math
 import multiprocessing
 import os
+import signal
 import sys
 import traceback
 
@@ -241,12 +245,18 @@ def outcome(exc, adapter_file):
     return {"error": msg, "errorType": type(exc).__name__, "raisedIn": where}
 
 
-def answer(impl, function, kw, adapter_file=None):
-    """One test's answer fields (everything but tcId)."""
+def answer(impl, function, kw, adapter_file=None, interrupts=False):
+    """One test's answer fields (everything but tcId). SystemExit raised by
+    the call is a crash; so is KeyboardInterrupt where interrupts is set
+    (in a worker, whose own Ctrl-C is ignored: the run's goes to the
+    parent), while in-process (the pytest helper) it stops the run."""
+    stops = (SystemExit, KeyboardInterrupt) if interrupts else SystemExit
     try:
         result = getattr(impl, function)(**kw)
     except Exception as e:
         return outcome(e, adapter_file)
+    except stops as e:
+        return {"crashed": "%s: %s (raised by the call)" % (type(e).__name__, e)}
     try:
         if isinstance(result, tuple):
             fields = {"value": number(result[0])}
@@ -260,13 +270,29 @@ def answer(impl, function, kw, adapter_file=None):
 
 
 def _serve(spec, conn):
+    # Ctrl-C is the parent's to handle (it stops the run and the worker);
+    # a KeyboardInterrupt the implementation raises is still a crash.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     impl = load_impl(spec)
     adapter_file = impl_file(impl)
     while True:
         job = conn.recv()
         if job is None:
             return
-        conn.send(answer(impl, job[0], job[1], adapter_file))
+        conn.send(answer(impl, job[0], job[1], adapter_file, interrupts=True))
+
+
+def death(exitcode):
+    """How a worker process ended, from its exit code."""
+    if exitcode is None:
+        return "the worker died"
+    if exitcode < 0:
+        try:
+            name = signal.Signals(-exitcode).name
+        except ValueError:
+            name = str(-exitcode)
+        return "the worker died: signal %s" % name
+    return "the worker exited with status %d (os._exit or a native exit)" % exitcode
 
 
 class Worker:
@@ -293,8 +319,11 @@ class Worker:
                 return self.conn.recv()
             except EOFError:
                 pass
-            self.proc = None  # the child died (a crash in native code)
-            return {"error": "crashed"}
+            # The child died: a crash, never a rejection.
+            self.proc.join(5)
+            how = death(self.proc.exitcode)
+            self.proc = None
+            return {"crashed": how}
         self.proc.kill()
         self.proc.join()
         self.proc = None

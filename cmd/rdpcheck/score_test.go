@@ -368,7 +368,7 @@ func TestScoreAll(t *testing.T) {
 	var summary []string
 	for _, l := range strings.Split(out[strings.Index(out, "summary of"):], "\n")[2:] {
 		if f := strings.Fields(l); len(f) > 0 {
-			summary = append(summary, f[0]+" "+f[5]) // groups failing
+			summary = append(summary, f[0]+" "+f[6]) // groups failing
 		}
 	}
 	// Each file's groups, from the vector files: none fails.
@@ -424,7 +424,7 @@ func TestScoreReport(t *testing.T) {
 		t.Fatalf("-report: exit %d\n%s%s", code, out, errOut)
 	}
 	rep, _ := os.ReadFile(filepath.Join(dir, "REPORT.md"))
-	for _, want := range []string{"# Conformance report:", "| [closed_forms.json](#closed_formsjson) | 299/299 | 0 | 0 | 4/4 | 0/4 | 0/4 | 0/4 |", "| gaussian | "} {
+	for _, want := range []string{"# Conformance report:", "| [closed_forms.json](#closed_formsjson) | 299/299 | 0 | 0 | 0 | 4/4 | 0/4 | 0/4 | 0/4 |", "| gaussian | "} {
 		if !strings.Contains(string(rep), want) {
 			t.Errorf("REPORT.md lacks %q:\n%s", want, rep)
 		}
@@ -847,5 +847,70 @@ func runQuotedAdapter(t *testing.T, py, adapter string, args []string) {
 	}
 	if n := len(readAnswerLines(t, out)); n != want || want == 0 {
 		t.Errorf("%d answers to the %d tests of %s whose function %s defines", n, want, name, adapter)
+	}
+}
+
+// crashImpl's SGM crashes on every call, in turn each way a Python
+// implementation can end its process (a call counter kept in a file, since
+// a crash takes the worker's memory with it): a segfault in native code,
+// os._exit, SystemExit and KeyboardInterrupt.
+const crashImpl = `import ctypes, os
+def SGM(q, sigma, alpha):
+    with open(%q, "a+") as f:
+        f.seek(0)
+        n = len(f.read())
+        f.write("x")
+    kind = n %% 4
+    if kind == 0:
+        ctypes.string_at(0)
+    if kind == 1:
+        os._exit(3)
+    if kind == 2:
+        raise SystemExit(2)
+    raise KeyboardInterrupt
+`
+
+// A crash is an outcome of its own, never a rejection: an SGM that crashes
+// on every call once passed invalid_inputs.json's sgm group, each crash
+// written {"error": "crashed"} and graded as rejecting the input. Each of
+// the four ways is written "crashed" with how, and the group fails.
+func TestPythonRunnerCrash(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not found")
+	}
+	dir := t.TempDir()
+	impl := filepath.Join(dir, "crash.py")
+	if err := os.WriteFile(impl, []byte(fmt.Sprintf(crashImpl, filepath.Join(dir, "calls"))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	answers := filepath.Join(dir, "a.jsonl")
+	if b, err := exec.Command(py, "../../examples/run_vectors.py", "../../vectors/invalid_inputs.json", impl, "-o", answers).CombinedOutput(); err != nil {
+		t.Fatalf("run_vectors.py: %v\n%s", err, b)
+	}
+	lines := readAnswerLines(t, answers)
+	hows := map[string]int{}
+	for id, m := range lines {
+		how, ok := m["crashed"].(string)
+		if !ok || len(m) != 1 {
+			t.Errorf("tcId %d: %v, want only crashed", id, m)
+		}
+		hows[how]++
+	}
+	for _, want := range []string{"the worker died: signal SIGSEGV", "the worker exited with status 3 (os._exit or a native exit)", "SystemExit: 2 (raised by the call)", "KeyboardInterrupt:  (raised by the call)"} {
+		if hows[want] == 0 {
+			t.Errorf("no crash written %q; got %v", want, hows)
+		}
+	}
+	code, out, errOut := runScoreCLI(t, "-vectors", "invalid_inputs.json", "-group", "sgm", answers)
+	if code != 1 || !strings.Contains(out, fmt.Sprintf("%d crashed (the process died or exited: no answer, never a rejection)", len(lines))) {
+		t.Errorf("score: exit %d, want 1 and %d crashes\n%s%s", code, len(lines), out, errOut)
+	}
+	// The old runner's record of a crash is refused, not taken for a
+	// rejection.
+	old := filepath.Join(dir, "old.jsonl")
+	os.WriteFile(old, []byte(`{"tcId": 1, "error": "crashed"}`+"\n"), 0o644)
+	if code, _, errOut := runScoreCLI(t, "-vectors", "invalid_inputs.json", old); code != 1 || !strings.Contains(errOut, `"error": "crashed" is how examples/run_vectors.py once wrote a crash`) {
+		t.Errorf("the old crash record: exit %d, %s", code, errOut)
 	}
 }

@@ -15,7 +15,7 @@ import (
 var strictRefusals = []struct {
 	caught, name, data, want string
 }{
-	{"an unknown key was ignored", "a.jsonl", `{"tcId": 1, "valeu": 0.5}`, `line 1: unknown key "valeu" (an answer's keys: tcId, value, error, errorType, raisedIn, adapterError, order, unsupported, hang)`},
+	{"an unknown key was ignored", "a.jsonl", `{"tcId": 1, "valeu": 0.5}`, `line 1: unknown key "valeu" (an answer's keys: tcId, value, error, errorType, raisedIn, adapterError, order, unsupported, hang, crashed)`},
 	{"a duplicate key: the last won", "a.jsonl", `{"tcId": 1, "value": 0.5, "value": 0.7}`, `line 1: key "value" given twice (each key once)`},
 	{"a duplicate tcId key", "a.jsonl", `{"tcId": 1, "tcId": 2, "value": 0.5}`, `key "tcId" given twice`},
 	{"two outcomes: the value won", "a.jsonl", `{"tcId": 1, "value": 0.5, "error": "x"}`, `tcId 1: "error" and "value": give one outcome only`},
@@ -41,6 +41,9 @@ var strictRefusals = []struct {
 	{"CSV: too many fields", "a.csv", "1,0.5,2,3", `line 1: 4 fields: want tcId,value[,order]`},
 	{"CSV: a value that is not a number", "a.csv", "1,0.5x", `line 1: value "0.5x": want a number (decimal or hex), "inf"`},
 	{"CSV: an order below 1", "a.csv", "1,0.5,0.5", `line 1: order 0.5: want a number above 1`},
+	{"a crash was a rejection", "a.jsonl", `{"tcId": 1, "error": "crashed"}`, `tcId 1: "error": "crashed" is how examples/run_vectors.py once wrote a crash, which is no rejection`},
+	{"a crash of the wrong type", "a.jsonl", `{"tcId": 1, "crashed": 11}`, `"crashed": 11: want how the process died (a string) or true`},
+	{"a crash and a value", "a.jsonl", `{"tcId": 1, "crashed": "signal SIGSEGV", "value": 1}`, `"crashed" and "value": give one outcome only`},
 	{"an unknown format", "a.txt", "1,0.5", `unknown format`},
 }
 
@@ -74,6 +77,9 @@ func TestParseAccepts(t *testing.T) {
 		{"a.jsonl", `{"tcId": 6, "value": "0x1p-1", "order": 2.5}`, map[int]score.Answer{6: {Value: 0.5, Order: 2.5, Line: 1}}},
 		{"a.csv", "TCID, Value, Order\n7,0.5,8\n8,error,\n", map[int]score.Answer{7: {Value: 0.5, Order: 8, Line: 2}, 8: {Rejected: true, Order: nan, Line: 3}}},
 		{"a.csv", "# made by hand\n\n2.5e1,unsupported\n", map[int]score.Answer{25: {Unsupported: true, Order: nan, Line: 3}}},
+		{"a.jsonl", "{\"tcId\": 9, \"crashed\": \"the worker died: signal SIGSEGV\"}\n{\"tcId\": 10, \"crashed\": true}\n{\"tcId\": 11, \"crashed\": false, \"value\": 1}",
+			map[int]score.Answer{9: {Crashed: "the worker died: signal SIGSEGV", Order: nan, Line: 1}, 10: {Crashed: "crashed", Order: nan, Line: 2}, 11: {Value: 1, Order: nan, Line: 3}}},
+		{"a.csv", "12,crashed\n", map[int]score.Answer{12: {Crashed: "crashed", Order: nan, Line: 1}}},
 	} {
 		got, err := score.Parse([]byte(c.data), c.name, "auto")
 		if err != nil {

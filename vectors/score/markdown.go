@@ -13,8 +13,8 @@ import (
 func (r *Report) Markdown(w io.Writer, name string, worstN int) {
 	c := r.Count()
 	fmt.Fprintf(w, "## %s\n\n%s; %s.\n\n", name, c.answered(r.Tests), c.Groups())
-	fmt.Fprintln(w, "| group | answered | max rel | RMS rel | tolerance | below truth (beyond tolerance) | worst under | negative | NaN | inf | rejected valid | accepted invalid | tighter valid | unsupported | hang | adapter errors | status |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+	fmt.Fprintln(w, "| group | answered | max rel | RMS rel | tolerance | below truth (beyond tolerance) | worst under | negative | NaN | inf | rejected valid | accepted invalid | tighter valid | unsupported | hang | crashed | adapter errors | status |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 	for _, g := range r.Groups {
 		rms, maxRel := "-", "-"
 		if g.Finite > 0 {
@@ -27,9 +27,9 @@ func (r *Report) Markdown(w io.Writer, name string, worstN int) {
 		if g.WorstUnder != nil {
 			under = strconv.Itoa(g.WorstUnder.ID)
 		}
-		fmt.Fprintf(w, "| %s | %d/%d | %s | %s | %g | %d | %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %s |\n",
+		fmt.Fprintf(w, "| %s | %d/%d | %s | %s | %g | %d | %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %s |\n",
 			g.Name, g.Answered, g.Tests, maxRel, rms, g.Tolerance, g.Below, under, g.Negative, g.NaN, g.Inf,
-			g.RejectedValid, g.AcceptedInvalid, g.TighterValid, g.Unsupported, g.Hang, g.AdapterErrors, g.Status())
+			g.RejectedValid, g.AcceptedInvalid, g.TighterValid, g.Unsupported, g.Hang, g.Crashed, g.AdapterErrors, g.Status())
 	}
 	first := true
 	for _, g := range r.Groups {

@@ -18,14 +18,17 @@
 //     (NotImplementedError). Counted, never a failure;
 //   - hang: the runner stopped the test at its time limit. Counted, and a
 //     failure: an accountant must return.
+//   - crashed: the implementation's process died or exited on the test (a
+//     segfault, os._exit, SystemExit). Counted, and a failure, never a
+//     rejection: a crash on an invalid input does not reject it.
 //   - adapter error: the runner traced the exception to the adapter's own
 //     code (a TypeError at the call, a misspelt library function). It is
 //     the adapter's bug, not the implementation's behaviour: never counted
 //     as a rejection, right or wrong, and a failure until fixed.
 //
 // Unsafe first: a group's worst cases list under-estimates beyond the
-// tolerance (and profile answers below the certified floor) before hangs,
-// NaN and infinite answers, accepted invalid inputs, adapter errors, and
+// tolerance (and profile answers below the certified floor) before hangs
+// and crashes, NaN and infinite answers, accepted invalid inputs, adapter errors, and
 // over-estimates last; "below truth" counts only values below the truth by
 // more than the tolerance. WorstUnder is the worst such under-estimate.
 package score
@@ -71,6 +74,7 @@ type Group struct {
 	Unanswered      int
 	Unsupported     int // "not implemented" answers, never a failure
 	Hang            int // tests stopped at the runner's time limit
+	Crashed         int // tests on which the implementation's process died
 	AdapterErrors   int // exceptions in the adapter's own code: neither answer nor rejection
 	// TighterValid counts values below the formula's value but at or
 	// above a valid shortcut's (see schema.Test.Shortcut): not errors.
@@ -104,6 +108,8 @@ type Worst struct {
 	Want     string // the expected value, or "a rejection"
 	Rejected bool
 	Hang     bool
+	// Crashed says how the process died, for a crash.
+	Crashed string
 	// Unsound and Loose: a profile answer below the certified interval
 	// (Want is its lower bound) or above it (Want is its upper bound).
 	Unsound, Loose bool
@@ -117,10 +123,10 @@ type Worst struct {
 }
 
 // Failed reports whether the group fails: an answer beyond tolerance, a
-// rejected valid input, an accepted invalid one, a hang, or (with
-// Options.Complete) an unanswered test.
+// rejected valid input, an accepted invalid one, a hang, a crash, an
+// adapter error, or (with Options.Complete) an unanswered test.
 func (g *Group) Failed() bool {
-	return g.OverTolerance > 0 || g.Unsound > 0 || g.AdapterErrors > 0 || g.RejectedValid > 0 || g.AcceptedInvalid > 0 || g.Hang > 0 || (g.complete && g.Unanswered > 0)
+	return g.OverTolerance > 0 || g.Unsound > 0 || g.AdapterErrors > 0 || g.RejectedValid > 0 || g.AcceptedInvalid > 0 || g.Hang > 0 || g.Crashed > 0 || (g.complete && g.Unanswered > 0)
 }
 
 // RMS is the root mean square of the finite relative errors, NaN if none.
@@ -148,11 +154,11 @@ func (r *Report) Failed() bool {
 	return c.Failing > 0 || c.Answered == c.Unsupported
 }
 
-// Counts sum up a report: the tests answered (Unsupported and Hang of
-// them), and the groups by status. Every group is exactly one of Passing,
-// Failing, Unanswered and UnsupportedGroups.
+// Counts sum up a report: the tests answered (Unsupported, Hang and
+// Crashed of them), and the groups by status. Every group is exactly one
+// of Passing, Failing, Unanswered and UnsupportedGroups.
 type Counts struct {
-	Answered, Unsupported, Hang                     int
+	Answered, Unsupported, Hang, Crashed            int
 	Passing, Failing, Unanswered, UnsupportedGroups int
 }
 
@@ -165,6 +171,7 @@ func (r *Report) Count() Counts {
 		c.Answered += g.Answered
 		c.Unsupported += g.Unsupported
 		c.Hang += g.Hang
+		c.Crashed += g.Crashed
 		switch g.Status() {
 		case StatusFail:
 			c.Failing++
@@ -271,6 +278,11 @@ func scoreGroup(g *schema.Group, ans map[int]Answer, opt Options) (*Group, error
 			w.Hang = true
 			cases = append(cases, w)
 			continue
+		case a.Crashed != "":
+			gs.Crashed++
+			w.Crashed = a.Crashed
+			cases = append(cases, w)
+			continue
 		case a.AdapterError != "":
 			gs.AdapterErrors++
 			w.AdapterError = a.AdapterError
@@ -371,7 +383,7 @@ func scoreGroup(g *schema.Group, ans map[int]Answer, opt Options) (*Group, error
 		if len(gs.Worst) == MaxWorst {
 			break
 		}
-		if c.Rel > 0 || c.Hang || c.Rejected || c.AdapterError != "" {
+		if c.Rel > 0 || c.Hang || c.Crashed != "" || c.Rejected || c.AdapterError != "" {
 			gs.Worst = append(gs.Worst, c)
 		}
 	}
@@ -379,14 +391,14 @@ func scoreGroup(g *schema.Group, ans map[int]Answer, opt Options) (*Group, error
 }
 
 // rank orders worst cases, what can hurt a user first: under-estimates
-// (and answers below a certified floor), hangs, NaN and infinite values,
+// (and answers below a certified floor), hangs and crashes, NaN and infinite values,
 // accepted invalid inputs, adapter errors, rejected valid inputs, then the
 // rest (over-estimates, loose answers).
 func (c Worst) rank() int {
 	switch {
 	case c.Unsound || c.Under:
 		return 0
-	case c.Hang:
+	case c.Hang || c.Crashed != "":
 		return 1
 	case c.Rel > 0 && !c.Rejected && c.Want != "a rejection" && c.AdapterError == "" && (math.IsNaN(c.Got) || math.IsInf(c.Got, 0)):
 		return 2
@@ -526,12 +538,13 @@ func fmtRel(x float64) string { return schema.Format(x, 'e', 1) }
 // unsupported, hang and tighter-valid columns appear only when some group
 // has such answers.
 func (r *Report) Print(w io.Writer, path, vec string, worstN int) {
-	var unsupported, hang, tighter, profile, adapter bool
+	var unsupported, hang, crashed, tighter, profile, adapter bool
 	for _, g := range r.Groups {
 		profile = profile || g.Profile
 		adapter = adapter || g.AdapterErrors > 0
 		unsupported = unsupported || g.Unsupported > 0
 		hang = hang || g.Hang > 0
+		crashed = crashed || g.Crashed > 0
 		tighter = tighter || g.TighterValid > 0
 	}
 	c := r.Count()
@@ -549,6 +562,9 @@ func (r *Report) Print(w io.Writer, path, vec string, worstN int) {
 	}
 	if hang {
 		head += "hang\t"
+	}
+	if crashed {
+		head += "crashed\t"
 	}
 	if adapter {
 		head += "adapter errors\t"
@@ -588,6 +604,9 @@ func (r *Report) Print(w io.Writer, path, vec string, worstN int) {
 		}
 		if hang {
 			fmt.Fprintf(tw, "%d\t", g.Hang)
+		}
+		if crashed {
+			fmt.Fprintf(tw, "%d\t", g.Crashed)
 		}
 		if adapter {
 			fmt.Fprintf(tw, "%d\t", g.AdapterErrors)
@@ -636,6 +655,7 @@ func (g *Group) Reasons() []string {
 	}
 	add(g.Unsound, "below the certified lower bound (unsound)")
 	add(g.Hang, "hangs")
+	add(g.Crashed, "crashed (the process died or exited: no answer, never a rejection)")
 	add(g.AcceptedInvalid, "invalid inputs accepted")
 	add(g.AdapterErrors, "adapter errors (the adapter's bug, not the implementation's answer)")
 	if !g.Profile {
@@ -676,6 +696,8 @@ func (c Worst) Verdict() string {
 	switch {
 	case c.Hang:
 		return "no answer within the runner's time limit (hang)"
+	case c.Crashed != "":
+		return "crashed, no answer: " + c.Crashed
 	case c.AdapterError != "":
 		return "adapter error (the adapter's bug, not the implementation's answer): " + c.AdapterError
 	case c.Rejected:

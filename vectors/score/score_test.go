@@ -463,3 +463,39 @@ func TestUnsafeFirstAndAdapterErrors(t *testing.T) {
 		t.Errorf("invalid group with one adapter error: %d adapter errors, %d accepted invalid, failed %v", g.AdapterErrors, g.AcceptedInvalid, g.Failed())
 	}
 }
+
+// TestCrashIsNoRejection: on a group of invalid inputs, crashes are
+// counted apart, fail the group (a crash once passed as rejecting the
+// input) and are listed before the rightly rejected tests' neighbours,
+// said as crashes with how the process died.
+func TestCrashIsNoRejection(t *testing.T) {
+	f, err := vectors.Load("invalid_inputs.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := f.TestGroups[0]
+	ans := map[int]score.Answer{}
+	for _, tc := range g.Tests {
+		ans[tc.TcID] = score.Answer{Rejected: true, Order: math.NaN()}
+	}
+	crash := g.Tests[len(g.Tests)-1]
+	ans[crash.TcID] = score.Answer{Crashed: "the worker died: signal SIGSEGV", Order: math.NaN()}
+	r, err := score.Score(f, ans, score.Options{Group: g.Name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gs := r.Groups[0]
+	if gs.Crashed != 1 || gs.AcceptedInvalid != 0 || !gs.Failed() || len(gs.Worst) != 1 || gs.Worst[0].ID != crash.TcID {
+		t.Errorf("crashed %d, accepted invalid %d, failed %v, worst %+v; want 1, 0, true, tcId %d", gs.Crashed, gs.AcceptedInvalid, gs.Failed(), gs.Worst, crash.TcID)
+	}
+	if c := r.Count(); c.Crashed != 1 || c.Failing != 1 {
+		t.Errorf("counts %+v: want 1 crashed, 1 failing group", c)
+	}
+	var b strings.Builder
+	r.Print(&b, "a.jsonl", "invalid_inputs.json", 3)
+	for _, want := range []string{"crashed", "1 crashed (the process died or exited: no answer, never a rejection)", "crashed, no answer: the worker died: signal SIGSEGV"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, b.String())
+		}
+	}
+}
