@@ -38,12 +38,14 @@ does not have are skipped, and said so. The profile functions' tests give
 a certified interval (lower, upper), not an exact value: an answer below
 lower is unsound, one above upper is valid but loose.
 
-Each function returns a float, or (value, order) for the conversions. What
-it does is recorded per test, as one JSON line:
+Each function returns a real number (an int or float, or numpy's), or
+(value, order) for the conversions. What it does is recorded per test, as
+one JSON line:
 - a value: {"tcId": N, "value": V} (V a number or "inf"/"-inf"/"nan"),
-  plus "order" when it returned one; an order that is no Renyi order
-  (None, 0 or nan: how libraries say that none was chosen, e.g. beside
-  eps = inf) is left out, as the scorer asks;
+  plus "order" when it returned one. None, 0 or nan as the order is how
+  libraries say that none was chosen (e.g. beside eps = inf): it is left
+  out. Any other order must be one of the test's orders (for a function
+  that takes orders; else above 1);
 - raising NotImplementedError: {"tcId": N, "unsupported": true}. The scorer
   reports these as unsupported, never as failures (use it for a conversion
   or a region you do not offer);
@@ -58,7 +60,9 @@ it does is recorded per test, as one JSON line:
 - an adapter bug: a TypeError, AttributeError or NameError whose innermost
   frame is in IMPL's file or is the call itself (wrong keyword arguments,
   a misspelt function of a module, an undefined name), or a return value
-  that is not a float or (value, order):
+  that is no answer: a value that is not a real number (a str such as
+  "0.5", a bool, None), a tuple that is not (value, order), or an order
+  that is none of the test's orders (a swapped (order, value) lands here):
       {"tcId": N, "adapterError": "TypeError: ...", "raisedIn": "adapter"}
   This says nothing about the implementation under test: it is not a
   rejection, and the scorer reports it on its own. (A TypeError raised by
@@ -93,6 +97,7 @@ import importlib.util
 import json
 import math
 import multiprocessing
+import numbers
 import os
 import signal
 import sys
@@ -258,15 +263,58 @@ def answer(impl, function, kw, adapter_file=None, interrupts=False):
     except stops as e:
         return {"crashed": "%s: %s (raised by the call)" % (type(e).__name__, e)}
     try:
-        if isinstance(result, tuple):
-            fields = {"value": number(result[0])}
-            if result[1] is not None and float(result[1]) > 1:
-                fields["order"] = number(result[1])
-            return fields
-        return {"value": number(result)}
-    except Exception as e:
-        return {"adapterError": "%s: returned %.80r, want a float or (value, order): %s"
-                % (type(e).__name__, result, e), "raisedIn": "adapter"}
+        return returned(result, kw.get("orders"))
+    except NoAnswer as e:
+        return {"adapterError": "returned %.80r: %s" % (result, e), "raisedIn": "adapter"}
+
+
+class NoAnswer(Exception):
+    """A returned result that answers nothing: the adapter's bug."""
+
+
+def real(x):
+    """x as a float if it is a real number: an int or float, numpy's scalars
+    (registered as numbers.Real) or a 0-d numpy array of numbers; None for
+    anything else, a bool (True is no 1.0) and a str ("0.5") among them."""
+    if isinstance(x, bool) or type(x).__name__ in ("bool_", "bool"):  # numpy's bool too
+        return None
+    try:
+        if isinstance(x, numbers.Real):
+            return float(x)
+        if getattr(x, "shape", None) == () and getattr(getattr(x, "dtype", None), "kind", None) in ("f", "i", "u"):
+            return float(x)
+    except (TypeError, ValueError, OverflowError):
+        pass
+    return None
+
+
+def returned(result, orders):
+    """The answer fields of a returned result: a real number, or (value,
+    order). orders are the test's (None if its function takes none). Raises
+    NoAnswer for anything else."""
+    order = None
+    value = result
+    if isinstance(result, tuple):
+        if len(result) != 2:
+            raise NoAnswer("a tuple of %d items, want a number or (value, order)" % len(result))
+        value, order = result
+    v = real(value)
+    if v is None:
+        raise NoAnswer("the value %.40r is not a real number (want an int or float)" % (value,))
+    fields = {"value": number(v)}
+    if order is None:
+        return fields
+    o = real(order)
+    if o is None:
+        raise NoAnswer("the order %.40r is not a real number" % (order,))
+    if o == 0 or math.isnan(o):
+        return fields  # no order chosen
+    if orders is not None and o not in orders:
+        raise NoAnswer("the order %r is none of the test's orders (is it (order, value), swapped?)" % o)
+    if orders is None and not o > 1:
+        raise NoAnswer("the order %r is no Renyi order (want one above 1, or None, 0 or nan for none)" % o)
+    fields["order"] = number(o)
+    return fields
 
 
 def _serve(spec, conn):

@@ -914,3 +914,56 @@ func TestPythonRunnerCrash(t *testing.T) {
 		t.Errorf("the old crash record: exit %d, %s", code, errOut)
 	}
 }
+
+// noAnswerImpl's Epsilon returns, test after test, what is no answer: the
+// string "0.5", True, a swapped (order, eps) with eps <= 1, an order none
+// of the test's, a triple; then a right (value, order).
+const noAnswerImpl = `import itertools
+_kinds = itertools.cycle(["str", "bool", "swapped", "foreign", "triple", "ok"])
+def Epsilon(orders, rdp, delta, conversion):
+    k = next(_kinds)
+    if k == "str":
+        return "0.5"
+    if k == "bool":
+        return True
+    if k == "swapped":
+        return orders[0], 0.5
+    if k == "foreign":
+        return 0.5, next(x for x in itertools.count(1.5, 1) if x not in orders)
+    if k == "triple":
+        return 0.5, orders[0], 1
+    return 0.5, orders[0]
+`
+
+// The runner refuses what is no answer as the adapter's bug (it wrote the
+// string "0.5" as 0.5 and True as 1.0, read a swapped (order, eps) as eps =
+// order with eps <= 1 dropped as "no order", and kept an order none of the
+// test's); a right (value, order) is kept.
+func TestPythonRunnerNoAnswer(t *testing.T) {
+	got := runPython(t, noAnswerImpl, "../../vectors/conversions.json")
+	kinds := map[string]int{}
+	for id, m := range got {
+		msg, _ := m["adapterError"].(string)
+		switch {
+		case strings.Contains(msg, `returned '0.5': the value '0.5' is not a real number`):
+			kinds["str"]++
+		case strings.Contains(msg, "returned True: the value True is not a real number"):
+			kinds["bool"]++
+		case strings.Contains(msg, "the order 0.5 is none of the test's orders (is it (order, value), swapped?)"):
+			kinds["swapped"]++
+		case strings.Contains(msg, "is none of the test's orders"):
+			kinds["foreign"]++
+		case strings.Contains(msg, "a tuple of 3 items"):
+			kinds["triple"]++
+		case msg == "" && m["value"] == 0.5 && m["order"] != nil && len(m) == 2:
+			kinds["ok"]++
+		default:
+			t.Errorf("tcId %d: %v", id, m)
+		}
+	}
+	for _, k := range []string{"str", "bool", "swapped", "foreign", "triple", "ok"} {
+		if kinds[k] == 0 {
+			t.Errorf("no %s answer among %v", k, kinds)
+		}
+	}
+}

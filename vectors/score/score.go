@@ -38,6 +38,7 @@ import (
 	"io"
 	"math"
 	"math/big"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -71,11 +72,14 @@ type Group struct {
 	OverTolerance   int
 	Valued          int // numeric answers to valid and acceptable tests
 	OrderDiffers    int
-	Unanswered      int
-	Unsupported     int // "not implemented" answers, never a failure
-	Hang            int // tests stopped at the runner's time limit
-	Crashed         int // tests on which the implementation's process died
-	AdapterErrors   int // exceptions in the adapter's own code: neither answer nor rejection
+	// ForeignOrder counts values given at an order that is none of the
+	// test's orders (a swapped (order, value) reads so): a failure.
+	ForeignOrder  int
+	Unanswered    int
+	Unsupported   int // "not implemented" answers, never a failure
+	Hang          int // tests stopped at the runner's time limit
+	Crashed       int // tests on which the implementation's process died
+	AdapterErrors int // exceptions in the adapter's own code: neither answer nor rejection
 	// TighterValid counts values below the formula's value but at or
 	// above a valid shortcut's (see schema.Test.Shortcut): not errors.
 	TighterValid int
@@ -117,6 +121,9 @@ type Worst struct {
 	Under bool
 	// AdapterError is the adapter's exception, for an adapter error.
 	AdapterError string
+	// ForeignOrder: the answer's order (Order) is none of the test's.
+	ForeignOrder bool
+	Order        float64
 	Comment      string
 	// Inputs are the test's inputs, as Inputs writes them.
 	Inputs string
@@ -126,7 +133,7 @@ type Worst struct {
 // rejected valid input, an accepted invalid one, a hang, a crash, an
 // adapter error, or (with Options.Complete) an unanswered test.
 func (g *Group) Failed() bool {
-	return g.OverTolerance > 0 || g.Unsound > 0 || g.AdapterErrors > 0 || g.RejectedValid > 0 || g.AcceptedInvalid > 0 || g.Hang > 0 || g.Crashed > 0 || (g.complete && g.Unanswered > 0)
+	return g.OverTolerance > 0 || g.Unsound > 0 || g.AdapterErrors > 0 || g.ForeignOrder > 0 || g.RejectedValid > 0 || g.AcceptedInvalid > 0 || g.Hang > 0 || g.Crashed > 0 || (g.complete && g.Unanswered > 0)
 }
 
 // RMS is the root mean square of the finite relative errors, NaN if none.
@@ -289,6 +296,16 @@ func scoreGroup(g *schema.Group, ans map[int]Answer, opt Options) (*Group, error
 			cases = append(cases, w)
 			continue
 		}
+		// Parse gives an order above 1 or NaN; an Answer built in Go (as
+		// vectorstest builds them) may leave it 0: no order either.
+		if !a.Rejected && a.Order > 1 && t.Result != schema.Invalid {
+			if orders := testOrders(g, t); orders != nil && !slices.Contains(orders, a.Order) {
+				gs.ForeignOrder++
+				w.ForeignOrder, w.Order, w.Got = true, a.Order, a.Value
+				cases = append(cases, w)
+				continue
+			}
+		}
 		if t.Result == schema.Invalid {
 			if !a.Rejected {
 				gs.AcceptedInvalid++
@@ -383,7 +400,7 @@ func scoreGroup(g *schema.Group, ans map[int]Answer, opt Options) (*Group, error
 		if len(gs.Worst) == MaxWorst {
 			break
 		}
-		if c.Rel > 0 || c.Hang || c.Crashed != "" || c.Rejected || c.AdapterError != "" {
+		if c.Rel > 0 || c.Hang || c.Crashed != "" || c.Rejected || c.AdapterError != "" || c.ForeignOrder {
 			gs.Worst = append(gs.Worst, c)
 		}
 	}
@@ -400,11 +417,11 @@ func (c Worst) rank() int {
 		return 0
 	case c.Hang || c.Crashed != "":
 		return 1
-	case c.Rel > 0 && !c.Rejected && c.Want != "a rejection" && c.AdapterError == "" && (math.IsNaN(c.Got) || math.IsInf(c.Got, 0)):
+	case c.Rel > 0 && !c.Rejected && c.Want != "a rejection" && c.AdapterError == "" && !c.ForeignOrder && (math.IsNaN(c.Got) || math.IsInf(c.Got, 0)):
 		return 2
 	case c.Want == "a rejection":
 		return 3
-	case c.AdapterError != "":
+	case c.AdapterError != "" || c.ForeignOrder:
 		return 4
 	case c.Rejected:
 		return 5
@@ -452,6 +469,23 @@ func (gs *Group) gradeInterval(t *schema.Test, v float64, w Worst) (*Worst, erro
 	}
 	gs.MaxRel = math.Max(gs.MaxRel, w.Rel)
 	return &w, nil
+}
+
+// testOrders are the orders a test gives its function (its own, or its
+// group's), nil if the function takes none.
+func testOrders(g *schema.Group, t *schema.Test) []float64 {
+	hex := t.OrdersHex
+	if t.Orders == nil {
+		hex = g.OrdersHex
+	}
+	if hex == nil {
+		return nil
+	}
+	orders, err := schema.ParseList(hex)
+	if err != nil {
+		return nil // the lint refuses such a file
+	}
+	return orders
 }
 
 // tighterValid reports whether got lies below the formula's value want
@@ -658,6 +692,7 @@ func (g *Group) Reasons() []string {
 	add(g.Crashed, "crashed (the process died or exited: no answer, never a rejection)")
 	add(g.AcceptedInvalid, "invalid inputs accepted")
 	add(g.AdapterErrors, "adapter errors (the adapter's bug, not the implementation's answer)")
+	add(g.ForeignOrder, "values at an order that is none of the test's orders")
 	if !g.Profile {
 		add(g.OverTolerance, "beyond tolerance %g", g.Tolerance)
 	}
@@ -700,6 +735,8 @@ func (c Worst) Verdict() string {
 		return "crashed, no answer: " + c.Crashed
 	case c.AdapterError != "":
 		return "adapter error (the adapter's bug, not the implementation's answer): " + c.AdapterError
+	case c.ForeignOrder:
+		return fmt.Sprintf("%v at order %v, which is none of the test's orders (a swapped (order, value)?)", c.Got, c.Order)
 	case c.Rejected:
 		return "rejected, want " + c.Want
 	case c.Want == "a rejection":

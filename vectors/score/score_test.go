@@ -499,3 +499,66 @@ func TestCrashIsNoRejection(t *testing.T) {
 		}
 	}
 }
+
+// TestForeignOrder: a value given at an order that is none of the test's
+// (what a swapped (order, value) from another runner looks like) fails
+// its group, whatever the value, and says which order it was; an order
+// among the test's is graded as before.
+func TestForeignOrder(t *testing.T) {
+	f, err := vectors.Load("conversions.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g *schema.Group
+	for _, grp := range f.TestGroups {
+		if grp.Name == "epsilon/improved" {
+			g = grp
+		}
+	}
+	ans := map[int]score.Answer{}
+	var foreign *schema.Test
+	for _, tc := range g.Tests {
+		if tc.Result == schema.Invalid {
+			ans[tc.TcID] = score.Answer{Rejected: true, Order: math.NaN()}
+			continue
+		}
+		want, _ := tc.ExpectedValue()
+		v, _ := want.Float64()
+		if schema.Below(v, want) {
+			v = math.Nextafter(v, math.Inf(1))
+		}
+		order, _ := schema.ParseFloat(g.InputOrders(tc)[0])
+		if foreign == nil {
+			foreign = tc
+			order = 1.4375 // none of the test's orders
+			for _, o := range g.InputOrders(tc) {
+				if o == "1.4375" {
+					t.Fatalf("tcId %d has order 1.4375", tc.TcID)
+				}
+			}
+		}
+		ans[tc.TcID] = score.Answer{Value: v, Order: order}
+	}
+	r, err := score.Score(f, ans, score.Options{Group: "epsilon/improved"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gs := r.Groups[0]
+	if gs.ForeignOrder != 1 || gs.OverTolerance != 0 || !gs.Failed() || len(gs.Worst) == 0 || gs.Worst[0].ID != foreign.TcID {
+		t.Errorf("foreign %d, over tolerance %d, failed %v, worst %+v; want 1, 0, true, tcId %d first", gs.ForeignOrder, gs.OverTolerance, gs.Failed(), gs.Worst[:min(1, len(gs.Worst))], foreign.TcID)
+	}
+	var b strings.Builder
+	r.Print(&b, "a.jsonl", "conversions.json", 3)
+	if want := "at order 1.4375, which is none of the test's orders"; !strings.Contains(b.String(), want) {
+		t.Errorf("report lacks %q:\n%s", want, b.String())
+	}
+	// An answer that gives no order (NaN from Parse, 0 from a Go literal,
+	// as vectorstest builds them) is no foreign order.
+	for id, a := range ans {
+		a.Order = 0
+		ans[id] = a
+	}
+	if r, _ := score.Score(f, ans, score.Options{Group: "epsilon/improved"}); r.Groups[0].ForeignOrder != 0 {
+		t.Errorf("caught: vectorstest's answers (order 0) were foreign orders: %d", r.Groups[0].ForeignOrder)
+	}
+}
