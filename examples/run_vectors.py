@@ -403,12 +403,12 @@ def run_file(path, impl, functions, worker, timeout, out, table="schema/function
     """Answers every test of one vector file whose function impl defines,
     with the inputs functions (load_functions) declares for it. A point
     already asked (in seen, shared across the files of -all, which may
-    share points) is answered as it was, not run again. Returns (answered, skipped, hangs)."""
+    share points) is answered as it was, not run again. Returns a Tally."""
     if seen is None:
         seen = {}
     with open(path) as f:
         vectors = json.load(f)
-    answered = skipped = hangs = 0
+    tally = Tally()
     unknown = set()
     for group in vectors["testGroups"]:
         function = group["function"]
@@ -419,10 +419,10 @@ def run_file(path, impl, functions, worker, timeout, out, table="schema/function
                 print("run_vectors: %s: function %s is not in the function table "
                       "(%s); skipping its groups" % (path, function, table),
                       file=sys.stderr)
-            skipped += len(group["tests"])
+            tally.skipped += len(group["tests"])
             continue
         if not callable(getattr(impl, function, None)):
-            skipped += len(group["tests"])
+            tally.skipped += len(group["tests"])
             continue
         for test in group["tests"]:
             try:
@@ -430,17 +430,61 @@ def run_file(path, impl, functions, worker, timeout, out, table="schema/function
             except VectorError as e:
                 print("run_vectors: %s: group %s, tcId %s: %s; test skipped"
                       % (path, group.get("name"), test.get("tcId"), e), file=sys.stderr)
-                skipped += 1
+                tally.skipped += 1
                 continue
             line = {"tcId": test["tcId"]}
             key = point_key(function, kw)
             if key not in seen:
                 seen[key] = worker.run(function, kw, timeout)
             line.update(seen[key])
-            hangs += bool(line.get("hang"))
+            tally.add(line)
             out.write(json.dumps(line) + "\n")
-            answered += 1
-    return answered, skipped, hangs
+    return tally
+
+
+class Tally:
+    """What the tests of a run came to, by outcome: a summary that does not
+    count an adapter's failed calls as answers."""
+
+    OUTCOMES = (("value", "values"), ("error", "rejections"), ("unsupported", "unsupported"),
+                ("adapterError", "adapter errors"), ("hang", "hangs"), ("crashed", "crashed"))
+
+    def __init__(self):
+        self.counts = {k: 0 for k, _ in self.OUTCOMES}
+        self.skipped = 0
+        self.first_adapter_error = None  # (tcId, message)
+
+    def add(self, line):
+        for k, _ in self.OUTCOMES:
+            if k in line:
+                self.counts[k] += 1
+                break
+        if "adapterError" in line and self.first_adapter_error is None:
+            self.first_adapter_error = (line["tcId"], line["adapterError"])
+
+    def merge(self, other):
+        for k in self.counts:
+            self.counts[k] += other.counts[k]
+        self.skipped += other.skipped
+        self.first_adapter_error = self.first_adapter_error or other.first_adapter_error
+
+    @property
+    def asked(self):
+        return sum(self.counts.values())
+
+    def __str__(self):
+        return "%d tests asked: %s; %d skipped" % (
+            self.asked, ", ".join("%d %s" % (self.counts[k], name) for k, name in self.OUTCOMES), self.skipped)
+
+    def warn(self, where):
+        """Says loudly, on standard error, what is not the implementation's
+        answer: the adapter's bugs."""
+        n = self.counts["adapterError"]
+        if n:
+            tc, msg = self.first_adapter_error
+            print("run_vectors: %sADAPTER BUG: in %d of %d tests the call failed in the adapter's "
+                  "own code, not in the implementation (first, tcId %s: %s): these tests are not "
+                  "answered; fix the adapter" % (where, n, self.asked, tc, msg), file=sys.stderr)
 
 
 def vector_files(root):
@@ -493,27 +537,30 @@ def main():
     try:
         if not args.all:
             out = sys.stdout if args.output == "-" else open(args.output, "w")
-            answered, skipped, hangs = run_file(vec_path, impl, functions, worker, args.timeout, out, fpath)
+            tally = run_file(vec_path, impl, functions, worker, args.timeout, out, fpath)
             if out is not sys.stdout:
                 out.close()
-            print("run_vectors: %d tests answered (%d hangs), %d skipped (functions not in %s or the table)"
-                  % (answered, hangs, skipped, impl_spec), file=sys.stderr)
+            print("run_vectors: %s (functions not in %s or the table)" % (tally, impl_spec), file=sys.stderr)
+            tally.warn("")
             return
         root = os.path.normpath(args.vectors_dir)
         seen = {}  # each point once across the files
+        total = Tally()
         for path in vector_files(root):
             rel = os.path.relpath(path, root)
             dest = os.path.join(args.output, os.path.splitext(rel)[0] + ".jsonl")
             os.makedirs(os.path.dirname(dest), exist_ok=True)
             tmp = dest + ".tmp"
             with open(tmp, "w") as out:
-                answered, skipped, hangs = run_file(path, impl, functions, worker, args.timeout, out, fpath, seen)
-            if answered:
+                tally = run_file(path, impl, functions, worker, args.timeout, out, fpath, seen)
+            if tally.asked:
                 os.replace(tmp, dest)
             else:
                 os.remove(tmp)
-            print("run_vectors: %s: %d answered (%d hangs), %d skipped"
-                  % (rel, answered, hangs, skipped), file=sys.stderr)
+            print("run_vectors: %s: %s" % (rel, tally), file=sys.stderr)
+            total.merge(tally)
+        print("run_vectors: all files: %s" % total, file=sys.stderr)
+        total.warn("")
     finally:
         worker.close()
 

@@ -65,8 +65,8 @@ examples:
 
 -all and -report check each answered tcId against DIR/digests.txt (or
 DIR/../digests.txt): the digest of the inputs of the test it was made for
-(-all only when the file exists). Answers to a tcId that now asks
-something else are refused.`
+(-all only when the file exists, with a note on standard error when it
+does not). Answers to a tcId that now asks something else are refused.`
 
 func init() {
 	register(command{name: "score", summary: "grade another implementation's answers against a vector file", run: runScore})
@@ -245,7 +245,12 @@ func scoreAll(dir, format string, opt score.Options, worstN int, stdout, stderr 
 	// With DIR/digests.txt (or one beside DIR), answers made for other
 	// tests are refused.
 	stored, err := readDigests(dir)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		// Graded all the same, but not silently unchecked.
+		fmt.Fprintf(stderr, "rdpcheck score: note: no %s or %s: the answers are graded against today's tests without checking that each tcId still asks what it asked when they were made (write digests.txt with rdpcheck score -digests embedded when making the answers)\n",
+			filepath.Join(dir, "digests.txt"), filepath.Join(filepath.Dir(filepath.Clean(dir)), "digests.txt"))
+	case err != nil:
 		return fail(stderr, "score", err)
 	}
 	names, paths, err := answerFiles(dir)

@@ -967,3 +967,34 @@ func TestPythonRunnerNoAnswer(t *testing.T) {
 		}
 	}
 }
+
+// The runner's summary counts each outcome and says loudly when calls
+// failed in the adapter's own code: it said "91 tests answered (0 hangs)"
+// when every call was an adapter error.
+func TestPythonRunnerSummary(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not found")
+	}
+	dir := t.TempDir()
+	impl := filepath.Join(dir, "typo.py")
+	if err := os.WriteFile(impl, []byte(typoImpl), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(py, "../../examples/run_vectors.py", "../../vectors/closed_forms.json", impl, "-o", filepath.Join(dir, "a.jsonl"))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("run_vectors.py: %v\n%s", err, stderr.String())
+	}
+	// closed_forms.json's gaussian group has 91 tests; the others' functions
+	// the module lacks.
+	for _, want := range []string{
+		"run_vectors: 91 tests asked: 0 values, 0 rejections, 0 unsupported, 91 adapter errors, 0 hangs, 0 crashed; 208 skipped",
+		"run_vectors: ADAPTER BUG: in 91 of 91 tests the call failed in the adapter's own code, not in the implementation (first, tcId 1: AttributeError: module 'math' has no attribute 'gausian_rdp')",
+	} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		}
+	}
+}

@@ -16,8 +16,11 @@ import (
 // a value, Rejected, Unsupported, Hang, Crashed and AdapterError holds.
 type Answer struct {
 	Value float64
-	// Rejected: the implementation refused the input (an error).
-	Rejected bool
+	// Rejected: the implementation refused the input (an error). Error is
+	// its message as written, RaisedIn where the runner traced it
+	// ("library" or "adapter"; "" if not said).
+	Rejected        bool
+	Error, RaisedIn string
 	// Unsupported: the implementation does not offer the function
 	// (Python's NotImplementedError). Never a failure.
 	Unsupported bool
@@ -155,6 +158,9 @@ func parseTcID(raw json.RawMessage) (int, error) {
 // valueForms says what a value may be.
 const valueForms = `a number (decimal or hex), "inf", "-inf", "nan", a word starting with "error" (a rejected input), "unsupported", "hang" or "crashed"`
 
+// jsonValueForms says what a JSON answer's value may be.
+const jsonValueForms = `a number, or a string of one (decimal or hex, "inf", "-inf", "nan"); in JSON a rejection is {"tcId": N, "error": "..."}, and "unsupported": true, "hang": true and "crashed" are keys of their own`
+
 // parseValue reads a value field: a number (decimal, hex, inf, nan in any
 // common spelling), an error word, "unsupported" or "hang".
 func parseValue(s string) (Answer, error) {
@@ -163,7 +169,7 @@ func parseValue(s string) (Answer, error) {
 	case s == "":
 		return Answer{}, fmt.Errorf("empty value: want %s", valueForms)
 	case strings.HasPrefix(low, "error"):
-		return Answer{Rejected: true}, nil
+		return Answer{Rejected: true, Error: s}, nil
 	case low == "unsupported":
 		return Answer{Unsupported: true}, nil
 	case low == "hang":
@@ -263,6 +269,9 @@ func parseJSONAnswer(line string) (int, Answer, error) {
 		if k == "raisedIn" && s != "adapter" && s != "library" {
 			return 0, a, fmt.Errorf(`"raisedIn": %s: want "adapter" or "library"`, v)
 		}
+		if k == "raisedIn" {
+			a.RaisedIn = s
+		}
 		if raw["error"] == nil && raw["adapterError"] == nil {
 			return 0, a, fmt.Errorf("%q goes with \"error\" or \"adapterError\"", k)
 		}
@@ -306,6 +315,9 @@ func parseJSONAnswer(line string) (int, Answer, error) {
 		// Python's NotImplementedError is the runner's "not offered".
 		a.Rejected = !strings.HasPrefix(msg, "NotImplementedError")
 		a.Unsupported = a.Unsupported || !a.Rejected
+		if a.Rejected {
+			a.Error = msg
+		}
 	}
 	if v, ok := raw["value"]; ok {
 		outcomes = append(outcomes, `"value"`)
@@ -320,9 +332,13 @@ func parseJSONAnswer(line string) (int, Answer, error) {
 				return 0, a, err
 			}
 		} else {
-			return 0, a, fmt.Errorf(`"value": %s: want %s`, v, valueForms)
+			return 0, a, fmt.Errorf(`"value": %s: want %s`, v, jsonValueForms)
 		}
-		a.Value, a.Rejected, a.Unsupported, a.Hang, a.Crashed = b.Value, b.Rejected, b.Unsupported, b.Hang, b.Crashed
+		if b.Rejected || b.Unsupported || b.Hang || b.Crashed != "" {
+			// CSV's words; in JSON each outcome has its key.
+			return 0, a, fmt.Errorf(`"value": %s: want %s`, v, jsonValueForms)
+		}
+		a.Value = b.Value
 	}
 	switch len(outcomes) {
 	case 0:

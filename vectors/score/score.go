@@ -43,6 +43,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
 )
@@ -111,7 +112,10 @@ type Worst struct {
 	Got      float64
 	Want     string // the expected value, or "a rejection"
 	Rejected bool
-	Hang     bool
+	// Error and RaisedIn are a rejection's message and where it was
+	// raised, as the answer gave them.
+	Error, RaisedIn string
+	Hang            bool
 	// Crashed says how the process died, for a crash.
 	Crashed string
 	// Unsound and Loose: a profile answer below the certified interval
@@ -317,7 +321,7 @@ func scoreGroup(g *schema.Group, ans map[int]Answer, opt Options) (*Group, error
 		if a.Rejected {
 			if t.Result == schema.Valid {
 				gs.RejectedValid++
-				w.Rejected = true
+				w.Rejected, w.Error, w.RaisedIn = true, a.Error, a.RaisedIn
 				cases = append(cases, w)
 			}
 			continue
@@ -563,6 +567,36 @@ func abbrev(xs []string) string {
 	return strings.Join(xs[:4], " ") + fmt.Sprintf(" ...(%d more)... ", len(xs)-6) + strings.Join(xs[len(xs)-2:], " ")
 }
 
+// maxMessage bounds the length of an error message quoted in a report.
+const maxMessage = 160
+
+// rejection quotes a rejection's message (on one line, at most
+// maxMessage bytes) and where it was raised, as the answer gave them.
+func (c Worst) rejection() string {
+	msg := strings.Join(strings.Fields(c.Error), " ")
+	if len(msg) > maxMessage {
+		cut := maxMessage
+		for cut > 0 && !utf8.RuneStart(msg[cut]) {
+			cut--
+		}
+		msg = msg[:cut] + "..."
+	}
+	var parts []string
+	if msg != "" {
+		parts = append(parts, strconv.Quote(msg))
+	}
+	switch c.RaisedIn {
+	case "library":
+		parts = append(parts, "raised in the library")
+	case "adapter":
+		parts = append(parts, "raised in the adapter's own code")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
+}
+
 // fmtRel writes a relative error with two significant digits.
 func fmtRel(x float64) string { return schema.Format(x, 'e', 1) }
 
@@ -738,7 +772,7 @@ func (c Worst) Verdict() string {
 	case c.ForeignOrder:
 		return fmt.Sprintf("%v at order %v, which is none of the test's orders (a swapped (order, value)?)", c.Got, c.Order)
 	case c.Rejected:
-		return "rejected, want " + c.Want
+		return "rejected" + c.rejection() + ", want " + c.Want
 	case c.Want == "a rejection":
 		return fmt.Sprintf("%v, want a rejection (invalid input)", c.Got)
 	case c.Unsound && math.IsNaN(c.Got):

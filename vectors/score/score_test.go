@@ -26,7 +26,7 @@ func TestOutcomes(t *testing.T) {
 	}
 	g := f.TestGroups[0]
 	// Every test of the first group answered: the first three unsupported
-	// (in the three spellings), the fourth a hang, the rest exact.
+	// (in the two spellings), the fourth a hang, the rest exact.
 	var b strings.Builder
 	for i, tc := range g.Tests {
 		switch i {
@@ -35,7 +35,7 @@ func TestOutcomes(t *testing.T) {
 		case 1:
 			fmt.Fprintf(&b, "{\"tcId\": %d, \"error\": \"NotImplementedError: no classic conversion\"}\n", tc.TcID)
 		case 2:
-			fmt.Fprintf(&b, "{\"tcId\": %d, \"value\": \"unsupported\"}\n", tc.TcID)
+			fmt.Fprintf(&b, "{\"tcId\": %d, \"unsupported\": true, \"value\": null}\n", tc.TcID)
 		case 3:
 			fmt.Fprintf(&b, "{\"tcId\": %d, \"hang\": true}\n", tc.TcID)
 		default:
@@ -97,7 +97,7 @@ func TestParseCSVOutcomes(t *testing.T) {
 	want := map[int]score.Answer{
 		1: {Unsupported: true, Order: nan, Line: 2},
 		2: {Hang: true, Order: nan, Line: 3},
-		3: {Rejected: true, Order: nan, Line: 4},
+		3: {Rejected: true, Error: "error: x", Order: nan, Line: 4},
 		4: {Value: 0.5, Order: nan, Line: 5},
 	}
 	if diff := cmp.Diff(want, ans, cmp.Comparer(func(a, b float64) bool { return a == b || (a != a && b != b) })); diff != "" {
@@ -560,5 +560,43 @@ func TestForeignOrder(t *testing.T) {
 	}
 	if r, _ := score.Score(f, ans, score.Options{Group: "epsilon/improved"}); r.Groups[0].ForeignOrder != 0 {
 		t.Errorf("caught: vectorstest's answers (order 0) were foreign orders: %d", r.Groups[0].ForeignOrder)
+	}
+}
+
+// TestRejectionSaysWhy: a wrongly rejected valid input is listed with the
+// implementation's message (on one line, cut at 160 bytes) and where the
+// runner traced it; the report said only "rejected".
+func TestRejectionSaysWhy(t *testing.T) {
+	f, err := vectors.Load("closed_forms.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := f.TestGroups[0]
+	var valid []*schema.Test
+	for _, tc := range g.Tests {
+		if tc.Result == schema.Valid {
+			valid = append(valid, tc)
+		}
+	}
+	long := "ValueError: " + strings.Repeat("x", 200)
+	ans := map[int]score.Answer{
+		valid[0].TcID: {Rejected: true, Error: "ValueError: sigma\n  must be > 0", RaisedIn: "library", Order: math.NaN()},
+		valid[1].TcID: {Rejected: true, Error: long, RaisedIn: "adapter", Order: math.NaN()},
+		valid[2].TcID: {Rejected: true, Error: "error", Order: math.NaN()},
+	}
+	r, err := score.Score(f, ans, score.Options{Group: g.Name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	r.Print(&b, "a.jsonl", "closed_forms.json", 3)
+	for _, want := range []string{
+		fmt.Sprintf(`tcId %d (%s): rejected ("ValueError: sigma must be > 0", raised in the library), want %s`, valid[0].TcID, valid[0].Comment, valid[0].Expected),
+		fmt.Sprintf(`tcId %d (%s): rejected (%q, raised in the adapter's own code), want`, valid[1].TcID, valid[1].Comment, long[:160]+"..."),
+		fmt.Sprintf(`tcId %d (%s): rejected ("error"), want`, valid[2].TcID, valid[2].Comment),
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, b.String())
+		}
 	}
 }
