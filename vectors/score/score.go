@@ -280,6 +280,10 @@ func scoreGroup(g *schema.Group, ans map[int]Answer, opt Options) (*Group, error
 		}
 		gs.Answered++
 		w := Worst{ID: t.TcID, Rel: math.Inf(1), Want: t.Expected, Comment: t.Comment, Inputs: Inputs(g, t)}
+		if gs.Profile {
+			// No exact value: what is right is the certified interval.
+			w.Want = "a value in [" + t.Lower + ", " + t.Upper + "] (certified)"
+		}
 		switch {
 		case a.Unsupported:
 			gs.Unsupported++
@@ -452,7 +456,6 @@ func (gs *Group) gradeInterval(t *schema.Test, v float64, w Worst) (*Worst, erro
 		w.Unsound, w.Rel, w.Want = true, math.Inf(1), "at least "+t.Lower+" (the certified lower bound)"
 	case v < lo:
 		gs.Unsound++
-		gs.Below++
 		w.Unsound, w.Rel, w.Want = true, (lo-v)/lo, "at least "+t.Lower+" (the certified lower bound)"
 	case v > hi:
 		gs.Loose++
@@ -639,20 +642,15 @@ func (r *Report) Print(w io.Writer, path, vec string, worstN int) {
 	}
 	fmt.Fprintln(tw, head+"status\tworst under\tworst tcIds\t")
 	for _, g := range r.Groups {
-		rms := "-"
-		if g.Finite > 0 {
-			rms = fmtRel(g.RMS())
-		}
-		maxRel := "-"
-		if g.Valued > 0 {
-			maxRel = fmtRel(g.MaxRel)
-		}
 		var ids []string
 		for _, c := range g.Worst[:min(worstN, len(g.Worst))] {
 			ids = append(ids, strconv.Itoa(c.ID))
 		}
-		fmt.Fprintf(tw, "%s\t%d/%d\t%s\t%s\t%g\t%d\t%d\t%d\t%d\t%d\t%d\t", g.Name, g.Answered, g.Tests, maxRel, rms, g.Tolerance,
-			g.Below, g.Negative, g.NaN, g.Inf, g.RejectedValid, g.AcceptedInvalid)
+		// An interval group has no tolerance and no exact value to be
+		// below: its columns are unsound, exact and loose.
+		maxRel, rms, tol, below := g.valueColumns()
+		fmt.Fprintf(tw, "%s\t%d/%d\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t", g.Name, g.Answered, g.Tests, maxRel, rms, tol,
+			below, g.Negative, g.NaN, g.Inf, g.RejectedValid, g.AcceptedInvalid)
 		if tighter {
 			fmt.Fprintf(tw, "%d\t", g.TighterValid)
 		}
@@ -706,6 +704,23 @@ func (r *Report) Print(w io.Writer, path, vec string, worstN int) {
 			fmt.Fprintf(w, "\nnote: %s: %d answers chose another order than the reference (informative, not graded)\n", g.Name, g.OrderDiffers)
 		}
 	}
+}
+
+// valueColumns are the max and RMS relative error, the tolerance and the
+// count below the truth as the reports write them: "-" for an interval
+// group (or where nothing was graded).
+func (g *Group) valueColumns() (maxRel, rms, tol, below string) {
+	if g.Profile {
+		return "-", "-", "-", "-"
+	}
+	maxRel, rms = "-", "-"
+	if g.Finite > 0 {
+		rms = fmtRel(g.RMS())
+	}
+	if g.Valued > 0 {
+		maxRel = fmtRel(g.MaxRel)
+	}
+	return maxRel, rms, fmt.Sprint(g.Tolerance), strconv.Itoa(g.Below)
 }
 
 // Reasons says why the group fails, what can hurt a user first: each

@@ -3,6 +3,7 @@ package score_test
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -311,7 +312,7 @@ func TestProfileIntervals(t *testing.T) {
 	}
 	gs := r.Groups[0]
 	got := []int{gs.Unsound, gs.Exact, gs.Loose, gs.NaN, gs.Below}
-	want := []int{2, len(g.Tests) - 3, 1, 1, 1}
+	want := []int{2, len(g.Tests) - 3, 1, 1, 0}
 	if diff := cmp.Diff(want, got); diff != "" || !gs.Failed() || math.Abs(gs.MaxLoose-1) > 1e-15 {
 		t.Errorf("unsound, exact, loose, NaN, below = %v, want %v; failed %v; max loose %v, want 1", got, want, gs.Failed(), gs.MaxLoose)
 	}
@@ -327,6 +328,27 @@ func TestProfileIntervals(t *testing.T) {
 			t.Errorf("report lacks %q:\n%s", s, b.String())
 		}
 	}
+	// REPORT.md writes an interval group as intervals: unsound, exact,
+	// loose and the largest looseness, with no tolerance, relative error
+	// or "below truth" (it wrote the unsound answers as "below truth" and
+	// the looseness as "max rel" beside the file's nominal tolerance).
+	var md strings.Builder
+	r.Markdown(&md, "profile.json", 5)
+	wantRow := fmt.Sprintf("| %s | %d/%d | 2 | %d | %d | 1 | 1.0e+00 | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | FAIL |", g.Name, len(g.Tests), len(g.Tests), nanID, len(g.Tests)-3)
+	for _, want := range []string{"| group | answered | unsound (below lower) | worst unsound | exact (in the interval) | loose (above upper) | max loose |", wantRow, "(" + g.Function + ", certified intervals): 2 below the certified lower bound (unsound)"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("REPORT.md lacks %q:\n%s", want, md.String())
+		}
+	}
+	if tol := fmt.Sprint(g.RelativeTolerance); strings.Contains(md.String(), "tolerance "+tol) || strings.Contains(md.String(), "| "+tol+" |") {
+		t.Errorf("REPORT.md gives an interval group a tolerance:\n%s", md.String())
+	}
+	// So does the command's table: no relative error, tolerance or count
+	// below the truth for an interval group.
+	if !regexp.MustCompile(`(?m)^ *` + regexp.QuoteMeta(g.Name) + ` +\d+/\d+ +- +- +- +- `).MatchString(b.String()) {
+		t.Errorf("the table gives an interval group value columns:\n%s", b.String())
+	}
+
 	// Without the unsound answers the group passes, loose or not.
 	delete(ans, unsoundID)
 	delete(ans, nanID)
