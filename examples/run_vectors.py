@@ -2,8 +2,8 @@
 """Run your RDP accountant over rdpcheck's vector files and write the answers.
 
 Usage:
-    python3 examples/run_vectors.py VECTORS.json IMPL.py [-o ANSWERS.jsonl] [-functions PATH]
-    python3 examples/run_vectors.py -all IMPL.py -o DIR [-vectors-dir vectors]
+    python3 examples/run_vectors.py VECTORS.json IMPL.py [-o ANSWERS.jsonl] [-functions PATH] [-timeout [FUNCTION=]SECONDS ...]
+    python3 examples/run_vectors.py -all IMPL.py -o DIR [-vectors-dir vectors] [-timeout [FUNCTION=]SECONDS ...]
 
 IMPL.py (or an importable module name) defines a Python function for each
 vector function it implements, named as in the vector files ("function" of
@@ -68,9 +68,15 @@ one JSON line:
   rejection, and the scorer reports it on its own. (A TypeError raised by
   a native function called directly from IMPL's file counts as the
   adapter's too: it has no frame of its own.)
-- not returning within -timeout seconds (default 10): {"tcId": N,
-  "hang": true}. Each test runs in a worker process; a hung worker is
-  killed and a new one started, so one endless loop cannot stop the run.
+- not returning within its function's time limit: {"tcId": N,
+  "hang": true, "timeout": SECONDS}. Each test runs in a worker process;
+  a hung worker is killed and a new one started, so one endless loop
+  cannot stop the run. The limit is per function: 10 s, and 30 s for
+  ProfileEpsilon and ProfileDelta (they account a whole run: a PLD
+  accountant takes seconds a call). -timeout SECONDS sets every
+  function's limit, -timeout FUNCTION=SECONDS one function's (repeat it;
+  the later wins). Tests that took more than half their limit are listed
+  at the end, so a limit that came close is seen before it is hit.
 - crashing: the worker process dying (a segfault in native code,
   os._exit) or the call raising SystemExit or KeyboardInterrupt gives
   {"tcId": N, "crashed": "how"}, e.g. "the worker died: signal SIGSEGV".
@@ -101,6 +107,7 @@ import numbers
 import os
 import signal
 import sys
+import time
 import traceback
 
 def load_impl(spec):
@@ -323,6 +330,7 @@ def _serve(spec, conn):
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     impl = load_impl(spec)
     adapter_file = impl_file(impl)
+    conn.send("ready")
     while True:
         job = conn.recv()
         if job is None:
@@ -343,26 +351,51 @@ def death(exitcode):
     return "the worker exited with status %d (os._exit or a native exit)" % exitcode
 
 
+class WorkerError(Exception):
+    """A worker that cannot load the implementation: the run cannot go on."""
+
+
+# Seconds a new worker may take to import the implementation (numpy, scipy
+# and the library), which no test's time limit pays for.
+STARTUP_TIMEOUT = 300.0
+
+
 class Worker:
     """The implementation in a child process, so that a test that never
-    returns can be abandoned (the child is killed and replaced)."""
+    returns can be abandoned (the child is killed and replaced). A new
+    worker loads the implementation before it is given a test, so that
+    the import is not charged to the test's time limit."""
 
     def __init__(self, spec):
         self.spec = spec
         self.ctx = multiprocessing.get_context("spawn")
         self.proc = None
+        self.seconds = 0.0  # the last test's time, from asking to answer
 
     def start(self):
         parent, child = self.ctx.Pipe()
         self.proc = self.ctx.Process(target=_serve, args=(self.spec, child), daemon=True)
         self.proc.start()
         self.conn = parent
+        if parent.poll(STARTUP_TIMEOUT):
+            try:
+                if parent.recv() == "ready":
+                    return
+            except EOFError:
+                pass
+            self.proc.join(5)
+            raise WorkerError("a new worker could not load %s (%s)" % (self.spec, death(self.proc.exitcode)))
+        self.proc.kill()
+        raise WorkerError("a new worker did not load %s within %g s" % (self.spec, STARTUP_TIMEOUT))
 
     def run(self, function, kw, timeout):
         if self.proc is None or not self.proc.is_alive():
             self.start()
+        start = time.monotonic()
         self.conn.send((function, kw))
-        if self.conn.poll(timeout):
+        ready = self.conn.poll(timeout)
+        self.seconds = time.monotonic() - start
+        if ready:
             try:
                 return self.conn.recv()
             except EOFError:
@@ -399,11 +432,47 @@ def point_key(function, kw):
     return json.dumps([function, canon(kw)], sort_keys=True)
 
 
-def run_file(path, impl, functions, worker, timeout, out, table="schema/functions.json", seen=None):
+# Time limits in seconds: every function's, and the profile functions',
+# which account a whole run (a PLD accountant composes thousands of steps,
+# 4 to 8 s a call on a loaded machine) where the others evaluate one
+# formula.
+DEFAULT_TIMEOUT = 10.0
+DEFAULT_FUNCTION_TIMEOUTS = {"ProfileEpsilon": 30.0, "ProfileDelta": 30.0}
+
+
+class Limits:
+    """Each function's time limit, from -timeout's values: "SECONDS" sets
+    every function's (the built-in per-function ones included), and
+    "FUNCTION=SECONDS" one function's; later values win."""
+
+    def __init__(self, specs, functions):
+        self.default = DEFAULT_TIMEOUT
+        self.per = dict(DEFAULT_FUNCTION_TIMEOUTS)
+        for spec in specs or []:
+            name, _, secs = spec.rpartition("=")
+            try:
+                t = float(secs)
+            except ValueError:
+                t = math.nan
+            if not (0 < t < math.inf):
+                raise ValueError("-timeout %s: want SECONDS or FUNCTION=SECONDS, seconds above 0" % spec)
+            if not name:
+                self.default, self.per = t, {}
+            elif name not in functions:
+                raise ValueError("-timeout %s: no function %s in the function table" % (spec, name))
+            else:
+                self.per[name] = t
+
+    def __call__(self, function):
+        return self.per.get(function, self.default)
+
+
+def run_file(path, impl, functions, worker, limits, out, table="schema/functions.json", seen=None):
     """Answers every test of one vector file whose function impl defines,
     with the inputs functions (load_functions) declares for it. A point
     already asked (in seen, shared across the files of -all, which may
-    share points) is answered as it was, not run again. Returns a Tally."""
+    share points) is answered as it was, not run again. limits(function)
+    is a function's time limit in seconds. Returns a Tally."""
     if seen is None:
         seen = {}
     with open(path) as f:
@@ -435,7 +504,12 @@ def run_file(path, impl, functions, worker, timeout, out, table="schema/function
             line = {"tcId": test["tcId"]}
             key = point_key(function, kw)
             if key not in seen:
-                seen[key] = worker.run(function, kw, timeout)
+                limit = limits(function)
+                seen[key] = worker.run(function, kw, limit)
+                if "hang" in seen[key]:
+                    seen[key]["timeout"] = limit
+                elif worker.seconds > limit / 2:
+                    tally.slow.append((worker.seconds, limit, path, test["tcId"], function))
             line.update(seen[key])
             tally.add(line)
             out.write(json.dumps(line) + "\n")
@@ -453,6 +527,7 @@ class Tally:
         self.counts = {k: 0 for k, _ in self.OUTCOMES}
         self.skipped = 0
         self.first_adapter_error = None  # (tcId, message)
+        self.slow = []  # (seconds, limit, file, tcId, function): over half the limit
 
     def add(self, line):
         for k, _ in self.OUTCOMES:
@@ -467,6 +542,7 @@ class Tally:
             self.counts[k] += other.counts[k]
         self.skipped += other.skipped
         self.first_adapter_error = self.first_adapter_error or other.first_adapter_error
+        self.slow += other.slow
 
     @property
     def asked(self):
@@ -478,7 +554,13 @@ class Tally:
 
     def warn(self, where):
         """Says loudly, on standard error, what is not the implementation's
-        answer: the adapter's bugs."""
+        answer (the adapter's bugs), and which tests came close to their
+        time limit."""
+        if self.slow:
+            took, limit, path, tc, function = max(self.slow)
+            print("run_vectors: %s%d tests took more than half their time limit (slowest: %s tcId %s, "
+                  "%s, %.1f s of %g s): raise it with -timeout %s=SECONDS if they may hang"
+                  % (where, len(self.slow), path, tc, function, took, limit, function), file=sys.stderr)
         n = self.counts["adapterError"]
         if n:
             tc, msg = self.first_adapter_error
@@ -510,8 +592,10 @@ def main():
     ap.add_argument("-functions", default=None,
                     help="the function table (default: schema/functions.json in the vectors "
                     "folder, or beside or above a vector file's folder)")
-    ap.add_argument("-timeout", type=float, default=10.0,
-                    help="seconds one test may take before it is recorded as a hang (default 10)")
+    ap.add_argument("-timeout", action="append", metavar="[FUNCTION=]SECONDS",
+                    help="seconds a test may take before it is recorded as a hang: SECONDS for "
+                    "every function, FUNCTION=SECONDS for one; repeatable (default %g, and %s)"
+                    % (DEFAULT_TIMEOUT, ", ".join("%s=%g" % kv for kv in sorted(DEFAULT_FUNCTION_TIMEOUTS.items()))))
     ap.add_argument("-o", "--output", default="-",
                     help="answers file (default: standard output); with -all, a folder")
     ap.add_argument("args", nargs="+", help="VECTORS.json IMPL.py, or with -all just IMPL.py")
@@ -524,45 +608,54 @@ def main():
         if len(args.args) != 2:
             ap.error("want VECTORS.json IMPL.py")
         vec_path, impl_spec = args.args
-    if not (args.timeout > 0):
-        ap.error("-timeout must be > 0")
-
     fpath = args.functions or find_functions(args.vectors_dir if args.all else vec_path)
     if fpath is None:
         ap.error("no schema/functions.json beside %s or its folder: give -functions PATH"
                  % (args.vectors_dir if args.all else vec_path))
     functions = load_functions(fpath)
+    try:
+        limits = Limits(args.timeout, functions)
+    except ValueError as e:
+        ap.error(str(e))
     impl = load_impl(impl_spec)  # also checks that IMPL loads before any work
     worker = Worker(impl_spec)
     try:
-        if not args.all:
-            out = sys.stdout if args.output == "-" else open(args.output, "w")
-            tally = run_file(vec_path, impl, functions, worker, args.timeout, out, fpath)
-            if out is not sys.stdout:
-                out.close()
-            print("run_vectors: %s (functions not in %s or the table)" % (tally, impl_spec), file=sys.stderr)
-            tally.warn("")
-            return
-        root = os.path.normpath(args.vectors_dir)
-        seen = {}  # each point once across the files
-        total = Tally()
-        for path in vector_files(root):
-            rel = os.path.relpath(path, root)
-            dest = os.path.join(args.output, os.path.splitext(rel)[0] + ".jsonl")
-            os.makedirs(os.path.dirname(dest), exist_ok=True)
-            tmp = dest + ".tmp"
-            with open(tmp, "w") as out:
-                tally = run_file(path, impl, functions, worker, args.timeout, out, fpath, seen)
-            if tally.asked:
-                os.replace(tmp, dest)
-            else:
-                os.remove(tmp)
-            print("run_vectors: %s: %s" % (rel, tally), file=sys.stderr)
-            total.merge(tally)
-        print("run_vectors: all files: %s" % total, file=sys.stderr)
-        total.warn("")
+        run(args, None if args.all else vec_path, impl, impl_spec, functions, fpath, worker, limits)
+    except WorkerError as e:
+        sys.exit("run_vectors: %s" % e)
     finally:
         worker.close()
+
+
+def run(args, vec_path, impl, impl_spec, functions, fpath, worker, limits):
+    """Runs the vector file vec_path, or every file with -all, writing the
+    answers and the summaries."""
+    if not args.all:
+        out = sys.stdout if args.output == "-" else open(args.output, "w")
+        tally = run_file(vec_path, impl, functions, worker, limits, out, fpath)
+        if out is not sys.stdout:
+            out.close()
+        print("run_vectors: %s (functions not in %s or the table)" % (tally, impl_spec), file=sys.stderr)
+        tally.warn("")
+        return
+    root = os.path.normpath(args.vectors_dir)
+    seen = {}  # each point once across the files
+    total = Tally()
+    for path in vector_files(root):
+        rel = os.path.relpath(path, root)
+        dest = os.path.join(args.output, os.path.splitext(rel)[0] + ".jsonl")
+        os.makedirs(os.path.dirname(dest), exist_ok=True)
+        tmp = dest + ".tmp"
+        with open(tmp, "w") as out:
+            tally = run_file(path, impl, functions, worker, limits, out, fpath, seen)
+        if tally.asked:
+            os.replace(tmp, dest)
+        else:
+            os.remove(tmp)
+        print("run_vectors: %s: %s" % (rel, tally), file=sys.stderr)
+        total.merge(tally)
+    print("run_vectors: all files: %s" % total, file=sys.stderr)
+    total.warn("")
 
 
 if __name__ == "__main__":

@@ -86,7 +86,7 @@ func TestPythonRunnerOutcomes(t *testing.T) {
 		25: {"error": "ValueError: sigma must be > 0", "errorType": "ValueError", "raisedIn": "adapter"},
 		26: {"error": "ValueError: sigma must be > 0", "errorType": "ValueError", "raisedIn": "adapter"},
 		27: {"unsupported": true},
-		28: {"hang": true},
+		28: {"hang": true, "timeout": 2.0},
 		29: {"unsupported": true},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

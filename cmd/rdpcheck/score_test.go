@@ -998,3 +998,67 @@ func TestPythonRunnerSummary(t *testing.T) {
 		}
 	}
 }
+
+// slowImpl: Gaussian loops forever on a NaN order (invalid_inputs.json's
+// tcId 28) and rejects the other invalid inputs; Laplace takes 2 s on its
+// first call (a marker file says which) and rejects its inputs at once.
+const slowImpl = `import math, os, time
+def Gaussian(sigma, alpha):
+    while math.isnan(alpha):
+        pass
+    raise ValueError("invalid")
+def Laplace(b, alpha):
+    if not os.path.exists(%q):
+        open(%q, "w").close()
+        time.sleep(2)
+    raise ValueError("invalid")
+`
+
+// Time limits are per function, and a hang says which limit it ran into:
+// with every function at 1 s but Laplace at 3 s, the endless Gaussian call
+// is a hang at 1 s while the 2 s Laplace call is answered and listed as
+// over half its limit; the score names the hang and its limit. (-timeout
+// took one number for every function: the slowest function's limit was
+// every hang's cost.)
+func TestPythonRunnerTimeoutPerFunction(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not found")
+	}
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "slept")
+	impl := filepath.Join(dir, "slow.py")
+	if err := os.WriteFile(impl, []byte(fmt.Sprintf(slowImpl, marker, marker)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	answers := filepath.Join(dir, "a.jsonl")
+	cmd := exec.Command(py, "../../examples/run_vectors.py", "-timeout", "1", "-timeout", "Laplace=3", "../../vectors/invalid_inputs.json", impl, "-o", answers)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("run_vectors.py: %v\n%s", err, stderr.String())
+	}
+	hangs := map[int]any{}
+	for id, m := range readAnswerLines(t, answers) {
+		if m["hang"] == true {
+			hangs[id] = m["timeout"]
+		}
+	}
+	if diff := cmp.Diff(map[int]any{28: 1.0}, hangs); diff != "" {
+		t.Errorf("hangs and their limits (-want +got):\n%s%s", diff, stderr.String())
+	}
+	if !regexp.MustCompile(`run_vectors: 1 tests took more than half their time limit \(slowest: \S+invalid_inputs.json tcId \d+, Laplace, [23]\.\d s of 3 s\): raise it with -timeout Laplace=SECONDS`).MatchString(stderr.String()) {
+		t.Errorf("stderr does not list the slow Laplace call:\n%s", stderr.String())
+	}
+	_, out, _ := runScoreCLI(t, "-vectors", "invalid_inputs.json", answers)
+	if !strings.Contains(out, "tests that ran into the runner's time limit (hang):\n  gaussian (Gaussian): tcId 28 (1 s)\n") ||
+		!strings.Contains(out, "tcId 28 (sigma=1 alpha=NaN): no answer within the runner's time limit of 1 s (hang)") {
+		t.Errorf("the score does not say which test hit which limit:\n%s", out)
+	}
+	for _, bad := range []string{"0", "x", "Foo=3", "Laplace=inf"} {
+		b, err := exec.Command(py, "../../examples/run_vectors.py", "-timeout", bad, "../../vectors/invalid_inputs.json", impl).CombinedOutput()
+		if err == nil || !strings.Contains(string(b), "run_vectors.py: error: -timeout "+bad+": ") {
+			t.Errorf("-timeout %s: %v\n%s", bad, err, b)
+		}
+	}
+}

@@ -24,8 +24,10 @@ type Answer struct {
 	// Unsupported: the implementation does not offer the function
 	// (Python's NotImplementedError). Never a failure.
 	Unsupported bool
-	// Hang: the runner gave up on the test after its time limit.
-	Hang bool
+	// Hang: the runner gave up on the test after its time limit, Timeout
+	// seconds (0 if not said).
+	Hang    bool
+	Timeout float64
 	// Crashed says how the implementation's process died or exited on the
 	// test (a segfault, os._exit, SystemExit): no answer, and never a
 	// rejection of the input.
@@ -206,7 +208,7 @@ func parseOrder(a Answer, s string) (float64, error) {
 }
 
 // answerKeys are the keys of a JSON answer.
-const answerKeys = `tcId, value, error, errorType, raisedIn, adapterError, order, unsupported, hang, crashed`
+const answerKeys = `tcId, value, error, errorType, raisedIn, adapterError, order, unsupported, hang, timeout, crashed`
 
 func parseJSONAnswer(line string) (int, Answer, error) {
 	fields, err := DecodeObject([]byte(line))
@@ -224,7 +226,7 @@ func parseJSONAnswer(line string) (int, Answer, error) {
 	raw := map[string]json.RawMessage{}
 	for _, f := range fields {
 		switch f.Key {
-		case "tcId", "value", "error", "errorType", "raisedIn", "adapterError", "order", "unsupported", "hang", "crashed":
+		case "tcId", "value", "error", "errorType", "raisedIn", "adapterError", "order", "unsupported", "hang", "timeout", "crashed":
 		default:
 			return 0, Answer{}, fmt.Errorf("unknown key %q (an answer's keys: %s)", f.Key, answerKeys)
 		}
@@ -346,6 +348,16 @@ func parseJSONAnswer(line string) (int, Answer, error) {
 	case 1:
 	default:
 		return 0, a, fmt.Errorf("tcId %d: %s: give one outcome only (a value, an error, unsupported, hang or crashed)", id, strings.Join(outcomes, " and "))
+	}
+	if v, ok := raw["timeout"]; ok {
+		var secs float64
+		if err := json.Unmarshal(v, &secs); err != nil || !(secs > 0) || math.IsInf(secs, 0) {
+			return 0, a, fmt.Errorf(`"timeout": %s: want the time limit in seconds, a number above 0`, v)
+		}
+		if !a.Hang {
+			return 0, a, fmt.Errorf(`"timeout": %s goes with "hang": true (the limit the test ran into)`, v)
+		}
+		a.Timeout = secs
 	}
 	if o, ok := raw["order"]; ok {
 		var s string

@@ -15,7 +15,7 @@ import (
 var strictRefusals = []struct {
 	caught, name, data, want string
 }{
-	{"an unknown key was ignored", "a.jsonl", `{"tcId": 1, "valeu": 0.5}`, `line 1: unknown key "valeu" (an answer's keys: tcId, value, error, errorType, raisedIn, adapterError, order, unsupported, hang, crashed)`},
+	{"an unknown key was ignored", "a.jsonl", `{"tcId": 1, "valeu": 0.5}`, `line 1: unknown key "valeu" (an answer's keys: tcId, value, error, errorType, raisedIn, adapterError, order, unsupported, hang, timeout, crashed)`},
 	{"a duplicate key: the last won", "a.jsonl", `{"tcId": 1, "value": 0.5, "value": 0.7}`, `line 1: key "value" given twice (each key once)`},
 	{"a duplicate tcId key", "a.jsonl", `{"tcId": 1, "tcId": 2, "value": 0.5}`, `key "tcId" given twice`},
 	{"two outcomes: the value won", "a.jsonl", `{"tcId": 1, "value": 0.5, "error": "x"}`, `tcId 1: "error" and "value": give one outcome only`},
@@ -48,6 +48,8 @@ var strictRefusals = []struct {
 	{"JSON: a hang as a CSV word in the value", "a.jsonl", `{"tcId": 1, "value": "hang"}`, `"value": "hang": want a number`},
 	{"JSON: unsupported as a CSV word in the value", "a.jsonl", `{"tcId": 1, "value": "unsupported"}`, `"value": "unsupported": want a number`},
 	{"JSON: crashed as a CSV word in the value", "a.jsonl", `{"tcId": 1, "value": "crashed"}`, `"value": "crashed": want a number`},
+	{"a time limit without a hang", "a.jsonl", `{"tcId": 1, "value": 0.5, "timeout": 10}`, `"timeout": 10 goes with "hang": true`},
+	{"a time limit of 0", "a.jsonl", `{"tcId": 1, "hang": true, "timeout": 0}`, `"timeout": 0: want the time limit in seconds, a number above 0`},
 	{"an unknown format", "a.txt", "1,0.5", `unknown format`},
 }
 
@@ -85,6 +87,7 @@ func TestParseAccepts(t *testing.T) {
 		{"a.jsonl", "{\"tcId\": 9, \"crashed\": \"the worker died: signal SIGSEGV\"}\n{\"tcId\": 10, \"crashed\": true}\n{\"tcId\": 11, \"crashed\": false, \"value\": 1}",
 			map[int]score.Answer{9: {Crashed: "the worker died: signal SIGSEGV", Order: nan, Line: 1}, 10: {Crashed: "crashed", Order: nan, Line: 2}, 11: {Value: 1, Order: nan, Line: 3}}},
 		{"a.csv", "12,crashed\n", map[int]score.Answer{12: {Crashed: "crashed", Order: nan, Line: 1}}},
+		{"a.jsonl", `{"tcId": 13, "hang": true, "timeout": 2.5}`, map[int]score.Answer{13: {Hang: true, Timeout: 2.5, Order: nan, Line: 1}}},
 	} {
 		got, err := score.Parse([]byte(c.data), c.name, "auto")
 		if err != nil {

@@ -51,6 +51,13 @@ func (r *Report) Markdown(w io.Writer, name string, worstN int) {
 				g.RejectedValid, g.AcceptedInvalid, g.Unsupported, g.Hang, g.Crashed, g.AdapterErrors, g.Status())
 		}
 	}
+	if hangs := r.hangLines(); len(hangs) > 0 {
+		fmt.Fprintln(w, "\nTests that ran into the runner's time limit (hang):")
+		fmt.Fprintln(w)
+		for _, l := range hangs {
+			fmt.Fprintln(w, "- "+l)
+		}
+	}
 	first := true
 	for _, g := range r.Groups {
 		if !g.Failed() {

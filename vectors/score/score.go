@@ -97,7 +97,10 @@ type Group struct {
 	// WorstUnder is the worst under-estimate beyond the tolerance (or
 	// below a profile's floor), nil if none.
 	WorstUnder *Worst
-	complete   bool
+	// Hangs are every test that ran into the runner's time limit, in the
+	// file's order (Worst lists only the first few).
+	Hangs    []Worst
+	complete bool
 }
 
 // MaxWorst bounds the worst cases kept per group.
@@ -116,6 +119,8 @@ type Worst struct {
 	// raised, as the answer gave them.
 	Error, RaisedIn string
 	Hang            bool
+	// Timeout is a hang's time limit in seconds, 0 if not said.
+	Timeout float64
 	// Crashed says how the process died, for a crash.
 	Crashed string
 	// Unsound and Loose: a profile answer below the certified interval
@@ -290,8 +295,9 @@ func scoreGroup(g *schema.Group, ans map[int]Answer, opt Options) (*Group, error
 			continue
 		case a.Hang:
 			gs.Hang++
-			w.Hang = true
+			w.Hang, w.Timeout = true, a.Timeout
 			cases = append(cases, w)
+			gs.Hangs = append(gs.Hangs, w)
 			continue
 		case a.Crashed != "":
 			gs.Crashed++
@@ -699,6 +705,12 @@ func (r *Report) Print(w io.Writer, path, vec string, worstN int) {
 			fmt.Fprintf(w, "    tcId %d (%s): %s\n", c.ID, c.Comment, c.Verdict())
 		}
 	}
+	if hangs := r.hangLines(); len(hangs) > 0 {
+		fmt.Fprintln(w, "\ntests that ran into the runner's time limit (hang):")
+		for _, l := range hangs {
+			fmt.Fprintln(w, "  "+l)
+		}
+	}
 	for _, g := range r.Groups {
 		if g.OrderDiffers > 0 {
 			fmt.Fprintf(w, "\nnote: %s: %d answers chose another order than the reference (informative, not graded)\n", g.Name, g.OrderDiffers)
@@ -721,6 +733,27 @@ func (g *Group) valueColumns() (maxRel, rms, tol, below string) {
 		maxRel = fmtRel(g.MaxRel)
 	}
 	return maxRel, rms, fmt.Sprint(g.Tolerance), strconv.Itoa(g.Below)
+}
+
+// hangLines say, a line per group with hangs, which tests ran into the
+// runner's time limit and at how many seconds (where the answers say).
+func (r *Report) hangLines() []string {
+	var out []string
+	for _, g := range r.Groups {
+		if len(g.Hangs) == 0 {
+			continue
+		}
+		var ids []string
+		for _, h := range g.Hangs {
+			id := "tcId " + strconv.Itoa(h.ID)
+			if h.Timeout > 0 {
+				id += fmt.Sprintf(" (%v s)", h.Timeout)
+			}
+			ids = append(ids, id)
+		}
+		out = append(out, fmt.Sprintf("%s (%s): %s", g.Name, g.Function, strings.Join(ids, ", ")))
+	}
+	return out
 }
 
 // Reasons says why the group fails, what can hurt a user first: each
@@ -778,6 +811,8 @@ func (g *Group) Status() string {
 // Verdict says what was wrong with a worst answer.
 func (c Worst) Verdict() string {
 	switch {
+	case c.Hang && c.Timeout > 0:
+		return fmt.Sprintf("no answer within the runner's time limit of %v s (hang)", c.Timeout)
 	case c.Hang:
 		return "no answer within the runner's time limit (hang)"
 	case c.Crashed != "":
