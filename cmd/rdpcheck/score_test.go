@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"math"
@@ -1060,5 +1061,134 @@ func TestPythonRunnerTimeoutPerFunction(t *testing.T) {
 		if err == nil || !strings.Contains(string(b), "run_vectors.py: error: -timeout "+bad+": ") {
 			t.Errorf("-timeout %s: %v\n%s", bad, err, b)
 		}
+	}
+}
+
+// mutantGaussian answers closed_forms.json's Gaussian tests each in one of
+// seven ways, chosen by its inputs: below the truth, +inf, NaN, a
+// rejection, above the truth, "0.5" (the adapter's bug) or right. The
+// relative errors of the wrong values differ from test to test (by the
+// inputs), so that the worst-first order has no ties among them.
+const mutantGaussian = `import math
+def Gaussian(sigma, alpha):
+    if not (sigma > 0) or math.isinf(sigma) or not (alpha >= 0) or math.isnan(alpha):
+        raise ValueError("bad input")
+    if alpha == 0:
+        return 0.0
+    if math.isinf(alpha):
+        return math.inf
+    v = alpha / (2 * sigma * sigma)
+    k = int(round(min(alpha, 1e6) * 7 + min(sigma, 1e6) * 13)) % 7
+    spread = 1 + min(alpha, 1e6) / 1000 + min(sigma, 1e6)
+    if k == 0:
+        return v * (1 - 1e-6 * spread)
+    if k == 1:
+        return math.inf
+    if k == 2:
+        return math.nan
+    if k == 3:
+        raise ValueError("no")
+    if k == 4:
+        return v * (1 + 1e-3 * spread)
+    if k == 5:
+        return "0.5"
+    return v
+`
+
+// gradeDriver prints, for each group of a vector file the adapter answers,
+// what rdpcheck_pytest.grade_group makes of it: the reasons, the failing
+// tcIds worst first, and the message check_group fails with. It needs no
+// pytest.
+const gradeDriver = `import json, sys
+sys.path.insert(0, sys.argv[1])
+import rdpcheck_pytest as rp
+cases, _ = rp.load_cases(sys.argv[2], sys.argv[3], files=[sys.argv[4]])
+for c in cases:
+    if c.spec is None or not callable(getattr(c.impl, c.group["function"], None)):
+        continue
+    g = rp.grade_group(c)
+    print(json.dumps({"group": c.group["name"], "reasons": g.reasons,
+                      "worst": [f.tc_id for f in g.worst_first()], "message": g.message(),
+                      "message20": g.message(20)}))
+`
+
+// The pytest helper fails a group with the counts the scorer gives and its
+// failing tests worst first, in the scorer's order: it listed the first 10
+// failures in tcId order ("... and N more"), so that the +inf answers and
+// the worst error were not shown. The same answers go through
+// run_vectors.py and the scorer, and through grade_group.
+func TestPythonPytestHelperWorstFirst(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not found")
+	}
+	dir := t.TempDir()
+	impl := filepath.Join(dir, "mutant.py")
+	driver := filepath.Join(dir, "driver.py")
+	if err := os.WriteFile(impl, []byte(mutantGaussian), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(driver, []byte(gradeDriver), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := exec.Command(py, driver, "../../examples", "../../vectors", impl, "closed_forms.json").CombinedOutput()
+	if err != nil {
+		t.Fatalf("grade_group: %v\n%s", err, b)
+	}
+	var helper struct {
+		Group              string
+		Reasons            []string
+		Worst              []int
+		Message, Message20 string
+	}
+	if err := json.Unmarshal(b, &helper); err != nil || helper.Group != "gaussian" {
+		t.Fatalf("grade_group printed %s (%v)", b, err)
+	}
+	answers := filepath.Join(dir, "a.jsonl")
+	if b, err := exec.Command(py, "../../examples/run_vectors.py", "../../vectors/closed_forms.json", impl, "-o", answers).CombinedOutput(); err != nil {
+		t.Fatalf("run_vectors.py: %v\n%s", err, b)
+	}
+	data, err := os.ReadFile(answers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ans, err := score.Parse(data, answers, "auto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := score.Score(mustLoad(t, "closed_forms.json"), ans, score.Options{Group: "gaussian"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gs := rep.Groups[0]
+	if diff := cmp.Diff(gs.Reasons(), helper.Reasons); diff != "" {
+		t.Errorf("the helper's counts are not the scorer's (-scorer +helper):\n%s", diff)
+	}
+	// Every kind of failure is there, so that the order is tested.
+	for _, kind := range []string{"below the truth", "invalid inputs accepted", "adapter errors", "beyond tolerance", "valid inputs rejected"} {
+		if kind != "invalid inputs accepted" && !strings.Contains(strings.Join(gs.Reasons(), ", "), kind) {
+			t.Errorf("the scorer's reasons lack %q: %v", kind, gs.Reasons())
+		}
+	}
+	var scorer []int
+	for _, w := range gs.Worst {
+		scorer = append(scorer, w.ID)
+	}
+	n := min(len(helper.Worst), len(scorer))
+	if n < 10 || !slices.Equal(helper.Worst[:n], scorer[:n]) {
+		t.Errorf("worst first: the helper lists %v, the scorer %v", helper.Worst[:n], scorer[:n])
+	}
+	// The message leads with the scorer's reasons, lists the first ten
+	// worst first and counts the rest; right after the values below the
+	// truth come the NaN and infinite ones, before the values beyond the
+	// tolerance and the rejections.
+	lines := strings.Split(helper.Message, "\n")
+	if !strings.HasSuffix(lines[0], ": "+strings.Join(gs.Reasons(), ", ")) || !strings.HasPrefix(lines[2], fmt.Sprintf("  tcId %d ", scorer[0])) ||
+		len(lines) != 13 || lines[12] != fmt.Sprintf("  ... and %d more", len(helper.Worst)-10) {
+		t.Errorf("message:\n%s", helper.Message)
+	}
+	lines = strings.Split(helper.Message20, "\n")[2:]
+	if gs.Below >= len(lines) || !regexp.MustCompile(`: got (inf|nan), want `).MatchString(lines[gs.Below]) {
+		t.Errorf("the first answer listed after the %d below the truth is not a NaN or infinite one:\n%s", gs.Below, helper.Message20)
 	}
 }
