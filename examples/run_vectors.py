@@ -81,7 +81,11 @@ one JSON line:
   os._exit) or the call raising SystemExit or KeyboardInterrupt gives
   {"tcId": N, "crashed": "how"}, e.g. "the worker died: signal SIGSEGV".
   A crash is no answer and no rejection: the scorer fails its group, even
-  where the input is invalid. The next test gets a new worker.
+  where the input is invalid. A dead worker is replaced for the next test.
+
+The summary on standard error counts the tests by outcome (values,
+rejections, unsupported, adapter errors, hangs, crashed) and says loudly
+when calls failed in the adapter's own code.
 
 Groups whose function IMPL does not define are skipped (their tests stay
 unanswered). With -all, every vector file under -vectors-dir (default: the
