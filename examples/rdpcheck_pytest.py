@@ -73,10 +73,12 @@ LIST_MAX = 10
 
 class Case:
     """One vector group to check: the file it is in (relative to the
-    vectors folder), the group, the adapter and the function's inputs."""
+    vectors folder), the group, the adapter, the function's inputs and
+    whether its tests give certified intervals (the profile functions)."""
 
-    def __init__(self, file, group, impl, spec):
+    def __init__(self, file, group, impl, spec, interval=False):
         self.file, self.group, self.impl, self.spec = file, group, impl, spec
+        self.interval = interval
 
     @property
     def id(self):
@@ -100,6 +102,10 @@ def load_cases(vectors_dir, impl_module, files=None, groups=None, functions=None
     if fpath is None:
         raise FileNotFoundError("no schema/functions.json in %s: pass functions=PATH" % vectors_dir)
     table = rv.load_functions(fpath)
+    with open(fpath) as f:
+        # The functions whose tests give a certified interval (the
+        # scorer's schema.IsProfile).
+        intervals = {fn["name"] for fn in json.load(f)["functions"] if fn.get("interval")}
     if files is None:
         files = [os.path.relpath(p, vectors_dir) for p in rv.vector_files(vectors_dir)]
     out = []
@@ -108,7 +114,7 @@ def load_cases(vectors_dir, impl_module, files=None, groups=None, functions=None
             vectors = json.load(f)
         rel = rel.replace(os.sep, "/")
         for group in vectors["testGroups"]:
-            case = Case(rel, group, impl, table.get(group["function"]))
+            case = Case(rel, group, impl, table.get(group["function"]), group["function"] in intervals)
             if groups is None or case.id in groups:
                 out.append(case)
     if groups is not None:
@@ -204,7 +210,7 @@ class Grade:
 
     @property
     def profile(self):
-        return self.case.group["function"] in PROFILE_FUNCTIONS
+        return self.case.interval
 
     @property
     def tolerance(self):
@@ -250,14 +256,10 @@ class Grade:
         return "\n".join(lines)
 
 
-# The functions whose tests give a certified interval (schema.IsProfile).
-PROFILE_FUNCTIONS = ("ProfileEpsilon", "ProfileDelta")
-
-
 def _grade_value(grade, test, got):
     """Grades a value to a valid or acceptable test into grade, as the
     scorer does."""
-    if "lowerHex" in test:  # a profile test: fails only below lower
+    if grade.profile:  # a certified interval: fails only below lower
         lo = float.fromhex(test["lowerHex"])
         if math.isnan(got):
             grade.unsound += 1
