@@ -29,23 +29,32 @@ check_group fails a group, as the scorer does, when
   |got - exp| / max(|exp|, 2^-1022) (|got| where exp is 0; where exp is
   +inf only +inf is right; NaN is never right). A value below the truth
   by more than the tolerance is the unsafe failure (it under-reports the
-  privacy spent) and is listed first. Where a test gives a valid
-  `shortcut` (conversions), a value between it and expected is right, and
-  one below it is judged against it;
+  privacy spent). Where a test gives a valid `shortcut` (conversions), a
+  value between it and expected is right, and one below it is judged
+  against it;
 - a profile test's value (ProfileEpsilon, ProfileDelta) is below the
   certified lower bound, or NaN (above upper is loose, not a failure);
 - a valid input is rejected, or an invalid input is given a value;
+- the call crashes (SystemExit);
 - the adapter has a bug (the message says it is the adapter's, not the
   implementation's).
+Its message gives the counts `rdpcheck score` gives (the same words), then
+the failing tests worst first, in the scorer's order: values below the
+truth (or a certified bound) by how far, crashes, NaN and infinite values,
+accepted invalid inputs, adapter bugs, rejected valid inputs, then values
+beyond the tolerance by how far; the first LIST_MAX, and how many more.
 A test answered with NotImplementedError is not graded; a group where
 every test is is skipped (pytest.skip). Tests run in-process, with no
 time limit: use run_vectors.py for an implementation that may hang.
+grade_group grades without pytest and returns the Grade that check_group
+reports.
 
 vector_cases marks groups whose function the adapter does not define, or
 that the function table does not know, as skipped; xfail={id: reason}
 marks groups expected to fail (strictly: one that passes fails).
 
-Standard library and pytest only.
+Standard library and pytest only; pytest is imported where it is used,
+so that grade_group runs (and is tested) without it.
 """
 
 import json
@@ -53,8 +62,6 @@ import math
 import os
 import sys
 from fractions import Fraction
-
-import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run_vectors as rv  # noqa: E402
@@ -66,10 +73,12 @@ LIST_MAX = 10
 
 class Case:
     """One vector group to check: the file it is in (relative to the
-    vectors folder), the group, the adapter and the function's inputs."""
+    vectors folder), the group, the adapter, the function's inputs and
+    whether its tests give certified intervals (the profile functions)."""
 
-    def __init__(self, file, group, impl, spec):
+    def __init__(self, file, group, impl, spec, interval=False):
         self.file, self.group, self.impl, self.spec = file, group, impl, spec
+        self.interval = interval
 
     @property
     def id(self):
@@ -85,6 +94,36 @@ def _impl(impl_module):
     return impl_module
 
 
+def load_cases(vectors_dir, impl_module, files=None, groups=None, functions=None):
+    """The Cases of the vector groups, without pytest: see vector_cases.
+    Returns (cases, fpath), fpath the function table read."""
+    impl = _impl(impl_module)
+    fpath = functions or rv.find_functions(vectors_dir)
+    if fpath is None:
+        raise FileNotFoundError("no schema/functions.json in %s: pass functions=PATH" % vectors_dir)
+    table = rv.load_functions(fpath)
+    with open(fpath) as f:
+        # The functions whose tests give a certified interval (the
+        # scorer's schema.IsProfile).
+        intervals = {fn["name"] for fn in json.load(f)["functions"] if fn.get("interval")}
+    if files is None:
+        files = [os.path.relpath(p, vectors_dir) for p in rv.vector_files(vectors_dir)]
+    out = []
+    for rel in files:
+        with open(os.path.join(vectors_dir, rel)) as f:
+            vectors = json.load(f)
+        rel = rel.replace(os.sep, "/")
+        for group in vectors["testGroups"]:
+            case = Case(rel, group, impl, table.get(group["function"]), group["function"] in intervals)
+            if groups is None or case.id in groups:
+                out.append(case)
+    if groups is not None:
+        missing = set(groups) - {c.id for c in out}
+        if missing:
+            raise ValueError("no such groups: %s" % ", ".join(sorted(missing)))
+    return out, fpath
+
+
 def vector_cases(vectors_dir, impl_module, files=None, groups=None, xfail=None, functions=None):
     """One pytest.param per vector group, id "file/group".
 
@@ -94,36 +133,21 @@ def vector_cases(vectors_dir, impl_module, files=None, groups=None, xfail=None, 
     whose id is in it. xfail: {id: reason} of groups expected to fail
     (strict). functions: the function table (default:
     vectors_dir/schema/functions.json)."""
-    impl = _impl(impl_module)
-    fpath = functions or rv.find_functions(vectors_dir)
-    if fpath is None:
-        raise FileNotFoundError("no schema/functions.json in %s: pass functions=PATH" % vectors_dir)
-    table = rv.load_functions(fpath)
-    if files is None:
-        files = [os.path.relpath(p, vectors_dir) for p in rv.vector_files(vectors_dir)]
+    import pytest
+
+    cases, fpath = load_cases(vectors_dir, impl_module, files, groups, functions)
     xfail = dict(xfail or {})
     out = []
-    for rel in files:
-        with open(os.path.join(vectors_dir, rel)) as f:
-            vectors = json.load(f)
-        rel = rel.replace(os.sep, "/")
-        for group in vectors["testGroups"]:
-            case = Case(rel, group, impl, table.get(group["function"]))
-            if groups is not None and case.id not in groups:
-                continue
-            marks = []
-            if case.spec is None:
-                marks.append(pytest.mark.skip(reason="function %s is not in the function table %s"
-                                              % (group["function"], fpath)))
-            elif not callable(getattr(impl, group["function"], None)):
-                marks.append(pytest.mark.skip(reason="the adapter has no %s" % group["function"]))
-            if case.id in xfail:
-                marks.append(pytest.mark.xfail(strict=True, reason=xfail.pop(case.id)))
-            out.append(pytest.param(case, id=case.id, marks=marks))
-    if groups is not None:
-        missing = set(groups) - {p.id for p in out}
-        if missing:
-            raise ValueError("no such groups: %s" % ", ".join(sorted(missing)))
+    for case in cases:
+        marks = []
+        if case.spec is None:
+            marks.append(pytest.mark.skip(reason="function %s is not in the function table %s"
+                                          % (case.group["function"], fpath)))
+        elif not callable(getattr(case.impl, case.group["function"], None)):
+            marks.append(pytest.mark.skip(reason="the adapter has no %s" % case.group["function"]))
+        if case.id in xfail:
+            marks.append(pytest.mark.xfail(strict=True, reason=xfail.pop(case.id)))
+        out.append(pytest.param(case, id=case.id, marks=marks))
     if xfail:
         raise ValueError("xfail names groups not among the cases: %s" % ", ".join(sorted(xfail)))
     return out
@@ -156,77 +180,168 @@ def _below(got, want):
     return not math.isnan(got) and got < want
 
 
-def _grade_value(test, got, tol):
-    """None if got is right for the test, else (unsafe, message)."""
-    if "lowerHex" in test:  # a profile test: fails only below lower
+class Failure:
+    """One failing test: its rank in the scorer's order (what can hurt a
+    user first, as vectors/score's Worst.rank), its relative error (inf
+    where there is none), the test and what to say."""
+
+    # The scorer's ranks.
+    UNDER, CRASH, NONFINITE, ACCEPTED, ADAPTER, REJECTED, OVER = range(7)
+
+    def __init__(self, rank, rel, test, text):
+        self.rank, self.rel, self.tc_id, self.text = rank, rel, test["tcId"], text
+        self.where = "tcId %d" % test["tcId"] + (" (%s)" % test["comment"] if test.get("comment") else "")
+
+    def __str__(self):
+        return "%s: %s" % (self.where, self.text)
+
+
+class Grade:
+    """A group's grade as the scorer counts it. reasons are the scorer's
+    (vectors/score's Group.Reasons, the same words and order); failures
+    the failing tests, worst first; unsupported and tests count."""
+
+    def __init__(self, case, tests):
+        self.case, self.tests = case, tests
+        self.below = self.unsound = self.crashed = self.accepted_invalid = 0
+        self.adapter_errors = self.over_tolerance = self.rejected_valid = 0
+        self.unsupported = 0
+        self.failures = []
+
+    @property
+    def profile(self):
+        return self.case.interval
+
+    @property
+    def tolerance(self):
+        return self.case.group["relativeTolerance"]
+
+    @property
+    def reasons(self):
+        """Why the group fails, as `rdpcheck score` says it."""
+        why = []
+
+        def add(n, text):
+            if n:
+                why.append("%d %s" % (n, text))
+        if not self.profile:
+            add(self.below, "below the truth beyond the tolerance (unsafe)")
+        add(self.unsound, "below the certified lower bound (unsound)")
+        add(self.crashed, "crashed (the process died or exited: no answer, never a rejection)")
+        add(self.accepted_invalid, "invalid inputs accepted")
+        add(self.adapter_errors, "adapter errors (the adapter's bug, not the implementation's answer)")
+        if not self.profile:
+            add(self.over_tolerance, "beyond tolerance %g" % self.tolerance)
+        add(self.rejected_valid, "valid inputs rejected")
+        return why
+
+    def worst_first(self):
+        """The failures in the scorer's order: by rank, then the larger
+        relative error first, then in the file's order."""
+        return sorted(self.failures, key=lambda f: (f.rank, -f.rel))
+
+    def message(self, limit=None):
+        """The report of a failing group: its counts, then the first limit
+        (default LIST_MAX) failing tests worst first, and how many more."""
+        limit = LIST_MAX if limit is None else limit
+        g = self.case.group
+        how = "certified intervals" if self.profile else "tolerance %g" % self.tolerance
+        lines = ["%s (%s, %d tests, %s): %s" % (self.case.id, g["function"], self.tests, how,
+                                                ", ".join(self.reasons))]
+        ranked = self.worst_first()
+        lines.append("worst first (%d of %d failing tests):" % (min(limit, len(ranked)), len(ranked)))
+        lines.extend("  %s" % f for f in ranked[:limit])
+        if len(ranked) > limit:
+            lines.append("  ... and %d more" % (len(ranked) - limit))
+        return "\n".join(lines)
+
+
+def _grade_value(grade, test, got):
+    """Grades a value to a valid or acceptable test into grade, as the
+    scorer does."""
+    if grade.profile:  # a certified interval: fails only below lower
         lo = float.fromhex(test["lowerHex"])
-        if math.isnan(got) or got < lo:
-            return True, "got %r, below the certified lower bound %s" % (got, test["lower"])
-        return None
+        if math.isnan(got):
+            grade.unsound += 1
+            grade.failures.append(Failure(Failure.UNDER, math.inf, test, "got nan, want at least %s "
+                                          "(the certified lower bound): unsound" % test["lower"]))
+        elif got < lo:
+            grade.unsound += 1
+            rel = float((Fraction(lo) - Fraction(got)) / Fraction(lo))
+            grade.failures.append(Failure(Failure.UNDER, rel, test, "got %r, want at least %s (the certified "
+                                          "lower bound): unsound, %.2g below it (relative)" % (got, test["lower"], rel)))
+        return
     want_s = test["expected"] if "expected" in test else test["expectedFloat64"]
     want = _exact(want_s)
     sc = test.get("shortcut")
     if sc and _below(got, want):
         sv = _exact(sc["value"])
         if not _below(got, sv):
-            return None  # tighter than the formula, and still valid
+            return  # tighter than the formula, and still valid
         want, want_s = sv, sc["value"] + " (the valid shortcut's bound)"
     rel = relative_error(got, want)
-    if rel <= tol:
-        return None
-    unsafe = _below(got, want)
-    return unsafe, "got %r, want %s: relative error %.3g > tolerance %.3g%s" % (
-        got, want_s, rel, tol, ", below the truth" if unsafe else "")
+    if rel <= grade.tolerance:
+        return
+    grade.over_tolerance += 1
+    if _below(got, want):
+        grade.below += 1
+        grade.failures.append(Failure(Failure.UNDER, rel, test, "got %r, want %s: below the truth by %.2g "
+                                      "relative (unsafe)" % (got, want_s, rel)))
+        return
+    rank = Failure.NONFINITE if math.isnan(got) or math.isinf(got) else Failure.OVER
+    grade.failures.append(Failure(rank, rel, test, "got %r, want %s: relative error %.2g > tolerance %g"
+                                  % (got, want_s, rel, grade.tolerance)))
 
 
-def check_group(case):
-    """Runs case's group through the adapter and fails (with every kind of
-    failure listed, unsafe ones first) where the scorer would."""
+def grade_group(case):
+    """Runs case's group through the adapter, in-process, and grades it as
+    `rdpcheck score` does. Returns a Grade."""
     group, impl = case.group, case.impl
     function = group["function"]
-    if case.spec is None:
-        pytest.skip("function %s is not in the function table" % function)
-    if not callable(getattr(impl, function, None)):
-        pytest.skip("the adapter has no %s" % function)
     adapter_file = rv.impl_file(impl)
-    tol = group["relativeTolerance"]
-    unsafe, adapter, other = [], [], []
-    unsupported = 0
+    grade = Grade(case, len(group["tests"]))
     for test in group["tests"]:
-        where = "tcId %d" % test["tcId"] + (" (%s)" % test["comment"] if test.get("comment") else "")
         try:
             kw = rv.inputs(case.spec, group, test)
         except rv.VectorError as e:
-            other.append("%s: the vector file and the function table disagree: %s" % (where, e))
-            continue
+            raise ValueError("tcId %d: the vector file and the function table disagree: %s" % (test["tcId"], e))
         out = rv.answer(impl, function, kw, adapter_file)
         result = test["result"]
         if out.get("unsupported"):
-            unsupported += 1
+            grade.unsupported += 1
+        elif "crashed" in out:
+            grade.crashed += 1
+            grade.failures.append(Failure(Failure.CRASH, math.inf, test, "crashed, no answer: " + out["crashed"]))
         elif "adapterError" in out:
-            adapter.append("%s: %s" % (where, out["adapterError"]))
+            grade.adapter_errors += 1
+            grade.failures.append(Failure(Failure.ADAPTER, math.inf, test, "adapter error (the adapter's bug, "
+                                          "not the implementation's answer): " + out["adapterError"]))
         elif "error" in out:
             if result == "valid":
-                other.append("%s: valid input rejected: %s (raised in %s)"
-                             % (where, out["error"], out.get("raisedIn")))
+                grade.rejected_valid += 1
+                grade.failures.append(Failure(Failure.REJECTED, math.inf, test, "valid input rejected: %s "
+                                              "(raised in %s)" % (out["error"], out.get("raisedIn"))))
         elif result == "invalid":
-            other.append("%s: invalid input accepted: got %r, want a rejection" % (where, out["value"]))
+            grade.accepted_invalid += 1
+            grade.failures.append(Failure(Failure.ACCEPTED, math.inf, test, "invalid input accepted: got %r, "
+                                          "want a rejection" % (out["value"],)))
         else:
-            bad = _grade_value(test, float(out["value"]), tol)
-            if bad:
-                (unsafe if bad[0] else other).append("%s: %s" % (where, bad[1]))
-    if unsupported == len(group["tests"]):
+            _grade_value(grade, test, float(out["value"]))
+    return grade
+
+
+def check_group(case):
+    """Runs case's group through the adapter and fails where the scorer
+    would, with its counts and the failing tests worst first."""
+    import pytest
+
+    function = case.group["function"]
+    if case.spec is None:
+        pytest.skip("function %s is not in the function table" % function)
+    if not callable(getattr(case.impl, function, None)):
+        pytest.skip("the adapter has no %s" % function)
+    grade = grade_group(case)
+    if grade.unsupported == grade.tests:
         pytest.skip("every test of %s raised NotImplementedError" % case.id)
-    msgs = []
-    for title, items in (
-            ("UNSAFE: %d values below the truth beyond tolerance (under-reported privacy loss)", unsafe),
-            ("ADAPTER BUG, not the implementation's: %d calls failed in the adapter's own code", adapter),
-            ("%d other failures", other)):
-        if items:
-            msgs.append(title % len(items))
-            msgs.extend("  " + m for m in items[:LIST_MAX])
-            if len(items) > LIST_MAX:
-                msgs.append("  ... and %d more" % (len(items) - LIST_MAX))
-    if msgs:
-        pytest.fail("%s (%s, %d tests, tolerance %g):\n%s"
-                    % (case.id, function, len(group["tests"]), tol, "\n".join(msgs)), pytrace=False)
+    if grade.failures:
+        pytest.fail(grade.message(), pytrace=False)

@@ -2,8 +2,8 @@
 """Run your RDP accountant over rdpcheck's vector files and write the answers.
 
 Usage:
-    python3 examples/run_vectors.py VECTORS.json IMPL.py [-o ANSWERS.jsonl] [-functions PATH]
-    python3 examples/run_vectors.py -all IMPL.py -o DIR [-vectors-dir vectors]
+    python3 examples/run_vectors.py VECTORS.json IMPL.py [-o ANSWERS.jsonl] [-functions PATH] [-timeout [FUNCTION=]SECONDS ...]
+    python3 examples/run_vectors.py -all IMPL.py -o DIR [-vectors-dir vectors] [-timeout [FUNCTION=]SECONDS ...]
 
 IMPL.py (or an importable module name) defines a Python function for each
 vector function it implements, named as in the vector files ("function" of
@@ -38,12 +38,14 @@ does not have are skipped, and said so. The profile functions' tests give
 a certified interval (lower, upper), not an exact value: an answer below
 lower is unsound, one above upper is valid but loose.
 
-Each function returns a float, or (value, order) for the conversions. What
-it does is recorded per test, as one JSON line:
+Each function returns a real number (an int or float, or numpy's), or
+(value, order) for the conversions. What it does is recorded per test, as
+one JSON line:
 - a value: {"tcId": N, "value": V} (V a number or "inf"/"-inf"/"nan"),
-  plus "order" when it returned one; an order that is no Renyi order
-  (None, 0 or nan: how libraries say that none was chosen, e.g. beside
-  eps = inf) is left out, as the scorer asks;
+  plus "order" when it returned one. None, 0 or nan as the order is how
+  libraries say that none was chosen (e.g. beside eps = inf): it is left
+  out. Any other order must be one of the test's orders (for a function
+  that takes orders; else above 1);
 - raising NotImplementedError: {"tcId": N, "unsupported": true}. The scorer
   reports these as unsupported, never as failures (use it for a conversion
   or a region you do not offer);
@@ -58,17 +60,32 @@ it does is recorded per test, as one JSON line:
 - an adapter bug: a TypeError, AttributeError or NameError whose innermost
   frame is in IMPL's file or is the call itself (wrong keyword arguments,
   a misspelt function of a module, an undefined name), or a return value
-  that is not a float or (value, order):
+  that is no answer: a value that is not a real number (a str such as
+  "0.5", a bool, None), a tuple that is not (value, order), or an order
+  that is none of the test's orders (a swapped (order, value) lands here):
       {"tcId": N, "adapterError": "TypeError: ...", "raisedIn": "adapter"}
   This says nothing about the implementation under test: it is not a
   rejection, and the scorer reports it on its own. (A TypeError raised by
   a native function called directly from IMPL's file counts as the
   adapter's too: it has no frame of its own.)
-- not returning within -timeout seconds (default 10): {"tcId": N,
-  "hang": true}. Each test runs in a worker process; a hung worker is
-  killed and a new one started, so one endless loop cannot stop the run.
-  A worker that dies (a crash in native code) gives {"tcId": N,
-  "error": "crashed"}.
+- not returning within its function's time limit: {"tcId": N,
+  "hang": true, "timeout": SECONDS}. Each test runs in a worker process;
+  a hung worker is killed and a new one started, so one endless loop
+  cannot stop the run. The limit is per function: 10 s, and 30 s for
+  ProfileEpsilon and ProfileDelta (they account a whole run: a PLD
+  accountant takes seconds a call). -timeout SECONDS sets every
+  function's limit, -timeout FUNCTION=SECONDS one function's (repeat it;
+  the later wins). Tests that took more than half their limit are listed
+  at the end, so a limit that came close is seen before it is hit.
+- crashing: the worker process dying (a segfault in native code,
+  os._exit) or the call raising SystemExit or KeyboardInterrupt gives
+  {"tcId": N, "crashed": "how"}, e.g. "the worker died: signal SIGSEGV".
+  A crash is no answer and no rejection: the scorer fails its group, even
+  where the input is invalid. A dead worker is replaced for the next test.
+
+The summary on standard error counts the tests by outcome (values,
+rejections, unsupported, adapter errors, hangs, crashed) and says loudly
+when calls failed in the adapter's own code.
 
 Groups whose function IMPL does not define are skipped (their tests stay
 unanswered). With -all, every vector file under -vectors-dir (default: the
@@ -90,8 +107,11 @@ import importlib.util
 import json
 import math
 import multiprocessing
+import numbers
 import os
+import signal
 import sys
+import time
 import traceback
 
 def load_impl(spec):
@@ -241,60 +261,154 @@ def outcome(exc, adapter_file):
     return {"error": msg, "errorType": type(exc).__name__, "raisedIn": where}
 
 
-def answer(impl, function, kw, adapter_file=None):
-    """One test's answer fields (everything but tcId)."""
+def answer(impl, function, kw, adapter_file=None, interrupts=False):
+    """One test's answer fields (everything but tcId). SystemExit raised by
+    the call is a crash; so is KeyboardInterrupt where interrupts is set
+    (in a worker, whose own Ctrl-C is ignored: the run's goes to the
+    parent), while in-process (the pytest helper) it stops the run."""
+    stops = (SystemExit, KeyboardInterrupt) if interrupts else SystemExit
     try:
         result = getattr(impl, function)(**kw)
     except Exception as e:
         return outcome(e, adapter_file)
+    except stops as e:
+        return {"crashed": "%s: %s (raised by the call)" % (type(e).__name__, e)}
     try:
-        if isinstance(result, tuple):
-            fields = {"value": number(result[0])}
-            if result[1] is not None and float(result[1]) > 1:
-                fields["order"] = number(result[1])
-            return fields
-        return {"value": number(result)}
-    except Exception as e:
-        return {"adapterError": "%s: returned %.80r, want a float or (value, order): %s"
-                % (type(e).__name__, result, e), "raisedIn": "adapter"}
+        return returned(result, kw.get("orders"))
+    except NoAnswer as e:
+        return {"adapterError": "returned %.80r: %s" % (result, e), "raisedIn": "adapter"}
+
+
+class NoAnswer(Exception):
+    """A returned result that answers nothing: the adapter's bug."""
+
+
+def real(x):
+    """x as a float if it is a real number: an int or float, numpy's scalars
+    (registered as numbers.Real) or a 0-d numpy array of numbers; None for
+    anything else, a bool (True is no 1.0) and a str ("0.5") among them."""
+    if isinstance(x, bool) or type(x).__name__ in ("bool_", "bool"):  # numpy's bool too
+        return None
+    try:
+        if isinstance(x, numbers.Real):
+            return float(x)
+        if getattr(x, "shape", None) == () and getattr(getattr(x, "dtype", None), "kind", None) in ("f", "i", "u"):
+            return float(x)
+    except (TypeError, ValueError, OverflowError):
+        pass
+    return None
+
+
+def returned(result, orders):
+    """The answer fields of a returned result: a real number, or (value,
+    order). orders are the test's (None if its function takes none). Raises
+    NoAnswer for anything else."""
+    order = None
+    value = result
+    if isinstance(result, tuple):
+        if len(result) != 2:
+            raise NoAnswer("a tuple of %d items, want a number or (value, order)" % len(result))
+        value, order = result
+    v = real(value)
+    if v is None:
+        raise NoAnswer("the value %.40r is not a real number (want an int or float)" % (value,))
+    fields = {"value": number(v)}
+    if order is None:
+        return fields
+    o = real(order)
+    if o is None:
+        raise NoAnswer("the order %.40r is not a real number" % (order,))
+    if o == 0 or math.isnan(o):
+        return fields  # no order chosen
+    if orders is not None and o not in orders:
+        raise NoAnswer("the order %r is none of the test's orders (is it (order, value), swapped?)" % o)
+    if orders is None and not o > 1:
+        raise NoAnswer("the order %r is no Renyi order (want one above 1, or None, 0 or nan for none)" % o)
+    fields["order"] = number(o)
+    return fields
 
 
 def _serve(spec, conn):
+    # Ctrl-C is the parent's to handle (it stops the run and the worker);
+    # a KeyboardInterrupt the implementation raises is still a crash.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     impl = load_impl(spec)
     adapter_file = impl_file(impl)
+    conn.send("ready")
     while True:
         job = conn.recv()
         if job is None:
             return
-        conn.send(answer(impl, job[0], job[1], adapter_file))
+        conn.send(answer(impl, job[0], job[1], adapter_file, interrupts=True))
+
+
+def death(exitcode):
+    """How a worker process ended, from its exit code."""
+    if exitcode is None:
+        return "the worker died"
+    if exitcode < 0:
+        try:
+            name = signal.Signals(-exitcode).name
+        except ValueError:
+            name = str(-exitcode)
+        return "the worker died: signal %s" % name
+    return "the worker exited with status %d (os._exit or a native exit)" % exitcode
+
+
+class WorkerError(Exception):
+    """A worker that cannot load the implementation: the run cannot go on."""
+
+
+# Seconds a new worker may take to import the implementation (numpy, scipy
+# and the library), which no test's time limit pays for.
+STARTUP_TIMEOUT = 300.0
 
 
 class Worker:
     """The implementation in a child process, so that a test that never
-    returns can be abandoned (the child is killed and replaced)."""
+    returns can be abandoned (the child is killed and replaced). A new
+    worker loads the implementation before it is given a test, so that
+    the import is not charged to the test's time limit."""
 
     def __init__(self, spec):
         self.spec = spec
         self.ctx = multiprocessing.get_context("spawn")
         self.proc = None
+        self.seconds = 0.0  # the last test's time, from asking to answer
 
     def start(self):
         parent, child = self.ctx.Pipe()
         self.proc = self.ctx.Process(target=_serve, args=(self.spec, child), daemon=True)
         self.proc.start()
         self.conn = parent
+        if parent.poll(STARTUP_TIMEOUT):
+            try:
+                if parent.recv() == "ready":
+                    return
+            except EOFError:
+                pass
+            self.proc.join(5)
+            raise WorkerError("a new worker could not load %s (%s)" % (self.spec, death(self.proc.exitcode)))
+        self.proc.kill()
+        raise WorkerError("a new worker did not load %s within %g s" % (self.spec, STARTUP_TIMEOUT))
 
     def run(self, function, kw, timeout):
         if self.proc is None or not self.proc.is_alive():
             self.start()
+        start = time.monotonic()
         self.conn.send((function, kw))
-        if self.conn.poll(timeout):
+        ready = self.conn.poll(timeout)
+        self.seconds = time.monotonic() - start
+        if ready:
             try:
                 return self.conn.recv()
             except EOFError:
                 pass
-            self.proc = None  # the child died (a crash in native code)
-            return {"error": "crashed"}
+            # The child died: a crash, never a rejection.
+            self.proc.join(5)
+            how = death(self.proc.exitcode)
+            self.proc = None
+            return {"crashed": how}
         self.proc.kill()
         self.proc.join()
         self.proc = None
@@ -322,16 +436,52 @@ def point_key(function, kw):
     return json.dumps([function, canon(kw)], sort_keys=True)
 
 
-def run_file(path, impl, functions, worker, timeout, out, table="schema/functions.json", seen=None):
+# Time limits in seconds: every function's, and the profile functions',
+# which account a whole run (a PLD accountant composes thousands of steps,
+# 4 to 8 s a call on a loaded machine) where the others evaluate one
+# formula.
+DEFAULT_TIMEOUT = 10.0
+DEFAULT_FUNCTION_TIMEOUTS = {"ProfileEpsilon": 30.0, "ProfileDelta": 30.0}
+
+
+class Limits:
+    """Each function's time limit, from -timeout's values: "SECONDS" sets
+    every function's (the built-in per-function ones included), and
+    "FUNCTION=SECONDS" one function's; later values win."""
+
+    def __init__(self, specs, functions):
+        self.default = DEFAULT_TIMEOUT
+        self.per = dict(DEFAULT_FUNCTION_TIMEOUTS)
+        for spec in specs or []:
+            name, _, secs = spec.rpartition("=")
+            try:
+                t = float(secs)
+            except ValueError:
+                t = math.nan
+            if not (0 < t < math.inf):
+                raise ValueError("-timeout %s: want SECONDS or FUNCTION=SECONDS, seconds above 0" % spec)
+            if not name:
+                self.default, self.per = t, {}
+            elif name not in functions:
+                raise ValueError("-timeout %s: no function %s in the function table" % (spec, name))
+            else:
+                self.per[name] = t
+
+    def __call__(self, function):
+        return self.per.get(function, self.default)
+
+
+def run_file(path, impl, functions, worker, limits, out, table="schema/functions.json", seen=None):
     """Answers every test of one vector file whose function impl defines,
     with the inputs functions (load_functions) declares for it. A point
     already asked (in seen, shared across the files of -all, which may
-    share points) is answered as it was, not run again. Returns (answered, skipped, hangs)."""
+    share points) is answered as it was, not run again. limits(function)
+    is a function's time limit in seconds. Returns a Tally."""
     if seen is None:
         seen = {}
     with open(path) as f:
         vectors = json.load(f)
-    answered = skipped = hangs = 0
+    tally = Tally()
     unknown = set()
     for group in vectors["testGroups"]:
         function = group["function"]
@@ -342,10 +492,10 @@ def run_file(path, impl, functions, worker, timeout, out, table="schema/function
                 print("run_vectors: %s: function %s is not in the function table "
                       "(%s); skipping its groups" % (path, function, table),
                       file=sys.stderr)
-            skipped += len(group["tests"])
+            tally.skipped += len(group["tests"])
             continue
         if not callable(getattr(impl, function, None)):
-            skipped += len(group["tests"])
+            tally.skipped += len(group["tests"])
             continue
         for test in group["tests"]:
             try:
@@ -353,17 +503,74 @@ def run_file(path, impl, functions, worker, timeout, out, table="schema/function
             except VectorError as e:
                 print("run_vectors: %s: group %s, tcId %s: %s; test skipped"
                       % (path, group.get("name"), test.get("tcId"), e), file=sys.stderr)
-                skipped += 1
+                tally.skipped += 1
                 continue
             line = {"tcId": test["tcId"]}
             key = point_key(function, kw)
             if key not in seen:
-                seen[key] = worker.run(function, kw, timeout)
+                limit = limits(function)
+                seen[key] = worker.run(function, kw, limit)
+                if "hang" in seen[key]:
+                    seen[key]["timeout"] = limit
+                elif worker.seconds > limit / 2:
+                    tally.slow.append((worker.seconds, limit, path, test["tcId"], function))
             line.update(seen[key])
-            hangs += bool(line.get("hang"))
+            tally.add(line)
             out.write(json.dumps(line) + "\n")
-            answered += 1
-    return answered, skipped, hangs
+    return tally
+
+
+class Tally:
+    """What the tests of a run came to, by outcome: a summary that does not
+    count an adapter's failed calls as answers."""
+
+    OUTCOMES = (("value", "values"), ("error", "rejections"), ("unsupported", "unsupported"),
+                ("adapterError", "adapter errors"), ("hang", "hangs"), ("crashed", "crashed"))
+
+    def __init__(self):
+        self.counts = {k: 0 for k, _ in self.OUTCOMES}
+        self.skipped = 0
+        self.first_adapter_error = None  # (tcId, message)
+        self.slow = []  # (seconds, limit, file, tcId, function): over half the limit
+
+    def add(self, line):
+        for k, _ in self.OUTCOMES:
+            if k in line:
+                self.counts[k] += 1
+                break
+        if "adapterError" in line and self.first_adapter_error is None:
+            self.first_adapter_error = (line["tcId"], line["adapterError"])
+
+    def merge(self, other):
+        for k in self.counts:
+            self.counts[k] += other.counts[k]
+        self.skipped += other.skipped
+        self.first_adapter_error = self.first_adapter_error or other.first_adapter_error
+        self.slow += other.slow
+
+    @property
+    def asked(self):
+        return sum(self.counts.values())
+
+    def __str__(self):
+        return "%d tests asked: %s; %d skipped" % (
+            self.asked, ", ".join("%d %s" % (self.counts[k], name) for k, name in self.OUTCOMES), self.skipped)
+
+    def warn(self, where):
+        """Says loudly, on standard error, what is not the implementation's
+        answer (the adapter's bugs), and which tests came close to their
+        time limit."""
+        if self.slow:
+            took, limit, path, tc, function = max(self.slow)
+            print("run_vectors: %s%d tests took more than half their time limit (slowest: %s tcId %s, "
+                  "%s, %.1f s of %g s): raise it with -timeout %s=SECONDS if they may hang"
+                  % (where, len(self.slow), path, tc, function, took, limit, function), file=sys.stderr)
+        n = self.counts["adapterError"]
+        if n:
+            tc, msg = self.first_adapter_error
+            print("run_vectors: %sADAPTER BUG: in %d of %d tests the call failed in the adapter's "
+                  "own code, not in the implementation (first, tcId %s: %s): these tests are not "
+                  "answered; fix the adapter" % (where, n, self.asked, tc, msg), file=sys.stderr)
 
 
 def vector_files(root):
@@ -389,8 +596,10 @@ def main():
     ap.add_argument("-functions", default=None,
                     help="the function table (default: schema/functions.json in the vectors "
                     "folder, or beside or above a vector file's folder)")
-    ap.add_argument("-timeout", type=float, default=10.0,
-                    help="seconds one test may take before it is recorded as a hang (default 10)")
+    ap.add_argument("-timeout", action="append", metavar="[FUNCTION=]SECONDS",
+                    help="seconds a test may take before it is recorded as a hang: SECONDS for "
+                    "every function, FUNCTION=SECONDS for one; repeatable (default %g, and %s)"
+                    % (DEFAULT_TIMEOUT, ", ".join("%s=%g" % kv for kv in sorted(DEFAULT_FUNCTION_TIMEOUTS.items()))))
     ap.add_argument("-o", "--output", default="-",
                     help="answers file (default: standard output); with -all, a folder")
     ap.add_argument("args", nargs="+", help="VECTORS.json IMPL.py, or with -all just IMPL.py")
@@ -403,42 +612,54 @@ def main():
         if len(args.args) != 2:
             ap.error("want VECTORS.json IMPL.py")
         vec_path, impl_spec = args.args
-    if not (args.timeout > 0):
-        ap.error("-timeout must be > 0")
-
     fpath = args.functions or find_functions(args.vectors_dir if args.all else vec_path)
     if fpath is None:
         ap.error("no schema/functions.json beside %s or its folder: give -functions PATH"
                  % (args.vectors_dir if args.all else vec_path))
     functions = load_functions(fpath)
+    try:
+        limits = Limits(args.timeout, functions)
+    except ValueError as e:
+        ap.error(str(e))
     impl = load_impl(impl_spec)  # also checks that IMPL loads before any work
     worker = Worker(impl_spec)
     try:
-        if not args.all:
-            out = sys.stdout if args.output == "-" else open(args.output, "w")
-            answered, skipped, hangs = run_file(vec_path, impl, functions, worker, args.timeout, out, fpath)
-            if out is not sys.stdout:
-                out.close()
-            print("run_vectors: %d tests answered (%d hangs), %d skipped (functions not in %s or the table)"
-                  % (answered, hangs, skipped, impl_spec), file=sys.stderr)
-            return
-        root = os.path.normpath(args.vectors_dir)
-        seen = {}  # each point once across the files
-        for path in vector_files(root):
-            rel = os.path.relpath(path, root)
-            dest = os.path.join(args.output, os.path.splitext(rel)[0] + ".jsonl")
-            os.makedirs(os.path.dirname(dest), exist_ok=True)
-            tmp = dest + ".tmp"
-            with open(tmp, "w") as out:
-                answered, skipped, hangs = run_file(path, impl, functions, worker, args.timeout, out, fpath, seen)
-            if answered:
-                os.replace(tmp, dest)
-            else:
-                os.remove(tmp)
-            print("run_vectors: %s: %d answered (%d hangs), %d skipped"
-                  % (rel, answered, hangs, skipped), file=sys.stderr)
+        run(args, None if args.all else vec_path, impl, impl_spec, functions, fpath, worker, limits)
+    except WorkerError as e:
+        sys.exit("run_vectors: %s" % e)
     finally:
         worker.close()
+
+
+def run(args, vec_path, impl, impl_spec, functions, fpath, worker, limits):
+    """Runs the vector file vec_path, or every file with -all, writing the
+    answers and the summaries."""
+    if not args.all:
+        out = sys.stdout if args.output == "-" else open(args.output, "w")
+        tally = run_file(vec_path, impl, functions, worker, limits, out, fpath)
+        if out is not sys.stdout:
+            out.close()
+        print("run_vectors: %s (functions not in %s or the table)" % (tally, impl_spec), file=sys.stderr)
+        tally.warn("")
+        return
+    root = os.path.normpath(args.vectors_dir)
+    seen = {}  # each point once across the files
+    total = Tally()
+    for path in vector_files(root):
+        rel = os.path.relpath(path, root)
+        dest = os.path.join(args.output, os.path.splitext(rel)[0] + ".jsonl")
+        os.makedirs(os.path.dirname(dest), exist_ok=True)
+        tmp = dest + ".tmp"
+        with open(tmp, "w") as out:
+            tally = run_file(path, impl, functions, worker, limits, out, fpath, seen)
+        if tally.asked:
+            os.replace(tmp, dest)
+        else:
+            os.remove(tmp)
+        print("run_vectors: %s: %s" % (rel, tally), file=sys.stderr)
+        total.merge(tally)
+    print("run_vectors: all files: %s" % total, file=sys.stderr)
+    total.warn("")
 
 
 if __name__ == "__main__":

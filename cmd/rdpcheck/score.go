@@ -26,11 +26,12 @@ how many tests it answered, the max and RMS relative error, how many values
 are below the truth (unsafe for a privacy accountant), negative, NaN or
 infinite, valid inputs it rejected and invalid inputs it accepted, and the
 worst tcIds. Unsupported answers are counted and never fail a group; a hang
-is an outcome of its own and fails it. Where a conversion test flags a valid
+and a crash are outcomes of their own and fail it (a crash is never a
+rejection). Where a conversion test flags a valid
 shortcut below the formula's value, an answer between the two counts as
 "tighter valid", not below the truth. A group fails when an answer's
 relative error exceeds the group's tolerance, a valid input is rejected, an
-invalid one accepted, or a test hangs. A group with no answer is
+invalid one accepted, a test hangs or crashes, or the adapter errs. A group with no answer is
 "unanswered", and one whose answers all say unsupported is "unsupported":
 neither passes. In every mode (a file, -all, -report) the exit status is 1
 if any group fails or no graded test has an answer other than unsupported
@@ -47,9 +48,10 @@ its own), either JSON lines
   {"tcId": 20, "unsupported": true}      not implemented (also an error
                                          starting "NotImplementedError")
   {"tcId": 21, "hang": true}             stopped at the runner's time limit
+  {"tcId": 22, "crashed": "signal SIGSEGV"}  the process died (or true)
 or CSV lines tcId,value[,order] with value a number (decimal or hex), inf,
-nan, a word starting with "error" for a rejected input, "unsupported" or
-"hang"; a header line and lines starting with # are skipped. Python's
+nan, a word starting with "error" for a rejected input, "unsupported",
+"hang" or "crashed"; a header line and lines starting with # are skipped. Python's
 json.dumps output (NaN, Infinity) is accepted. examples/run_vectors.py
 writes such a file.
 
@@ -63,8 +65,8 @@ examples:
 
 -all and -report check each answered tcId against DIR/digests.txt (or
 DIR/../digests.txt): the digest of the inputs of the test it was made for
-(-all only when the file exists). Answers to a tcId that now asks
-something else are refused.`
+(-all only when the file exists, with a note on standard error when it
+does not). Answers to a tcId that now asks something else are refused.`
 
 func init() {
 	register(command{name: "score", summary: "grade another implementation's answers against a vector file", run: runScore})
@@ -243,7 +245,12 @@ func scoreAll(dir, format string, opt score.Options, worstN int, stdout, stderr 
 	// With DIR/digests.txt (or one beside DIR), answers made for other
 	// tests are refused.
 	stored, err := readDigests(dir)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		// Graded all the same, but not silently unchecked.
+		fmt.Fprintf(stderr, "rdpcheck score: note: no %s or %s: the answers are graded against today's tests without checking that each tcId still asks what it asked when they were made (write digests.txt with rdpcheck score -digests embedded when making the answers)\n",
+			filepath.Join(dir, "digests.txt"), filepath.Join(filepath.Dir(filepath.Clean(dir)), "digests.txt"))
+	case err != nil:
 		return fail(stderr, "score", err)
 	}
 	names, paths, err := answerFiles(dir)
@@ -291,10 +298,10 @@ func scoreAll(dir, format string, opt score.Options, worstN int, stdout, stderr 
 	}
 	fmt.Fprintf(stdout, "\nsummary of %s:\n", dir)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "vector file\tanswered\tunsupported\thang\tgroups passing\tgroups failing\tgroups unanswered\tgroups unsupported\t")
+	fmt.Fprintln(tw, "vector file\tanswered\tunsupported\thang\tcrashed\tgroups passing\tgroups failing\tgroups unanswered\tgroups unsupported\t")
 	for _, l := range done {
 		n := l.Passing + l.Failing + l.Unanswered + l.UnsupportedGroups
-		fmt.Fprintf(tw, "%s\t%d/%d\t%d\t%d\t%d/%d\t%d/%d\t%d/%d\t%d/%d\t\n", l.name, l.Answered, l.tests, l.Unsupported, l.Hang,
+		fmt.Fprintf(tw, "%s\t%d/%d\t%d\t%d\t%d\t%d/%d\t%d/%d\t%d/%d\t%d/%d\t\n", l.name, l.Answered, l.tests, l.Unsupported, l.Hang, l.Crashed,
 			l.Passing, n, l.Failing, n, l.Unanswered, n, l.UnsupportedGroups, n)
 	}
 	tw.Flush()
@@ -491,8 +498,8 @@ func buildReportStatus(dir, format string, opt score.Options) (string, bool, err
 	peer := filepath.Base(filepath.Clean(dir))
 	var body strings.Builder
 	var sum strings.Builder
-	fmt.Fprintln(&sum, "| vector file | answered (not unsupported) | unsupported | hang | groups passing | groups failing | groups unanswered | groups unsupported |")
-	fmt.Fprintln(&sum, "|---|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprintln(&sum, "| vector file | answered (not unsupported) | unsupported | hang | crashed | groups passing | groups failing | groups unanswered | groups unsupported |")
+	fmt.Fprintln(&sum, "|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for i, name := range names {
 		vf, err := vectors.Load(name)
 		if err != nil {
@@ -508,7 +515,7 @@ func buildReportStatus(dir, format string, opt score.Options) (string, bool, err
 		failed = failed || rep.Failed()
 		c := rep.Count()
 		n := len(rep.Groups)
-		fmt.Fprintf(&sum, "| [%s](#%s) | %d/%d | %d | %d | %d/%d | %d/%d | %d/%d | %d/%d |\n", name, anchor(name), c.Answered-c.Unsupported, rep.Tests, c.Unsupported, c.Hang,
+		fmt.Fprintf(&sum, "| [%s](#%s) | %d/%d | %d | %d | %d | %d/%d | %d/%d | %d/%d | %d/%d |\n", name, anchor(name), c.Answered-c.Unsupported, rep.Tests, c.Unsupported, c.Hang, c.Crashed,
 			c.Passing, n, c.Failing, n, c.Unanswered, n, c.UnsupportedGroups, n)
 		rep.Markdown(&body, name, 5)
 	}
@@ -517,7 +524,7 @@ func buildReportStatus(dir, format string, opt score.Options) (string, bool, err
 	fmt.Fprintf(&b, "Generated by `rdpcheck score -report` on this directory; do not edit. ")
 	fmt.Fprintf(&b, "Each answers file (`NAME.jsonl`) is graded against today's `vectors/NAME.json` by the judge of `rdpcheck score` (package vectors/score), ")
 	fmt.Fprintf(&b, "after checking that every answered tcId is still the test it was made for (`digests.txt`). ")
-	fmt.Fprintf(&b, "Relative errors are against the exact value; \"tighter valid\" answers lie between a valid shortcut's bound and the formula's value; unsupported answers (not implemented) never fail a group, and a group with no answer (unanswered) or with unsupported answers only (unsupported) does not pass.\n\n")
+	fmt.Fprintf(&b, "Relative errors are against the exact value; \"tighter valid\" answers lie between a valid shortcut's bound and the formula's value; unsupported answers (not implemented) never fail a group, a hang or a crash (the process died: no answer, never a rejection) always does, and a group with no answer (unanswered) or with unsupported answers only (unsupported) does not pass.\n\n")
 	b.WriteString(sum.String())
 	b.WriteString("\n")
 	b.WriteString(body.String())

@@ -13,16 +13,25 @@ import (
 )
 
 // An Answer is what an implementation answered to one test. Exactly one of
-// a value, Rejected, Unsupported and Hang holds.
+// a value, Rejected, Unsupported, Hang, Crashed and AdapterError holds.
 type Answer struct {
 	Value float64
-	// Rejected: the implementation refused the input (an error).
-	Rejected bool
+	// Rejected: the implementation refused the input (an error). Error is
+	// its message as written, RaisedIn where the runner traced it
+	// ("library" or "adapter"; "" if not said).
+	Rejected        bool
+	Error, RaisedIn string
 	// Unsupported: the implementation does not offer the function
 	// (Python's NotImplementedError). Never a failure.
 	Unsupported bool
-	// Hang: the runner gave up on the test after its time limit.
-	Hang bool
+	// Hang: the runner gave up on the test after its time limit, Timeout
+	// seconds (0 if not said).
+	Hang    bool
+	Timeout float64
+	// Crashed says how the implementation's process died or exited on the
+	// test (a segfault, os._exit, SystemExit): no answer, and never a
+	// rejection of the input.
+	Crashed string
 	// AdapterError is the message of an exception the runner traced to
 	// the adapter's own code (a TypeError at the call, a typo): the
 	// adapter's bug, not the implementation's answer. Never a rejection.
@@ -149,7 +158,10 @@ func parseTcID(raw json.RawMessage) (int, error) {
 }
 
 // valueForms says what a value may be.
-const valueForms = `a number (decimal or hex), "inf", "-inf", "nan", a word starting with "error" (a rejected input), "unsupported" or "hang"`
+const valueForms = `a number (decimal or hex), "inf", "-inf", "nan", a word starting with "error" (a rejected input), "unsupported", "hang" or "crashed"`
+
+// jsonValueForms says what a JSON answer's value may be.
+const jsonValueForms = `a number, or a string of one (decimal or hex, "inf", "-inf", "nan"); in JSON a rejection is {"tcId": N, "error": "..."}, and "unsupported": true, "hang": true and "crashed" are keys of their own`
 
 // parseValue reads a value field: a number (decimal, hex, inf, nan in any
 // common spelling), an error word, "unsupported" or "hang".
@@ -159,11 +171,13 @@ func parseValue(s string) (Answer, error) {
 	case s == "":
 		return Answer{}, fmt.Errorf("empty value: want %s", valueForms)
 	case strings.HasPrefix(low, "error"):
-		return Answer{Rejected: true}, nil
+		return Answer{Rejected: true, Error: s}, nil
 	case low == "unsupported":
 		return Answer{Unsupported: true}, nil
 	case low == "hang":
 		return Answer{Hang: true}, nil
+	case low == "crashed":
+		return Answer{Crashed: "crashed"}, nil
 	}
 	switch low {
 	case "inf", "+inf", "infinity", "+infinity":
@@ -183,18 +197,18 @@ func parseValue(s string) (Answer, error) {
 // parseOrder reads the order an answer chose: a number above 1, or inf. It
 // goes with a value only.
 func parseOrder(a Answer, s string) (float64, error) {
-	if a.Rejected || a.Unsupported || a.Hang {
+	if a.Rejected || a.Unsupported || a.Hang || a.Crashed != "" {
 		return 0, fmt.Errorf("order %s: an order goes with a value only", s)
 	}
 	o, err := parseValue(s)
-	if err != nil || o.Rejected || o.Unsupported || o.Hang || !(o.Value > 1) {
+	if err != nil || o.Rejected || o.Unsupported || o.Hang || o.Crashed != "" || !(o.Value > 1) {
 		return 0, fmt.Errorf("order %s: want a number above 1 or \"inf\" (leave the order out if none was chosen)", s)
 	}
 	return o.Value, nil
 }
 
 // answerKeys are the keys of a JSON answer.
-const answerKeys = `tcId, value, error, errorType, raisedIn, adapterError, order, unsupported, hang`
+const answerKeys = `tcId, value, error, errorType, raisedIn, adapterError, order, unsupported, hang, timeout, crashed`
 
 func parseJSONAnswer(line string) (int, Answer, error) {
 	fields, err := DecodeObject([]byte(line))
@@ -212,7 +226,7 @@ func parseJSONAnswer(line string) (int, Answer, error) {
 	raw := map[string]json.RawMessage{}
 	for _, f := range fields {
 		switch f.Key {
-		case "tcId", "value", "error", "errorType", "raisedIn", "adapterError", "order", "unsupported", "hang":
+		case "tcId", "value", "error", "errorType", "raisedIn", "adapterError", "order", "unsupported", "hang", "timeout", "crashed":
 		default:
 			return 0, Answer{}, fmt.Errorf("unknown key %q (an answer's keys: %s)", f.Key, answerKeys)
 		}
@@ -222,7 +236,7 @@ func parseJSONAnswer(line string) (int, Answer, error) {
 	}
 	rawID, ok := raw["tcId"]
 	if !ok {
-		return 0, Answer{}, errors.New(`no "tcId" (want {"tcId": N, "value": V}, or "error", "unsupported": true, "hang": true in place of "value")`)
+		return 0, Answer{}, errors.New(`no "tcId" (want {"tcId": N, "value": V}, or "error", "unsupported": true, "hang": true, "crashed" in place of "value")`)
 	}
 	id, err := parseTcID(rawID)
 	if err != nil {
@@ -257,8 +271,28 @@ func parseJSONAnswer(line string) (int, Answer, error) {
 		if k == "raisedIn" && s != "adapter" && s != "library" {
 			return 0, a, fmt.Errorf(`"raisedIn": %s: want "adapter" or "library"`, v)
 		}
+		if k == "raisedIn" {
+			a.RaisedIn = s
+		}
 		if raw["error"] == nil && raw["adapterError"] == nil {
 			return 0, a, fmt.Errorf("%q goes with \"error\" or \"adapterError\"", k)
+		}
+	}
+	if v, ok := raw["crashed"]; ok {
+		// The runner writes how the process died; true says only that it
+		// did.
+		var msg string
+		var b bool
+		switch {
+		case json.Unmarshal(v, &msg) == nil && msg != "":
+		case json.Unmarshal(v, &b) == nil:
+			msg = map[bool]string{true: "crashed"}[b]
+		default:
+			return 0, a, fmt.Errorf(`"crashed": %s: want how the process died (a string) or true`, v)
+		}
+		if msg != "" {
+			outcomes = append(outcomes, `"crashed"`)
+			a.Crashed = msg
 		}
 	}
 	if v, ok := raw["adapterError"]; ok {
@@ -274,10 +308,18 @@ func parseJSONAnswer(line string) (int, Answer, error) {
 		if err := json.Unmarshal(v, &msg); err != nil {
 			return 0, a, fmt.Errorf(`"error": %s: want a string (the implementation's message)`, v)
 		}
+		if msg == "crashed" && raw["errorType"] == nil {
+			// Older runners wrote a dead worker so, and the scorer took it
+			// for a rejection: a crash that passed invalid inputs.
+			return 0, a, fmt.Errorf(`tcId %d: "error": "crashed" is how examples/run_vectors.py once wrote a crash, which is no rejection: write {"tcId": %d, "crashed": "how it died"} (today's runner does)`, id, id)
+		}
 		outcomes = append(outcomes, `"error"`)
 		// Python's NotImplementedError is the runner's "not offered".
 		a.Rejected = !strings.HasPrefix(msg, "NotImplementedError")
 		a.Unsupported = a.Unsupported || !a.Rejected
+		if a.Rejected {
+			a.Error = msg
+		}
 	}
 	if v, ok := raw["value"]; ok {
 		outcomes = append(outcomes, `"value"`)
@@ -292,16 +334,30 @@ func parseJSONAnswer(line string) (int, Answer, error) {
 				return 0, a, err
 			}
 		} else {
-			return 0, a, fmt.Errorf(`"value": %s: want %s`, v, valueForms)
+			return 0, a, fmt.Errorf(`"value": %s: want %s`, v, jsonValueForms)
 		}
-		a.Value, a.Rejected, a.Unsupported, a.Hang = b.Value, b.Rejected, b.Unsupported, b.Hang
+		if b.Rejected || b.Unsupported || b.Hang || b.Crashed != "" {
+			// CSV's words; in JSON each outcome has its key.
+			return 0, a, fmt.Errorf(`"value": %s: want %s`, v, jsonValueForms)
+		}
+		a.Value = b.Value
 	}
 	switch len(outcomes) {
 	case 0:
-		return 0, a, fmt.Errorf(`tcId %d: no outcome: need "value" or "error" (or "unsupported": true, "hang": true)`, id)
+		return 0, a, fmt.Errorf(`tcId %d: no outcome: need "value" or "error" (or "unsupported": true, "hang": true, "crashed")`, id)
 	case 1:
 	default:
-		return 0, a, fmt.Errorf("tcId %d: %s: give one outcome only (a value, an error, unsupported or hang)", id, strings.Join(outcomes, " and "))
+		return 0, a, fmt.Errorf("tcId %d: %s: give one outcome only (a value, an error, unsupported, hang or crashed)", id, strings.Join(outcomes, " and "))
+	}
+	if v, ok := raw["timeout"]; ok {
+		var secs float64
+		if err := json.Unmarshal(v, &secs); err != nil || !(secs > 0) || math.IsInf(secs, 0) {
+			return 0, a, fmt.Errorf(`"timeout": %s: want the time limit in seconds, a number above 0`, v)
+		}
+		if !a.Hang {
+			return 0, a, fmt.Errorf(`"timeout": %s goes with "hang": true (the limit the test ran into)`, v)
+		}
+		a.Timeout = secs
 	}
 	if o, ok := raw["order"]; ok {
 		var s string

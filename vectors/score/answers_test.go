@@ -15,7 +15,7 @@ import (
 var strictRefusals = []struct {
 	caught, name, data, want string
 }{
-	{"an unknown key was ignored", "a.jsonl", `{"tcId": 1, "valeu": 0.5}`, `line 1: unknown key "valeu" (an answer's keys: tcId, value, error, errorType, raisedIn, adapterError, order, unsupported, hang)`},
+	{"an unknown key was ignored", "a.jsonl", `{"tcId": 1, "valeu": 0.5}`, `line 1: unknown key "valeu" (an answer's keys: tcId, value, error, errorType, raisedIn, adapterError, order, unsupported, hang, timeout, crashed)`},
 	{"a duplicate key: the last won", "a.jsonl", `{"tcId": 1, "value": 0.5, "value": 0.7}`, `line 1: key "value" given twice (each key once)`},
 	{"a duplicate tcId key", "a.jsonl", `{"tcId": 1, "tcId": 2, "value": 0.5}`, `key "tcId" given twice`},
 	{"two outcomes: the value won", "a.jsonl", `{"tcId": 1, "value": 0.5, "error": "x"}`, `tcId 1: "error" and "value": give one outcome only`},
@@ -41,6 +41,15 @@ var strictRefusals = []struct {
 	{"CSV: too many fields", "a.csv", "1,0.5,2,3", `line 1: 4 fields: want tcId,value[,order]`},
 	{"CSV: a value that is not a number", "a.csv", "1,0.5x", `line 1: value "0.5x": want a number (decimal or hex), "inf"`},
 	{"CSV: an order below 1", "a.csv", "1,0.5,0.5", `line 1: order 0.5: want a number above 1`},
+	{"a crash was a rejection", "a.jsonl", `{"tcId": 1, "error": "crashed"}`, `tcId 1: "error": "crashed" is how examples/run_vectors.py once wrote a crash, which is no rejection`},
+	{"a crash of the wrong type", "a.jsonl", `{"tcId": 1, "crashed": 11}`, `"crashed": 11: want how the process died (a string) or true`},
+	{"a crash and a value", "a.jsonl", `{"tcId": 1, "crashed": "signal SIGSEGV", "value": 1}`, `"crashed" and "value": give one outcome only`},
+	{"JSON: a rejection as a CSV word in the value", "a.jsonl", `{"tcId": 1, "value": "error: q < 0"}`, `"value": "error: q < 0": want a number, or a string of one (decimal or hex, "inf", "-inf", "nan"); in JSON a rejection is {"tcId": N, "error": "..."}`},
+	{"JSON: a hang as a CSV word in the value", "a.jsonl", `{"tcId": 1, "value": "hang"}`, `"value": "hang": want a number`},
+	{"JSON: unsupported as a CSV word in the value", "a.jsonl", `{"tcId": 1, "value": "unsupported"}`, `"value": "unsupported": want a number`},
+	{"JSON: crashed as a CSV word in the value", "a.jsonl", `{"tcId": 1, "value": "crashed"}`, `"value": "crashed": want a number`},
+	{"a time limit without a hang", "a.jsonl", `{"tcId": 1, "value": 0.5, "timeout": 10}`, `"timeout": 10 goes with "hang": true`},
+	{"a time limit of 0", "a.jsonl", `{"tcId": 1, "hang": true, "timeout": 0}`, `"timeout": 0: want the time limit in seconds, a number above 0`},
 	{"an unknown format", "a.txt", "1,0.5", `unknown format`},
 }
 
@@ -68,12 +77,17 @@ func TestParseAccepts(t *testing.T) {
 	}{
 		{"a.jsonl", `{"tcId": 1e1, "value": 0.5, "order": "inf"}`, map[int]score.Answer{10: {Value: 0.5, Order: inf, Line: 1}}},
 		{"a.jsonl", `{"tcId": 2, "value": NaN, "order": Infinity}`, map[int]score.Answer{2: {Value: nan, Order: inf, Line: 1}}},
-		{"a.jsonl", `{"tcId": 3, "value": null, "error": "ValueError: q"}`, map[int]score.Answer{3: {Rejected: true, Order: nan, Line: 1}}},
+		{"a.jsonl", `{"tcId": 3, "value": null, "error": "ValueError: q"}`, map[int]score.Answer{3: {Rejected: true, Error: "ValueError: q", Order: nan, Line: 1}}},
 		{"a.jsonl", `{"tcId": 4, "error": "NotImplementedError: "}`, map[int]score.Answer{4: {Unsupported: true, Order: nan, Line: 1}}},
 		{"a.jsonl", `{"tcId": 5, "value": 1e400, "hang": false}`, map[int]score.Answer{5: {Value: inf, Order: nan, Line: 1}}},
 		{"a.jsonl", `{"tcId": 6, "value": "0x1p-1", "order": 2.5}`, map[int]score.Answer{6: {Value: 0.5, Order: 2.5, Line: 1}}},
-		{"a.csv", "TCID, Value, Order\n7,0.5,8\n8,error,\n", map[int]score.Answer{7: {Value: 0.5, Order: 8, Line: 2}, 8: {Rejected: true, Order: nan, Line: 3}}},
+		{"a.csv", "TCID, Value, Order\n7,0.5,8\n8,error,\n", map[int]score.Answer{7: {Value: 0.5, Order: 8, Line: 2}, 8: {Rejected: true, Error: "error", Order: nan, Line: 3}}},
+		{"a.jsonl", `{"tcId": 9, "error": "ValueError: q < 0", "errorType": "ValueError", "raisedIn": "library"}`, map[int]score.Answer{9: {Rejected: true, Error: "ValueError: q < 0", RaisedIn: "library", Order: nan, Line: 1}}},
 		{"a.csv", "# made by hand\n\n2.5e1,unsupported\n", map[int]score.Answer{25: {Unsupported: true, Order: nan, Line: 3}}},
+		{"a.jsonl", "{\"tcId\": 9, \"crashed\": \"the worker died: signal SIGSEGV\"}\n{\"tcId\": 10, \"crashed\": true}\n{\"tcId\": 11, \"crashed\": false, \"value\": 1}",
+			map[int]score.Answer{9: {Crashed: "the worker died: signal SIGSEGV", Order: nan, Line: 1}, 10: {Crashed: "crashed", Order: nan, Line: 2}, 11: {Value: 1, Order: nan, Line: 3}}},
+		{"a.csv", "12,crashed\n", map[int]score.Answer{12: {Crashed: "crashed", Order: nan, Line: 1}}},
+		{"a.jsonl", `{"tcId": 13, "hang": true, "timeout": 2.5}`, map[int]score.Answer{13: {Hang: true, Timeout: 2.5, Order: nan, Line: 1}}},
 	} {
 		got, err := score.Parse([]byte(c.data), c.name, "auto")
 		if err != nil {

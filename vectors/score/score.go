@@ -18,14 +18,17 @@
 //     (NotImplementedError). Counted, never a failure;
 //   - hang: the runner stopped the test at its time limit. Counted, and a
 //     failure: an accountant must return.
+//   - crashed: the implementation's process died or exited on the test (a
+//     segfault, os._exit, SystemExit). Counted, and a failure, never a
+//     rejection: a crash on an invalid input does not reject it.
 //   - adapter error: the runner traced the exception to the adapter's own
 //     code (a TypeError at the call, a misspelt library function). It is
 //     the adapter's bug, not the implementation's behaviour: never counted
 //     as a rejection, right or wrong, and a failure until fixed.
 //
 // Unsafe first: a group's worst cases list under-estimates beyond the
-// tolerance (and profile answers below the certified floor) before hangs,
-// NaN and infinite answers, accepted invalid inputs, adapter errors, and
+// tolerance (and profile answers below the certified floor) before hangs
+// and crashes, NaN and infinite answers, accepted invalid inputs, adapter errors, and
 // over-estimates last; "below truth" counts only values below the truth by
 // more than the tolerance. WorstUnder is the worst such under-estimate.
 package score
@@ -35,10 +38,12 @@ import (
 	"io"
 	"math"
 	"math/big"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
 )
@@ -68,10 +73,14 @@ type Group struct {
 	OverTolerance   int
 	Valued          int // numeric answers to valid and acceptable tests
 	OrderDiffers    int
-	Unanswered      int
-	Unsupported     int // "not implemented" answers, never a failure
-	Hang            int // tests stopped at the runner's time limit
-	AdapterErrors   int // exceptions in the adapter's own code: neither answer nor rejection
+	// ForeignOrder counts values given at an order that is none of the
+	// test's orders (a swapped (order, value) reads so): a failure.
+	ForeignOrder  int
+	Unanswered    int
+	Unsupported   int // "not implemented" answers, never a failure
+	Hang          int // tests stopped at the runner's time limit
+	Crashed       int // tests on which the implementation's process died
+	AdapterErrors int // exceptions in the adapter's own code: neither answer nor rejection
 	// TighterValid counts values below the formula's value but at or
 	// above a valid shortcut's (see schema.Test.Shortcut): not errors.
 	TighterValid int
@@ -88,7 +97,10 @@ type Group struct {
 	// WorstUnder is the worst under-estimate beyond the tolerance (or
 	// below a profile's floor), nil if none.
 	WorstUnder *Worst
-	complete   bool
+	// Hangs are every test that ran into the runner's time limit, in the
+	// file's order (Worst lists only the first few).
+	Hangs    []Worst
+	complete bool
 }
 
 // MaxWorst bounds the worst cases kept per group.
@@ -103,7 +115,14 @@ type Worst struct {
 	Got      float64
 	Want     string // the expected value, or "a rejection"
 	Rejected bool
-	Hang     bool
+	// Error and RaisedIn are a rejection's message and where it was
+	// raised, as the answer gave them.
+	Error, RaisedIn string
+	Hang            bool
+	// Timeout is a hang's time limit in seconds, 0 if not said.
+	Timeout float64
+	// Crashed says how the process died, for a crash.
+	Crashed string
 	// Unsound and Loose: a profile answer below the certified interval
 	// (Want is its lower bound) or above it (Want is its upper bound).
 	Unsound, Loose bool
@@ -111,16 +130,19 @@ type Worst struct {
 	Under bool
 	// AdapterError is the adapter's exception, for an adapter error.
 	AdapterError string
+	// ForeignOrder: the answer's order (Order) is none of the test's.
+	ForeignOrder bool
+	Order        float64
 	Comment      string
 	// Inputs are the test's inputs, as Inputs writes them.
 	Inputs string
 }
 
 // Failed reports whether the group fails: an answer beyond tolerance, a
-// rejected valid input, an accepted invalid one, a hang, or (with
-// Options.Complete) an unanswered test.
+// rejected valid input, an accepted invalid one, a hang, a crash, an
+// adapter error, or (with Options.Complete) an unanswered test.
 func (g *Group) Failed() bool {
-	return g.OverTolerance > 0 || g.Unsound > 0 || g.AdapterErrors > 0 || g.RejectedValid > 0 || g.AcceptedInvalid > 0 || g.Hang > 0 || (g.complete && g.Unanswered > 0)
+	return g.OverTolerance > 0 || g.Unsound > 0 || g.AdapterErrors > 0 || g.ForeignOrder > 0 || g.RejectedValid > 0 || g.AcceptedInvalid > 0 || g.Hang > 0 || g.Crashed > 0 || (g.complete && g.Unanswered > 0)
 }
 
 // RMS is the root mean square of the finite relative errors, NaN if none.
@@ -148,11 +170,11 @@ func (r *Report) Failed() bool {
 	return c.Failing > 0 || c.Answered == c.Unsupported
 }
 
-// Counts sum up a report: the tests answered (Unsupported and Hang of
-// them), and the groups by status. Every group is exactly one of Passing,
-// Failing, Unanswered and UnsupportedGroups.
+// Counts sum up a report: the tests answered (Unsupported, Hang and
+// Crashed of them), and the groups by status. Every group is exactly one
+// of Passing, Failing, Unanswered and UnsupportedGroups.
 type Counts struct {
-	Answered, Unsupported, Hang                     int
+	Answered, Unsupported, Hang, Crashed            int
 	Passing, Failing, Unanswered, UnsupportedGroups int
 }
 
@@ -165,6 +187,7 @@ func (r *Report) Count() Counts {
 		c.Answered += g.Answered
 		c.Unsupported += g.Unsupported
 		c.Hang += g.Hang
+		c.Crashed += g.Crashed
 		switch g.Status() {
 		case StatusFail:
 			c.Failing++
@@ -262,13 +285,23 @@ func scoreGroup(g *schema.Group, ans map[int]Answer, opt Options) (*Group, error
 		}
 		gs.Answered++
 		w := Worst{ID: t.TcID, Rel: math.Inf(1), Want: t.Expected, Comment: t.Comment, Inputs: Inputs(g, t)}
+		if gs.Profile {
+			// No exact value: what is right is the certified interval.
+			w.Want = "a value in [" + t.Lower + ", " + t.Upper + "] (certified)"
+		}
 		switch {
 		case a.Unsupported:
 			gs.Unsupported++
 			continue
 		case a.Hang:
 			gs.Hang++
-			w.Hang = true
+			w.Hang, w.Timeout = true, a.Timeout
+			cases = append(cases, w)
+			gs.Hangs = append(gs.Hangs, w)
+			continue
+		case a.Crashed != "":
+			gs.Crashed++
+			w.Crashed = a.Crashed
 			cases = append(cases, w)
 			continue
 		case a.AdapterError != "":
@@ -276,6 +309,16 @@ func scoreGroup(g *schema.Group, ans map[int]Answer, opt Options) (*Group, error
 			w.AdapterError = a.AdapterError
 			cases = append(cases, w)
 			continue
+		}
+		// Parse gives an order above 1 or NaN; an Answer built in Go (as
+		// vectorstest builds them) may leave it 0: no order either.
+		if !a.Rejected && a.Order > 1 && t.Result != schema.Invalid {
+			if orders := testOrders(g, t); orders != nil && !slices.Contains(orders, a.Order) {
+				gs.ForeignOrder++
+				w.ForeignOrder, w.Order, w.Got = true, a.Order, a.Value
+				cases = append(cases, w)
+				continue
+			}
 		}
 		if t.Result == schema.Invalid {
 			if !a.Rejected {
@@ -288,7 +331,7 @@ func scoreGroup(g *schema.Group, ans map[int]Answer, opt Options) (*Group, error
 		if a.Rejected {
 			if t.Result == schema.Valid {
 				gs.RejectedValid++
-				w.Rejected = true
+				w.Rejected, w.Error, w.RaisedIn = true, a.Error, a.RaisedIn
 				cases = append(cases, w)
 			}
 			continue
@@ -371,7 +414,7 @@ func scoreGroup(g *schema.Group, ans map[int]Answer, opt Options) (*Group, error
 		if len(gs.Worst) == MaxWorst {
 			break
 		}
-		if c.Rel > 0 || c.Hang || c.Rejected || c.AdapterError != "" {
+		if c.Rel > 0 || c.Hang || c.Crashed != "" || c.Rejected || c.AdapterError != "" || c.ForeignOrder {
 			gs.Worst = append(gs.Worst, c)
 		}
 	}
@@ -379,20 +422,20 @@ func scoreGroup(g *schema.Group, ans map[int]Answer, opt Options) (*Group, error
 }
 
 // rank orders worst cases, what can hurt a user first: under-estimates
-// (and answers below a certified floor), hangs, NaN and infinite values,
+// (and answers below a certified floor), hangs and crashes, NaN and infinite values,
 // accepted invalid inputs, adapter errors, rejected valid inputs, then the
 // rest (over-estimates, loose answers).
 func (c Worst) rank() int {
 	switch {
 	case c.Unsound || c.Under:
 		return 0
-	case c.Hang:
+	case c.Hang || c.Crashed != "":
 		return 1
-	case c.Rel > 0 && !c.Rejected && c.Want != "a rejection" && c.AdapterError == "" && (math.IsNaN(c.Got) || math.IsInf(c.Got, 0)):
+	case c.Rel > 0 && !c.Rejected && c.Want != "a rejection" && c.AdapterError == "" && !c.ForeignOrder && (math.IsNaN(c.Got) || math.IsInf(c.Got, 0)):
 		return 2
 	case c.Want == "a rejection":
 		return 3
-	case c.AdapterError != "":
+	case c.AdapterError != "" || c.ForeignOrder:
 		return 4
 	case c.Rejected:
 		return 5
@@ -419,7 +462,6 @@ func (gs *Group) gradeInterval(t *schema.Test, v float64, w Worst) (*Worst, erro
 		w.Unsound, w.Rel, w.Want = true, math.Inf(1), "at least "+t.Lower+" (the certified lower bound)"
 	case v < lo:
 		gs.Unsound++
-		gs.Below++
 		w.Unsound, w.Rel, w.Want = true, (lo-v)/lo, "at least "+t.Lower+" (the certified lower bound)"
 	case v > hi:
 		gs.Loose++
@@ -440,6 +482,23 @@ func (gs *Group) gradeInterval(t *schema.Test, v float64, w Worst) (*Worst, erro
 	}
 	gs.MaxRel = math.Max(gs.MaxRel, w.Rel)
 	return &w, nil
+}
+
+// testOrders are the orders a test gives its function (its own, or its
+// group's), nil if the function takes none.
+func testOrders(g *schema.Group, t *schema.Test) []float64 {
+	hex := t.OrdersHex
+	if t.Orders == nil {
+		hex = g.OrdersHex
+	}
+	if hex == nil {
+		return nil
+	}
+	orders, err := schema.ParseList(hex)
+	if err != nil {
+		return nil // the lint refuses such a file
+	}
+	return orders
 }
 
 // tighterValid reports whether got lies below the formula's value want
@@ -517,6 +576,36 @@ func abbrev(xs []string) string {
 	return strings.Join(xs[:4], " ") + fmt.Sprintf(" ...(%d more)... ", len(xs)-6) + strings.Join(xs[len(xs)-2:], " ")
 }
 
+// maxMessage bounds the length of an error message quoted in a report.
+const maxMessage = 160
+
+// rejection quotes a rejection's message (on one line, at most
+// maxMessage bytes) and where it was raised, as the answer gave them.
+func (c Worst) rejection() string {
+	msg := strings.Join(strings.Fields(c.Error), " ")
+	if len(msg) > maxMessage {
+		cut := maxMessage
+		for cut > 0 && !utf8.RuneStart(msg[cut]) {
+			cut--
+		}
+		msg = msg[:cut] + "..."
+	}
+	var parts []string
+	if msg != "" {
+		parts = append(parts, strconv.Quote(msg))
+	}
+	switch c.RaisedIn {
+	case "library":
+		parts = append(parts, "raised in the library")
+	case "adapter":
+		parts = append(parts, "raised in the adapter's own code")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
+}
+
 // fmtRel writes a relative error with two significant digits.
 func fmtRel(x float64) string { return schema.Format(x, 'e', 1) }
 
@@ -526,12 +615,13 @@ func fmtRel(x float64) string { return schema.Format(x, 'e', 1) }
 // unsupported, hang and tighter-valid columns appear only when some group
 // has such answers.
 func (r *Report) Print(w io.Writer, path, vec string, worstN int) {
-	var unsupported, hang, tighter, profile, adapter bool
+	var unsupported, hang, crashed, tighter, profile, adapter bool
 	for _, g := range r.Groups {
 		profile = profile || g.Profile
 		adapter = adapter || g.AdapterErrors > 0
 		unsupported = unsupported || g.Unsupported > 0
 		hang = hang || g.Hang > 0
+		crashed = crashed || g.Crashed > 0
 		tighter = tighter || g.TighterValid > 0
 	}
 	c := r.Count()
@@ -550,25 +640,23 @@ func (r *Report) Print(w io.Writer, path, vec string, worstN int) {
 	if hang {
 		head += "hang\t"
 	}
+	if crashed {
+		head += "crashed\t"
+	}
 	if adapter {
 		head += "adapter errors\t"
 	}
 	fmt.Fprintln(tw, head+"status\tworst under\tworst tcIds\t")
 	for _, g := range r.Groups {
-		rms := "-"
-		if g.Finite > 0 {
-			rms = fmtRel(g.RMS())
-		}
-		maxRel := "-"
-		if g.Valued > 0 {
-			maxRel = fmtRel(g.MaxRel)
-		}
 		var ids []string
 		for _, c := range g.Worst[:min(worstN, len(g.Worst))] {
 			ids = append(ids, strconv.Itoa(c.ID))
 		}
-		fmt.Fprintf(tw, "%s\t%d/%d\t%s\t%s\t%g\t%d\t%d\t%d\t%d\t%d\t%d\t", g.Name, g.Answered, g.Tests, maxRel, rms, g.Tolerance,
-			g.Below, g.Negative, g.NaN, g.Inf, g.RejectedValid, g.AcceptedInvalid)
+		// An interval group has no tolerance and no exact value to be
+		// below: its columns are unsound, exact and loose.
+		maxRel, rms, tol, below := g.valueColumns()
+		fmt.Fprintf(tw, "%s\t%d/%d\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t", g.Name, g.Answered, g.Tests, maxRel, rms, tol,
+			below, g.Negative, g.NaN, g.Inf, g.RejectedValid, g.AcceptedInvalid)
 		if tighter {
 			fmt.Fprintf(tw, "%d\t", g.TighterValid)
 		}
@@ -588,6 +676,9 @@ func (r *Report) Print(w io.Writer, path, vec string, worstN int) {
 		}
 		if hang {
 			fmt.Fprintf(tw, "%d\t", g.Hang)
+		}
+		if crashed {
+			fmt.Fprintf(tw, "%d\t", g.Crashed)
 		}
 		if adapter {
 			fmt.Fprintf(tw, "%d\t", g.AdapterErrors)
@@ -614,11 +705,55 @@ func (r *Report) Print(w io.Writer, path, vec string, worstN int) {
 			fmt.Fprintf(w, "    tcId %d (%s): %s\n", c.ID, c.Comment, c.Verdict())
 		}
 	}
+	if hangs := r.hangLines(); len(hangs) > 0 {
+		fmt.Fprintln(w, "\ntests that ran into the runner's time limit (hang):")
+		for _, l := range hangs {
+			fmt.Fprintln(w, "  "+l)
+		}
+	}
 	for _, g := range r.Groups {
 		if g.OrderDiffers > 0 {
 			fmt.Fprintf(w, "\nnote: %s: %d answers chose another order than the reference (informative, not graded)\n", g.Name, g.OrderDiffers)
 		}
 	}
+}
+
+// valueColumns are the max and RMS relative error, the tolerance and the
+// count below the truth as the reports write them: "-" for an interval
+// group (or where nothing was graded).
+func (g *Group) valueColumns() (maxRel, rms, tol, below string) {
+	if g.Profile {
+		return "-", "-", "-", "-"
+	}
+	maxRel, rms = "-", "-"
+	if g.Finite > 0 {
+		rms = fmtRel(g.RMS())
+	}
+	if g.Valued > 0 {
+		maxRel = fmtRel(g.MaxRel)
+	}
+	return maxRel, rms, fmt.Sprint(g.Tolerance), strconv.Itoa(g.Below)
+}
+
+// hangLines say, a line per group with hangs, which tests ran into the
+// runner's time limit and at how many seconds (where the answers say).
+func (r *Report) hangLines() []string {
+	var out []string
+	for _, g := range r.Groups {
+		if len(g.Hangs) == 0 {
+			continue
+		}
+		var ids []string
+		for _, h := range g.Hangs {
+			id := "tcId " + strconv.Itoa(h.ID)
+			if h.Timeout > 0 {
+				id += fmt.Sprintf(" (%v s)", h.Timeout)
+			}
+			ids = append(ids, id)
+		}
+		out = append(out, fmt.Sprintf("%s (%s): %s", g.Name, g.Function, strings.Join(ids, ", ")))
+	}
+	return out
 }
 
 // Reasons says why the group fails, what can hurt a user first: each
@@ -636,8 +771,10 @@ func (g *Group) Reasons() []string {
 	}
 	add(g.Unsound, "below the certified lower bound (unsound)")
 	add(g.Hang, "hangs")
+	add(g.Crashed, "crashed (the process died or exited: no answer, never a rejection)")
 	add(g.AcceptedInvalid, "invalid inputs accepted")
 	add(g.AdapterErrors, "adapter errors (the adapter's bug, not the implementation's answer)")
+	add(g.ForeignOrder, "values at an order that is none of the test's orders")
 	if !g.Profile {
 		add(g.OverTolerance, "beyond tolerance %g", g.Tolerance)
 	}
@@ -674,12 +811,18 @@ func (g *Group) Status() string {
 // Verdict says what was wrong with a worst answer.
 func (c Worst) Verdict() string {
 	switch {
+	case c.Hang && c.Timeout > 0:
+		return fmt.Sprintf("no answer within the runner's time limit of %v s (hang)", c.Timeout)
 	case c.Hang:
 		return "no answer within the runner's time limit (hang)"
+	case c.Crashed != "":
+		return "crashed, no answer: " + c.Crashed
 	case c.AdapterError != "":
 		return "adapter error (the adapter's bug, not the implementation's answer): " + c.AdapterError
+	case c.ForeignOrder:
+		return fmt.Sprintf("%v at order %v, which is none of the test's orders (a swapped (order, value)?)", c.Got, c.Order)
 	case c.Rejected:
-		return "rejected, want " + c.Want
+		return "rejected" + c.rejection() + ", want " + c.Want
 	case c.Want == "a rejection":
 		return fmt.Sprintf("%v, want a rejection (invalid input)", c.Got)
 	case c.Unsound && math.IsNaN(c.Got):

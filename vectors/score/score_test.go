@@ -3,6 +3,7 @@ package score_test
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -26,7 +27,7 @@ func TestOutcomes(t *testing.T) {
 	}
 	g := f.TestGroups[0]
 	// Every test of the first group answered: the first three unsupported
-	// (in the three spellings), the fourth a hang, the rest exact.
+	// (in the two spellings), the fourth a hang, the rest exact.
 	var b strings.Builder
 	for i, tc := range g.Tests {
 		switch i {
@@ -35,7 +36,7 @@ func TestOutcomes(t *testing.T) {
 		case 1:
 			fmt.Fprintf(&b, "{\"tcId\": %d, \"error\": \"NotImplementedError: no classic conversion\"}\n", tc.TcID)
 		case 2:
-			fmt.Fprintf(&b, "{\"tcId\": %d, \"value\": \"unsupported\"}\n", tc.TcID)
+			fmt.Fprintf(&b, "{\"tcId\": %d, \"unsupported\": true, \"value\": null}\n", tc.TcID)
 		case 3:
 			fmt.Fprintf(&b, "{\"tcId\": %d, \"hang\": true}\n", tc.TcID)
 		default:
@@ -97,7 +98,7 @@ func TestParseCSVOutcomes(t *testing.T) {
 	want := map[int]score.Answer{
 		1: {Unsupported: true, Order: nan, Line: 2},
 		2: {Hang: true, Order: nan, Line: 3},
-		3: {Rejected: true, Order: nan, Line: 4},
+		3: {Rejected: true, Error: "error: x", Order: nan, Line: 4},
 		4: {Value: 0.5, Order: nan, Line: 5},
 	}
 	if diff := cmp.Diff(want, ans, cmp.Comparer(func(a, b float64) bool { return a == b || (a != a && b != b) })); diff != "" {
@@ -311,7 +312,7 @@ func TestProfileIntervals(t *testing.T) {
 	}
 	gs := r.Groups[0]
 	got := []int{gs.Unsound, gs.Exact, gs.Loose, gs.NaN, gs.Below}
-	want := []int{2, len(g.Tests) - 3, 1, 1, 1}
+	want := []int{2, len(g.Tests) - 3, 1, 1, 0}
 	if diff := cmp.Diff(want, got); diff != "" || !gs.Failed() || math.Abs(gs.MaxLoose-1) > 1e-15 {
 		t.Errorf("unsound, exact, loose, NaN, below = %v, want %v; failed %v; max loose %v, want 1", got, want, gs.Failed(), gs.MaxLoose)
 	}
@@ -327,6 +328,27 @@ func TestProfileIntervals(t *testing.T) {
 			t.Errorf("report lacks %q:\n%s", s, b.String())
 		}
 	}
+	// REPORT.md writes an interval group as intervals: unsound, exact,
+	// loose and the largest looseness, with no tolerance, relative error
+	// or "below truth" (it wrote the unsound answers as "below truth" and
+	// the looseness as "max rel" beside the file's nominal tolerance).
+	var md strings.Builder
+	r.Markdown(&md, "profile.json", 5)
+	wantRow := fmt.Sprintf("| %s | %d/%d | 2 | %d | %d | 1 | 1.0e+00 | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | FAIL |", g.Name, len(g.Tests), len(g.Tests), nanID, len(g.Tests)-3)
+	for _, want := range []string{"| group | answered | unsound (below lower) | worst unsound | exact (in the interval) | loose (above upper) | max loose |", wantRow, "(" + g.Function + ", certified intervals): 2 below the certified lower bound (unsound)"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("REPORT.md lacks %q:\n%s", want, md.String())
+		}
+	}
+	if tol := fmt.Sprint(g.RelativeTolerance); strings.Contains(md.String(), "tolerance "+tol) || strings.Contains(md.String(), "| "+tol+" |") {
+		t.Errorf("REPORT.md gives an interval group a tolerance:\n%s", md.String())
+	}
+	// So does the command's table: no relative error, tolerance or count
+	// below the truth for an interval group.
+	if !regexp.MustCompile(`(?m)^ *` + regexp.QuoteMeta(g.Name) + ` +\d+/\d+ +- +- +- +- `).MatchString(b.String()) {
+		t.Errorf("the table gives an interval group value columns:\n%s", b.String())
+	}
+
 	// Without the unsound answers the group passes, loose or not.
 	delete(ans, unsoundID)
 	delete(ans, nanID)
@@ -461,5 +483,142 @@ func TestUnsafeFirstAndAdapterErrors(t *testing.T) {
 	}
 	if g := ir.Groups[0]; g.AdapterErrors != 1 || g.AcceptedInvalid != 0 || !g.Failed() {
 		t.Errorf("invalid group with one adapter error: %d adapter errors, %d accepted invalid, failed %v", g.AdapterErrors, g.AcceptedInvalid, g.Failed())
+	}
+}
+
+// TestCrashIsNoRejection: on a group of invalid inputs, crashes are
+// counted apart, fail the group (a crash once passed as rejecting the
+// input) and are listed before the rightly rejected tests' neighbours,
+// said as crashes with how the process died.
+func TestCrashIsNoRejection(t *testing.T) {
+	f, err := vectors.Load("invalid_inputs.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := f.TestGroups[0]
+	ans := map[int]score.Answer{}
+	for _, tc := range g.Tests {
+		ans[tc.TcID] = score.Answer{Rejected: true, Order: math.NaN()}
+	}
+	crash := g.Tests[len(g.Tests)-1]
+	ans[crash.TcID] = score.Answer{Crashed: "the worker died: signal SIGSEGV", Order: math.NaN()}
+	r, err := score.Score(f, ans, score.Options{Group: g.Name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gs := r.Groups[0]
+	if gs.Crashed != 1 || gs.AcceptedInvalid != 0 || !gs.Failed() || len(gs.Worst) != 1 || gs.Worst[0].ID != crash.TcID {
+		t.Errorf("crashed %d, accepted invalid %d, failed %v, worst %+v; want 1, 0, true, tcId %d", gs.Crashed, gs.AcceptedInvalid, gs.Failed(), gs.Worst, crash.TcID)
+	}
+	if c := r.Count(); c.Crashed != 1 || c.Failing != 1 {
+		t.Errorf("counts %+v: want 1 crashed, 1 failing group", c)
+	}
+	var b strings.Builder
+	r.Print(&b, "a.jsonl", "invalid_inputs.json", 3)
+	for _, want := range []string{"crashed", "1 crashed (the process died or exited: no answer, never a rejection)", "crashed, no answer: the worker died: signal SIGSEGV"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, b.String())
+		}
+	}
+}
+
+// TestForeignOrder: a value given at an order that is none of the test's
+// (what a swapped (order, value) from another runner looks like) fails
+// its group, whatever the value, and says which order it was; an order
+// among the test's is graded as before.
+func TestForeignOrder(t *testing.T) {
+	f, err := vectors.Load("conversions.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g *schema.Group
+	for _, grp := range f.TestGroups {
+		if grp.Name == "epsilon/improved" {
+			g = grp
+		}
+	}
+	ans := map[int]score.Answer{}
+	var foreign *schema.Test
+	for _, tc := range g.Tests {
+		if tc.Result == schema.Invalid {
+			ans[tc.TcID] = score.Answer{Rejected: true, Order: math.NaN()}
+			continue
+		}
+		want, _ := tc.ExpectedValue()
+		v, _ := want.Float64()
+		if schema.Below(v, want) {
+			v = math.Nextafter(v, math.Inf(1))
+		}
+		order, _ := schema.ParseFloat(g.InputOrders(tc)[0])
+		if foreign == nil {
+			foreign = tc
+			order = 1.4375 // none of the test's orders
+			for _, o := range g.InputOrders(tc) {
+				if o == "1.4375" {
+					t.Fatalf("tcId %d has order 1.4375", tc.TcID)
+				}
+			}
+		}
+		ans[tc.TcID] = score.Answer{Value: v, Order: order}
+	}
+	r, err := score.Score(f, ans, score.Options{Group: "epsilon/improved"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gs := r.Groups[0]
+	if gs.ForeignOrder != 1 || gs.OverTolerance != 0 || !gs.Failed() || len(gs.Worst) == 0 || gs.Worst[0].ID != foreign.TcID {
+		t.Errorf("foreign %d, over tolerance %d, failed %v, worst %+v; want 1, 0, true, tcId %d first", gs.ForeignOrder, gs.OverTolerance, gs.Failed(), gs.Worst[:min(1, len(gs.Worst))], foreign.TcID)
+	}
+	var b strings.Builder
+	r.Print(&b, "a.jsonl", "conversions.json", 3)
+	if want := "at order 1.4375, which is none of the test's orders"; !strings.Contains(b.String(), want) {
+		t.Errorf("report lacks %q:\n%s", want, b.String())
+	}
+	// An answer that gives no order (NaN from Parse, 0 from a Go literal,
+	// as vectorstest builds them) is no foreign order.
+	for id, a := range ans {
+		a.Order = 0
+		ans[id] = a
+	}
+	if r, _ := score.Score(f, ans, score.Options{Group: "epsilon/improved"}); r.Groups[0].ForeignOrder != 0 {
+		t.Errorf("caught: vectorstest's answers (order 0) were foreign orders: %d", r.Groups[0].ForeignOrder)
+	}
+}
+
+// TestRejectionSaysWhy: a wrongly rejected valid input is listed with the
+// implementation's message (on one line, cut at 160 bytes) and where the
+// runner traced it; the report said only "rejected".
+func TestRejectionSaysWhy(t *testing.T) {
+	f, err := vectors.Load("closed_forms.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := f.TestGroups[0]
+	var valid []*schema.Test
+	for _, tc := range g.Tests {
+		if tc.Result == schema.Valid {
+			valid = append(valid, tc)
+		}
+	}
+	long := "ValueError: " + strings.Repeat("x", 200)
+	ans := map[int]score.Answer{
+		valid[0].TcID: {Rejected: true, Error: "ValueError: sigma\n  must be > 0", RaisedIn: "library", Order: math.NaN()},
+		valid[1].TcID: {Rejected: true, Error: long, RaisedIn: "adapter", Order: math.NaN()},
+		valid[2].TcID: {Rejected: true, Error: "error", Order: math.NaN()},
+	}
+	r, err := score.Score(f, ans, score.Options{Group: g.Name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	r.Print(&b, "a.jsonl", "closed_forms.json", 3)
+	for _, want := range []string{
+		fmt.Sprintf(`tcId %d (%s): rejected ("ValueError: sigma must be > 0", raised in the library), want %s`, valid[0].TcID, valid[0].Comment, valid[0].Expected),
+		fmt.Sprintf(`tcId %d (%s): rejected (%q, raised in the adapter's own code), want`, valid[1].TcID, valid[1].Comment, long[:160]+"..."),
+		fmt.Sprintf(`tcId %d (%s): rejected ("error"), want`, valid[2].TcID, valid[2].Comment),
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, b.String())
+		}
 	}
 }
