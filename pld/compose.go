@@ -20,6 +20,11 @@ type tmeas struct {
 	logZ    float64
 	slack   float64
 	slackLo float64
+	// tiltRel bounds the relative error of every entry that the tilts'
+	// rounding makes (each step's e^(lambda g_k - ref) is computed with
+	// lambda g_k and the difference rounded; those errors add under
+	// composition, the entries being positive)
+	tiltRel float64
 }
 
 // dropFrac is the tilted mass, relative to the total, dropped at each end
@@ -27,7 +32,7 @@ type tmeas struct {
 const dropFrac = 1e-24
 
 func fromStep(s stepGrid) tmeas {
-	return normalise(truncate(tmeas{k0: s.k0, up: s.up, lo: s.lo, logZ: s.ref}, 0))
+	return normalise(truncate(tmeas{k0: s.k0, up: s.up, lo: s.lo, logZ: s.ref, tiltRel: s.tiltRel}, 0))
 }
 
 func sumUp(v []float64) float64 {
@@ -70,7 +75,8 @@ func finishConv(a, b *tmeas, ru, rl []float64, e1 float64) tmeas {
 		}
 	}
 	r := tmeas{k0: a.k0 + b.k0, up: ru, lo: rl, logZ: a.logZ + b.logZ,
-		slack: slack * (1 + 4*u64), slackLo: slackLo * (1 + 4*u64)}
+		slack: slack * (1 + 4*u64), slackLo: slackLo * (1 + 4*u64),
+		tiltRel: (a.tiltRel + b.tiltRel + a.tiltRel*b.tiltRel) * (1 + 4*u64)}
 	return normalise(truncate(r, 2*e1))
 }
 
@@ -229,34 +235,72 @@ func power(ctx context.Context, s tmeas, n int64, maxLen int) (tmeas, error) {
 	return *res, nil
 }
 
+// grid is where a vector's entries sit: entry k at g_k = o + k s. On
+// the dyadic grid (o = 0, s = h a power of two) g_k is exact; on an
+// event's lattice (discrete.go) o and s are known within oErr and sErr and
+// g_k is computed with rounding.
+type grid struct {
+	o, s       float64
+	oErr, sErr float64
+	exact      bool
+}
+
+func dyadic(h float64) grid { return grid{s: h, exact: true} }
+
+// at returns g_k and a bound on |computed - exact|: o + k s rounds twice
+// (within u of |k s| and of the sum), plus the errors of o and s.
+func (g grid) at(k int) (v, e float64) {
+	ks := float64(k) * g.s
+	v = g.o + ks
+	if g.exact {
+		return v, 0
+	}
+	return v, (g.oErr + math.Abs(float64(k))*g.sErr + 2.02*u64*(math.Abs(ks)+math.Abs(v))) * (1 + 2*u64)
+}
+
 // composed is the result of a run in one direction.
 type composed struct {
-	m       tmeas
-	h       float64
-	lambda  float64
-	inf     float64 // upper bound on the composed upper measure's mass at +Inf
-	infLo   float64 // lower bound on the composition's mass at +Inf
-	excess  float64 // sum over steps of their excess (see buildStep)
-	scaleHi float64 // max(1, finite upper mass) product bound (for reporting)
-	// prepared once (prepare): the untilted upper and lower masses
-	// uU = up e^(logZ - lambda g), uL likewise, and eg = e^-g (where
-	// gMax <= 600), the same at every eps.
-	uU, uL, eg []float64
-	gMax       float64
+	m      tmeas
+	g      grid
+	lambda float64
+	inf    float64 // upper bound on the composed upper measure's mass at +Inf
+	infLo  float64 // lower bound on the composition's mass at +Inf
+	excess float64 // sum over steps of their excess (see buildStep)
+	// prepared once (prepare): the untilted upper and lower masses uU =
+	// up e^(logZ - lambda g) and uL likewise, rounded up and down (the
+	// tilts' rounding and Exp's charged); each entry's loss from above
+	// (gU) and below (gL), and e^-gU, e^-gL (where gMax <= 600), the same
+	// at every eps.
+	uU, uL, gU, gL, egU, egL []float64
+	gMax                     float64
 }
 
 func (c *composed) prepare() {
 	m := &c.m
 	n := len(m.up)
-	c.uU, c.uL, c.eg = make([]float64, n), make([]float64, n), make([]float64, n)
-	c.gMax = float64(m.k0+n-1) * c.h
+	c.uU, c.uL = make([]float64, n), make([]float64, n)
+	c.gU, c.gL = make([]float64, n), make([]float64, n)
+	c.egU, c.egL = make([]float64, n), make([]float64, n)
+	c.gMax = math.Inf(-1)
 	for i := range m.up {
-		g := float64(m.k0+i) * c.h
-		f := math.Exp(m.logZ - c.lambda*g)
-		c.uU[i] = m.up[i] * f
-		c.uL[i] = m.lo[i] * f
-		if c.gMax <= 600 {
-			c.eg[i] = math.Exp(-g)
+		g, e := c.g.at(m.k0 + i)
+		c.gU[i], c.gL[i] = g+e, g-e
+		if !c.g.exact {
+			c.gU[i], c.gL[i] = math.Nextafter(g+e, inf), math.Nextafter(g-e, math.Inf(-1))
+		}
+		c.gMax = math.Max(c.gMax, c.gU[i])
+		// the tilt undone: lambda g and logZ - lambda g within u of their
+		// magnitudes, Exp 4u more; and every entry's tilt error (tiltRel)
+		lg := c.lambda * g
+		d := m.logZ - lg
+		r := (4+1.01*(math.Abs(lg)+math.Abs(d)))*u64 + m.tiltRel
+		f := math.Exp(d)
+		c.uU[i] = m.up[i] * f * (1 + r) * (1 + 2*u64)
+		c.uL[i] = m.lo[i] * f * (1 - r) * (1 - 2*u64)
+	}
+	if c.gMax <= 600 {
+		for i := range c.gU {
+			c.egU[i], c.egL[i] = math.Exp(-c.gU[i]), math.Exp(-c.gL[i])
 		}
 	}
 }
@@ -271,9 +315,13 @@ func (c *composed) delta(eps float64) Interval {
 		c.prepare()
 	}
 	var sHi, sLo float64
+	// the entries whose loss may exceed eps: from the first with gU > eps
 	i0 := 0
-	if k := math.Floor(eps/c.h) - float64(m.k0); k > 0 {
+	if k := math.Floor((eps-c.g.o)/c.g.s) - float64(m.k0) - 2; k > 0 {
 		i0 = int(math.Min(k, float64(len(m.up))))
+	}
+	for i0 > 0 && c.gU[i0-1] > eps {
+		i0--
 	}
 	if eps >= 0 && eps <= 600 && c.gMax <= 600 {
 		// w = 1 - e^eps e^-g: e^eps and e^-g within 4u each, their
@@ -283,27 +331,32 @@ func (c *composed) delta(eps float64) Interval {
 		E := math.Exp(eps)
 		var sU, sL float64
 		for i := i0; i < len(m.up); i++ {
-			if !(float64(m.k0+i)*c.h > eps) {
-				continue
+			if c.gU[i] > eps {
+				sHi += c.uU[i] * (1 - E*c.egU[i])
+				sU += c.uU[i]
 			}
-			w := 1 - E*c.eg[i]
-			sHi += c.uU[i] * w
-			sLo += c.uL[i] * w
-			sU += c.uU[i]
-			sL += c.uL[i]
+			if c.gL[i] > eps {
+				sLo += c.uL[i] * (1 - E*c.egL[i])
+				sL += c.uL[i]
+			}
 		}
 		sHi += 11 * u64 * sU
 		sLo -= 11 * u64 * sL
 	} else {
 		for i := i0; i < len(m.up); i++ {
-			g := float64(m.k0+i) * c.h
-			if !(g > eps) {
-				continue
+			if c.gU[i] > eps {
+				sHi += c.uU[i] * -math.Expm1(eps-c.gU[i])
 			}
-			w := -math.Expm1(eps - g)
-			sHi += c.uU[i] * w
-			sLo += c.uL[i] * w
+			if c.gL[i] > eps {
+				sLo += c.uL[i] * -math.Expm1(eps-c.gL[i])
+			}
 		}
+		// Expm1 within 4u, its argument within u of its magnitude, which
+		// moves it by at most u min(|eps - g|, 1) (x e^-x <= 1/e)
+		sHi *= 1 + 8*u64
+		sLo *= 1 - 8*u64
+		sHi += 2 * u64 * sumAbsArg(c, i0, eps, true)
+		sLo -= 2 * u64 * sumAbsArg(c, i0, eps, false)
 	}
 	n := float64(len(m.up) + 40)
 	sHi *= 1 + 16*n*u64
@@ -328,4 +381,19 @@ func (c *composed) delta(eps float64) Interval {
 		hi = 1
 	}
 	return Interval{lo, hi * (1 + 4*u64)}
+}
+
+// sumAbsArg is sum over the entries counted of their mass times |eps - g|
+// (the rounding of Expm1's argument, relative to it).
+func sumAbsArg(c *composed, i0 int, eps float64, upper bool) float64 {
+	var s float64
+	for i := i0; i < len(c.m.up); i++ {
+		if upper && c.gU[i] > eps {
+			s += c.uU[i] * math.Min(1, math.Abs(eps-c.gU[i]))
+		}
+		if !upper && c.gL[i] > eps {
+			s += c.uL[i] * math.Min(1, math.Abs(eps-c.gL[i]))
+		}
+	}
+	return s
 }

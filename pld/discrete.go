@@ -173,10 +173,13 @@ func (e RandomizedResponse) pair(rel Relation) (pairOf, error) {
 		// x against x': the true bucket (pa, pb), x' (pb, pa), the others
 		// (loss 0, exactly).
 		atoms := []atom{atomPQ(pa, pb), atomPQ(pb, pa)}
+		var lat *lattice
 		if e.Buckets > 2 {
 			atoms = append(atoms, atom{within((k-2)*p/k, 3*u64), 0, 0})
+			// losses r, -r (the same logs, negated exactly) and 0
+			lat = &lattice{s: atoms[0].l, se: atoms[0].le, z: []int{1, -1, 0}}
 		}
-		m := &atomMeasure{name: name, atoms: atoms}
+		m := (&atomMeasure{name: name, atoms: atoms, lat: lat}).withLattice()
 		return exactPair(m, nil), nil
 	case ReplaceSpecial:
 		// x against the uniform law: the true bucket (pa, 1/k), the
@@ -184,8 +187,8 @@ func (e RandomizedResponse) pair(rel Relation) (pairOf, error) {
 		po := within((k-1)*p/k, 3*u64)
 		u1 := within(1/k, u64)
 		uo := within((k-1)/k, u64)
-		rem := &atomMeasure{name: name + " remove", atoms: []atom{atomPQ(pa, u1), atomPQ(po, uo)}}
-		add := &atomMeasure{name: name + " add", atoms: []atom{atomPQ(u1, pa), atomPQ(uo, po)}}
+		rem := (&atomMeasure{name: name + " remove", atoms: []atom{atomPQ(pa, u1), atomPQ(po, uo)}}).withLattice()
+		add := (&atomMeasure{name: name + " add", atoms: []atom{atomPQ(u1, pa), atomPQ(uo, po)}}).withLattice()
 		return exactPair(rem, add), nil
 	}
 	return pairOf{}, relErr(e, rel, "REPLACE_ONE, REPLACE_SPECIAL")
@@ -206,7 +209,7 @@ func epsDeltaMeasure(name string, eps, delta float64) *atomMeasure {
 	if eps == 0 {
 		atoms = []atom{{within(1-delta, u64), 0, 0}}
 	}
-	return &atomMeasure{name: name, atoms: atoms, infLo: delta, infHi: delta}
+	return (&atomMeasure{name: name, atoms: atoms, infLo: delta, infHi: delta}).withLattice()
 }
 
 func (e EpsilonDelta) pair(rel Relation) (pairOf, error) {
@@ -255,7 +258,7 @@ func (e PermuteAndFlip) pair(rel Relation) (pairOf, error) {
 	up := epsDeltaMeasure("eps-DP "+fmtF(e.Epsilon), e.Epsilon, 0)
 	w := math.Exp(-e.Epsilon/2) / 2
 	pw, pb := within(w, 5*u64), within(1-w, 6*u64)
-	lo := &atomMeasure{name: e.String() + " two candidates", atoms: []atom{atomPQ(pb, pw), atomPQ(pw, pb)}}
+	lo := (&atomMeasure{name: e.String() + " two candidates", atoms: []atom{atomPQ(pb, pw), atomPQ(pw, pb)}}).withLattice()
 	return pairOf{up: [2]measure{up, nil}, lo: [2]measure{lo, nil}}, nil
 }
 
@@ -278,16 +281,30 @@ func (e DiscreteLaplace) pair(rel Relation) (pairOf, error) {
 	den := 1 + math.Exp(-a)
 	c := -math.Expm1(-a) / den
 	r := 12 * u64
+	// a z rounds with the error FMA(a, z, -fl(a z)) exactly (the error of
+	// a product is a float64), so each loss's bound is exact
+	loss := func(z float64) (float64, float64) {
+		l := a * z
+		return l, math.Abs(math.FMA(a, z, -l))
+	}
+	lK, eK := loss(K)
 	atoms := []atom{
-		{sc{1 / den, 0, r / den}, a * K, u64 * a * K},
-		{sc{1 / den, -a * K, r / den * (1 + u64*a*K)}, -a * K, u64 * a * K},
+		{sc{1 / den, 0, r / den}, lK, eK},
+		// e^(-aK)/(1+e^-a): the scale -aK within eK + u|aK| of -a K
+		{sc{1 / den, -lK, (r + 1.01*(eK+u64*lK)) / den}, -lK, eK},
 	}
 	for x := 1; x < e.Sensitivity; x++ {
 		xf := float64(x)
-		l := a * (K - 2*xf)
-		atoms = append(atoms, atom{sc{c, -a * xf, c * (r + 2*u64*a*xf)}, l, u64 * math.Abs(l) * 1.01})
+		l, le := loss(K - 2*xf)
+		ax, ex := loss(xf)
+		atoms = append(atoms, atom{sc{c, -ax, c * (r + 1.01*(ex+u64*ax))}, l, le})
 	}
-	return exactPair(&atomMeasure{name: e.String(), atoms: atoms}, nil), nil
+	// the losses a z exactly: the lattice of spacing a
+	z := []int{e.Sensitivity, -e.Sensitivity}
+	for x := 1; x < e.Sensitivity; x++ {
+		z = append(z, e.Sensitivity-2*x)
+	}
+	return exactPair(&atomMeasure{name: e.String(), atoms: atoms, lat: &lattice{s: a, z: z}}, nil), nil
 }
 
 func (NonPrivate) pair(Relation) (pairOf, error) { return pairOf{nonPrivate: true}, nil }
@@ -302,9 +319,9 @@ func sgmNoNoise(q float64, rel Relation) pairOf {
 	l := math.Log1p(-q)
 	le := 5 * u64 * math.Abs(l)
 	if rel == ReplaceOne {
-		return exactPair(&atomMeasure{name: name, atoms: []atom{{within(1-q, u64), 0, 0}}, infLo: q, infHi: q}, nil)
+		return exactPair((&atomMeasure{name: name, atoms: []atom{{within(1-q, u64), 0, 0}}, infLo: q, infHi: q}).withLattice(), nil)
 	}
-	rem := &atomMeasure{name: name + " remove", atoms: []atom{{within(1-q, u64), l, le}}, infLo: q, infHi: q}
-	add := &atomMeasure{name: name + " add", atoms: []atom{{exactSC(1), -l, le}}}
+	rem := (&atomMeasure{name: name + " remove", atoms: []atom{{within(1-q, u64), l, le}}, infLo: q, infHi: q}).withLattice()
+	add := (&atomMeasure{name: name + " add", atoms: []atom{{exactSC(1), -l, le}}}).withLattice()
 	return exactPair(rem, add)
 }

@@ -3,6 +3,7 @@ package pld
 import (
 	"math"
 	"math/bits"
+	"sync"
 )
 
 // Radix-2 complex FFT and the error bound of a convolution computed with it.
@@ -30,12 +31,42 @@ type fftPlan struct {
 	eta float64 // relative 2-norm error bound of one transform
 }
 
-var planCache = map[int]*fftPlan{}
+// planCache keeps the plans of the transform lengths in use, safe for
+// concurrent use, within planCacheBytes (about 56 n bytes a plan): when a
+// new plan would exceed it the cache is emptied first (plans are cheap to
+// rebuild next to the transforms that use them).
+var planCache = struct {
+	sync.Mutex
+	m     map[int]*fftPlan
+	bytes int
+}{m: map[int]*fftPlan{}}
+
+const planCacheBytes = 1 << 30
 
 func getPlan(n int) *fftPlan {
-	if p, ok := planCache[n]; ok {
+	planCache.Lock()
+	p, ok := planCache.m[n]
+	planCache.Unlock()
+	if ok {
 		return p
 	}
+	p = newPlan(n)
+	planCache.Lock()
+	defer planCache.Unlock()
+	if planCache.bytes+56*n > planCacheBytes {
+		clear(planCache.m)
+		planCache.bytes = 0
+	}
+	if q, ok := planCache.m[n]; ok {
+		return q
+	}
+	planCache.m[n] = p
+	planCache.bytes += 56 * n
+	return p
+}
+
+// newPlan builds the plan of length n (a power of two).
+func newPlan(n int) *fftPlan {
 	p := &fftPlan{n: n, tw: make([]complex128, n/2), rev: make([]int, n)}
 	lg := bits.TrailingZeros(uint(n))
 	for k := 0; k < n/2; k++ {
@@ -52,7 +83,6 @@ func getPlan(n int) *fftPlan {
 		p.rev[i] = int(bits.Reverse(uint(i)) >> (bits.UintSize - lg))
 	}
 	p.eta = getPlanEta(n)
-	planCache[n] = p
 	return p
 }
 

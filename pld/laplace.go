@@ -96,6 +96,9 @@ func (m laplaceMeasure) cells(h float64, _ cut) (stepCells, error) {
 
 func (m laplaceMeasure) logMGF(l float64) float64 { return laplaceK(m.b, l) }
 
+// maxLoss: 1/b, within u.
+func (m laplaceMeasure) maxLoss() float64 { return 1 / m.b * (1 + 2*u64) }
+
 // laplaceK estimates (float64, uncertified: it only chooses the tilt)
 // K(lambda) = log E_P e^(lambda L) for one step.
 func laplaceK(b, lambda float64) float64 {

@@ -20,6 +20,10 @@ import (
 type cell struct {
 	alpha, beta, A sc
 	sliver         float64 // log of a bound on the P-mass within the uncertainty of the cell's right boundary
+	// C is the deficit e^(g_(j+1)) beta - alpha, when the cell knows it
+	// better than from beta (hasC; atoms on their grid points)
+	C    sc
+	hasC bool
 }
 
 // measure is one step's privacy loss distribution in one direction: the
@@ -35,6 +39,9 @@ type measure interface {
 	// logMGF estimates K(lambda) = log E_P e^(lambda L) over the finite
 	// losses. It is not certified: it only chooses tilts and cuts.
 	logMGF(lambda float64) float64
+	// maxLoss is a certified upper bound on the step's finite losses
+	// (+Inf when they are unbounded).
+	maxLoss() float64
 	// key identifies the measure: equal keys are equal measures, whose
 	// counts the plan adds.
 	key() string
@@ -119,9 +126,15 @@ func atomCells(atoms []atom, h float64) (kmin int, cells []cell, err error) {
 		if !(le <= 1.0/64) || math.IsNaN(l) {
 			return 0, nil, &precisionErr{"grid", "an atom's loss is not known to its cell"}
 		}
-		le += 2 * u64 * math.Abs(l)
-		jHi := math.Ceil((l+le)/h) - 1
-		jLo := math.Ceil((l-le)/h) - 1
+		// the atom's cell is ceil(l/h) - 1 for every l in [l - le, l + le]
+		// (l/h is exact: h is a power of two), with those ends rounded
+		// outward
+		lLo, lHi := l, l
+		if le > 0 {
+			lLo, lHi = math.Nextafter(l-le, math.Inf(-1)), math.Nextafter(l+le, inf)
+		}
+		jHi := math.Ceil(lHi/h) - 1
+		jLo := math.Ceil(lLo/h) - 1
 		if math.Abs(jHi) > 1<<50 || math.Abs(jLo) > 1<<50 {
 			return 0, nil, &tooLargeErr{"grid", "an atom's loss is beyond the grid"}
 		}
@@ -145,9 +158,11 @@ func atomCells(atoms []atom, h float64) (kmin int, cells []cell, err error) {
 	for i, a := range atoms {
 		p := ps[i]
 		cl := &cells[p.j-kmin]
-		g := float64(p.j) * h
+		// g_j and g_(j+1) are exact (h a power of two); g - l and g + h - l
+		// are within u of their magnitudes, and l within le.
+		g, gh := float64(p.j)*h, float64(p.j+1)*h
 		// w = 1 - e^(g - l) for l in (g, g + h]: -expm1 within 4u, its
-		// argument within u|g - l| + le (the exp of it at most 1).
+		// argument's error times the slope, at most 1.
 		x := g - p.l
 		w := -math.Expm1(x)
 		we := 4*u64*math.Abs(w) + (u64*math.Abs(x)+p.le)*1.01
@@ -155,6 +170,19 @@ func atomCells(atoms []atom, h float64) (kmin int, cells []cell, err error) {
 			w = 0
 		}
 		A := sc{a.p.m * w, a.p.ls, (a.p.err*(w+we) + math.Abs(a.p.m)*we) * (1 + 4*u64)}
+		// C = p (e^(g + h - l) - 1) >= 0 likewise (the slope at most e^h):
+		// 0 exactly for an exact loss on g_(j+1)
+		y := gh - p.l
+		cv := math.Expm1(y)
+		ce := 4*u64*math.Abs(cv) + (u64*math.Abs(y)+p.le)*1.01*math.Exp(h)
+		if cv < 0 {
+			cv = 0
+		}
+		C := sc{a.p.m * cv, a.p.ls, (a.p.err*(cv+ce) + math.Abs(a.p.m)*ce) * (1 + 4*u64)}
+		if !cl.hasC && cl.alpha == (sc{}) {
+			cl.hasC = true
+		}
+		cl.C = cl.C.addTo(C)
 		cl.alpha = cl.alpha.addTo(a.p)
 		cl.beta = cl.beta.addTo(a.q())
 		cl.A = cl.A.addTo(A)
@@ -179,6 +207,16 @@ type atomMeasure struct {
 	name         string
 	atoms        []atom
 	infLo, infHi float64
+	lat          *lattice // the atoms' lattice (nil: none known)
+}
+
+// withLattice returns m with its lattice set (autoLattice's for one or two
+// atoms, when the constructor gave none).
+func (m *atomMeasure) withLattice() *atomMeasure {
+	if m.lat == nil {
+		m.lat = autoLattice(m.atoms)
+	}
+	return m
 }
 
 func (m *atomMeasure) key() string { return m.name }
@@ -186,6 +224,14 @@ func (m *atomMeasure) key() string { return m.name }
 func (m *atomMeasure) cells(h float64, _ cut) (stepCells, error) {
 	kmin, cells, err := atomCells(m.atoms, h)
 	return stepCells{kmin: kmin, cells: cells, infLo: m.infLo, infHi: m.infHi}, err
+}
+
+func (m *atomMeasure) maxLoss() float64 {
+	v := math.Inf(-1)
+	for _, a := range m.atoms {
+		v = math.Max(v, math.Nextafter(a.l+a.le, inf))
+	}
+	return v
 }
 
 func (m *atomMeasure) logMGF(lambda float64) float64 {

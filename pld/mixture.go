@@ -10,6 +10,16 @@ import (
 type gaussMix struct {
 	w, m []float64
 	wErr float64
+	lw   []float64 // log w, set by gaussMixSpec
+}
+
+// withLogs returns the mixture with its log-weights.
+func (g gaussMix) withLogs() gaussMix {
+	g.lw = make([]float64, len(g.w))
+	for i, w := range g.w {
+		g.lw[i] = math.Log(w)
+	}
+	return g
 }
 
 // gaussMixSpec returns the monoSpec of the pair P against Q (mixtures of
@@ -18,6 +28,7 @@ type gaussMix struct {
 // common factor e^(-x^2/(2 s^2)) of the densities cancels, so no term
 // grows like x^2).
 func gaussMixSpec(name string, s float64, P, Q gaussMix) *monoSpec {
+	P, Q = P.withLogs(), Q.withLogs()
 	inv := 1 / (s * s) // within 2u of 1/s^2
 	// lse returns log sum_i w_i e^((x m_i - m_i^2/2)/s^2) and its error:
 	// each exponent t_i = log w_i + (x m_i - m_i^2/2) inv: log within 4u
@@ -27,35 +38,32 @@ func gaussMixSpec(name string, s float64, P, Q gaussMix) *monoSpec {
 	// relative (Exp 4u, its argument's rounding u |t_i - t_max| more),
 	// its log 4u more.
 	lse := func(mx gaussMix, x float64) (float64, float64) {
+		// two passes, no allocation: the largest exponent and its error
+		// bound, then the sum
 		tmax, emax := math.Inf(-1), 0.0
-		t := make([]float64, len(mx.w))
-		e := make([]float64, len(mx.w))
 		for i, w := range mx.w {
 			if w == 0 {
-				t[i] = math.Inf(-1)
 				continue
 			}
-			lw := math.Log(w)
+			lw := mx.lw[i]
 			a := x*mx.m[i] - mx.m[i]*mx.m[i]/2
-			t[i] = lw + a*inv
-			e[i] = 4*u64*math.Abs(lw) + 1.01*mx.wErr + (3*(math.Abs(x*mx.m[i])+mx.m[i]*mx.m[i]/2)+3*math.Abs(a))*inv*u64 + u64*math.Abs(t[i])
-			if t[i] > tmax {
-				tmax = t[i]
-			}
-			emax = math.Max(emax, e[i])
+			t := lw + a*inv
+			e := 4*u64*math.Abs(lw) + 1.01*mx.wErr + (3*(math.Abs(x*mx.m[i])+mx.m[i]*mx.m[i]/2)+3*math.Abs(a))*inv*u64 + u64*math.Abs(t)
+			tmax = math.Max(tmax, t)
+			emax = math.Max(emax, e)
 		}
 		var sum, se float64
-		for i := range t {
-			if math.IsInf(t[i], -1) {
+		for i, w := range mx.w {
+			if w == 0 {
 				continue
 			}
-			d := t[i] - tmax
+			d := mx.lw[i] + (x*mx.m[i]-mx.m[i]*mx.m[i]/2)*inv - tmax
 			v := math.Exp(d)
 			sum += v
 			se += v * (5 + 1.01*math.Abs(d)) * u64
 		}
 		ls := math.Log(sum)
-		return tmax + ls, (emax + (se/sum+float64(len(t))*u64)*1.01 + 4*u64*math.Abs(ls) + u64*math.Abs(tmax+ls)) * (1 + 4*u64)
+		return tmax + ls, (emax + (se/sum+float64(len(mx.w))*u64)*1.01 + 4*u64*math.Abs(ls) + u64*math.Abs(tmax+ls)) * (1 + 4*u64)
 	}
 	mass := func(mx gaussMix) func(a, b float64) sc {
 		return func(a, b float64) sc {
@@ -72,27 +80,19 @@ func gaussMixSpec(name string, s float64, P, Q gaussMix) *monoSpec {
 			return r
 		}
 	}
-	lo, hi := math.Inf(1), math.Inf(-1)
-	pmax := math.Inf(-1)
-	for _, mx := range []gaussMix{P, Q} {
+	// the extreme means: as x -> +Inf the loss grows like x (P's largest
+	// mean - Q's largest)/s^2, as x -> -Inf like x (P's least - Q's least)/s^2
+	ext := func(mx gaussMix) (lo, hi float64) {
+		lo, hi = math.Inf(1), math.Inf(-1)
 		for i, m := range mx.m {
 			if mx.w[i] > 0 {
 				lo, hi = math.Min(lo, m), math.Max(hi, m)
 			}
 		}
+		return lo, hi
 	}
-	for i, m := range P.m {
-		if P.w[i] > 0 {
-			pmax = math.Max(pmax, m)
-		}
-	}
-	pmin := math.Inf(1)
-	for i, m := range P.m {
-		if P.w[i] > 0 {
-			pmin = math.Min(pmin, m)
-		}
-	}
-	D := hi - lo
+	pmin, pmax := ext(P)
+	qmin, qmax := ext(Q)
 	spec := &monoSpec{
 		name: name,
 		xa:   math.Inf(-1), xb: math.Inf(1),
@@ -102,21 +102,44 @@ func gaussMixSpec(name string, s float64, P, Q gaussMix) *monoSpec {
 			return a - b, (ea + eb + u64*math.Abs(a-b)) * (1 + 2*u64)
 		},
 		pMass: mass(P), qMass: mass(Q),
-		// The tilt e^(lambda L) shifts the P-mass right by at most lambda
-		// D (the loss's slope is at most D/s^2); 13 s beyond leaves
-		// negligible tilted mass, and the tail budget may cut nearer.
+		// The tilt e^(lambda L) shifts P's right tail by lambda (pmax -
+		// qmax) and its left one by lambda (pmin - qmin) (the loss's
+		// slopes there); 13 s beyond leaves negligible tilted mass, and
+		// the tail budget may cut nearer.
 		cuts: func(lambda, tail float64) (float64, float64) {
-			xl, xr := lo-13*s-math.Max(lambda, 0)*D, hi+13*s+math.Max(lambda, 0)*D
+			lambda = math.Max(lambda, 0)
+			xl := pmin - 13*s + math.Min(0, lambda*(pmin-qmin))
+			xr := pmax + 13*s + math.Max(0, lambda*(pmax-qmax))
 			if z := tailZ(tail); z > 0 {
 				xl, xr = math.Max(xl, pmin-z*s), math.Min(xr, pmax+z*s)
 			}
 			return xl, xr
 		},
 	}
+	// As x -> +Inf the loss tends to +Inf when P's largest mean is above
+	// Q's, else (they are equal: the loss increases) to the log of the
+	// ratio of the weights there (the logs within 4u, the sums (n+1) u).
+	spec.supLoss = inf
+	if pmax <= qmax {
+		var wp, wq float64
+		for i, m := range P.m {
+			if m == pmax {
+				wp += P.w[i]
+			}
+		}
+		for i, m := range Q.m {
+			if m == qmax {
+				wq += Q.w[i]
+			}
+		}
+		l := math.Log(wp) - math.Log(wq)
+		e := 4*u64*(math.Abs(math.Log(wp))+math.Abs(math.Log(wq))) + float64(len(P.w)+len(Q.w)+2)*u64*1.01 + 1.01*(P.wErr+Q.wErr)
+		spec.supLoss = math.Nextafter(l+e+u64*math.Abs(l), inf)
+	}
 	spec.mgf = func(lambda float64) float64 {
 		// midpoint quadrature of log E_P e^(lambda L) over the cut range
 		xl, xr := spec.cuts(lambda, 0)
-		const n = 3000
+		const n = 400 // an estimate: it only chooses the tilt
 		dx := (xr - xl) / n
 		vals := make([]float64, n)
 		best := math.Inf(-1)
@@ -179,7 +202,7 @@ func (g gaussMix) reflect() gaussMix {
 	for i, v := range g.m {
 		m[i] = -v
 	}
-	return gaussMix{g.w, m, g.wErr}
+	return gaussMix{w: g.w, m: m, wErr: g.wErr}
 }
 
 // sgmReplaceMeasure is one step of the SGM under ReplaceOne:
@@ -187,8 +210,8 @@ func (g gaussMix) reflect() gaussMix {
 // (dp_accounting's REPLACE adjacency), whose loss decreases in x: given
 // reflected. The pair is symmetric (x -> -x swaps P and Q).
 func sgmReplaceMeasure(q, s float64) measure {
-	P := gaussMix{[]float64{1 - q, q}, []float64{0, 1}, u64}
-	Q := gaussMix{[]float64{1 - q, q}, []float64{0, -1}, u64}
+	P := gaussMix{w: []float64{1 - q, q}, m: []float64{0, 1}, wErr: u64}
+	Q := gaussMix{w: []float64{1 - q, q}, m: []float64{0, -1}, wErr: u64}
 	return gaussMixSpec("sgm-replace "+fmtF(q)+" "+fmtF(s), s, P, Q)
 }
 
@@ -222,12 +245,12 @@ func (e MixtureOfGaussians) pair(rel Relation) (pairOf, error) {
 		}
 		l := math.Log(p0)
 		le := 4*u64*math.Abs(l) + float64(len(w))*u64*1.01
-		rem := &atomMeasure{name: name + " remove", atoms: []atom{{within(p0, float64(len(w))*u64), l, le}}, infLo: (1 - p0) * (1 - float64(len(w)+1)*u64), infHi: math.Min(1, (1-p0)*(1+float64(len(w)+1)*u64))}
-		add := &atomMeasure{name: name + " add", atoms: []atom{{exactSC(1), -l, le}}}
+		rem := (&atomMeasure{name: name + " remove", atoms: []atom{{within(p0, float64(len(w))*u64), l, le}}, infLo: (1 - p0) * (1 - float64(len(w)+1)*u64), infHi: math.Min(1, (1-p0)*(1+float64(len(w)+1)*u64))}).withLattice()
+		add := (&atomMeasure{name: name + " add", atoms: []atom{{exactSC(1), -l, le}}}).withLattice()
 		return exactPair(rem, add), nil
 	}
-	P := gaussMix{w, m, 2 * u64}
-	Q := gaussMix{[]float64{1}, []float64{0}, 0}
+	P := gaussMix{w: w, m: m, wErr: 2 * u64}
+	Q := gaussMix{w: []float64{1}, m: []float64{0}}
 	rem := gaussMixSpec(name+" remove", e.Sigma, P, Q)
 	// add: P = N(0), Q the mixture; the loss decreases: reflected
 	add := gaussMixSpec(name+" add", e.Sigma, Q.reflect(), P.reflect())

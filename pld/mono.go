@@ -23,10 +23,27 @@ type monoSpec struct {
 	cuts  func(lambda, tail float64) (xl, xr float64)
 	atoms []atom
 	mgf   func(lambda float64) float64
+	// supLoss bounds the loss as x -> +Inf (used when xb = +Inf; +Inf
+	// when unbounded)
+	supLoss float64
 }
 
 func (m *monoSpec) key() string                   { return m.name }
 func (m *monoSpec) logMGF(lambda float64) float64 { return m.mgf(lambda) }
+
+// maxLoss is the largest of the atoms' bounds and the continuous part's:
+// its bound at xb when that is finite, else the spec's sup (supLoss).
+func (m *monoSpec) maxLoss() float64 {
+	v := m.supLoss
+	if !math.IsInf(m.xb, 1) {
+		l, e := m.loss(m.xb)
+		v = math.Nextafter(l+e, inf)
+	}
+	for _, a := range m.atoms {
+		v = math.Max(v, math.Nextafter(a.l+a.le, inf))
+	}
+	return v
+}
 
 // boundary is a grid point's outcome, certified: L(x) < g for x < lo
 // and L(x) >= g... more precisely L(lo) < g <= L(hi), so the outcome
@@ -222,6 +239,9 @@ func mergeCells(ka int, a []cell, kb int, b []cell) ([]cell, int) {
 	}{{ka, a}, {kb, b}} {
 		for i, c := range run.cs {
 			o := &out[run.k-k0+i]
+			// C's own bound holds while every part has one
+			o.hasC = (o.alpha == (sc{}) || o.hasC) && c.hasC
+			o.C = o.C.addTo(c.C)
 			o.alpha = o.alpha.addTo(c.alpha)
 			o.beta = o.beta.addTo(c.beta)
 			o.A = o.A.addTo(c.A)
@@ -238,7 +258,7 @@ func mixCells(wa, wb float64, a, b stepCells) stepCells {
 		out := make([]cell, len(cs))
 		lw := math.Log(w)
 		for i, c := range cs {
-			out[i] = cell{alpha: c.alpha.scale(w), beta: c.beta.scale(w), A: c.A.scale(w), sliver: c.sliver + lw + 4*u64}
+			out[i] = cell{alpha: c.alpha.scale(w), beta: c.beta.scale(w), A: c.A.scale(w), sliver: c.sliver + lw + 4*u64, C: c.C.scale(w), hasC: c.hasC}
 		}
 		return out
 	}
@@ -274,6 +294,8 @@ func (m *mixMeasure) cells(h float64, c cut) (stepCells, error) {
 	}
 	return mixCells(m.wa, m.wb, ca, cb), nil
 }
+
+func (m *mixMeasure) maxLoss() float64 { return math.Max(m.a.maxLoss(), m.b.maxLoss()) }
 
 func (m *mixMeasure) logMGF(l float64) float64 {
 	a, b := m.a.logMGF(l), m.b.logMGF(l)

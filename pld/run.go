@@ -225,6 +225,30 @@ func (p *plan) infMass(d int) Interval {
 	return Interval{math.Max(lo, 0), hi}
 }
 
+// lossBound returns a certified upper bound on direction d's finite
+// composed loss (+Inf when unbounded): the sum of count times each step's
+// bound (each product and sum rounded up), the folded Gaussian's +Inf.
+func (p *plan) lossBound(d int) float64 {
+	if p.gauss[d] != nil {
+		return inf
+	}
+	var t float64
+	for _, r := range p.dirs[d] {
+		m := math.Max(r.up.maxLoss(), r.lo.maxLoss())
+		t = math.Nextafter(t+math.Nextafter(float64(r.n)*m, inf), inf)
+	}
+	return t
+}
+
+// beyond returns direction d's delta(eps) where eps is at least its loss
+// bound: the mass at +Inf alone; ok is false below the bound.
+func (p *plan) beyond(d int, eps float64) (Interval, bool) {
+	if b := p.lossBound(d); !(eps >= b) {
+		return Interval{}, false
+	}
+	return p.infMass(d), true
+}
+
 // Delta returns a certified interval for the optimal delta(eps) = sup
 // over neighbouring datasets of the hockey-stick divergence
 // H_(e^eps)(M(D) || M(D')) of the composition c: no accountant may report
@@ -326,15 +350,74 @@ func (p *plan) delta(ctx context.Context, eps float64, o Options) (Interval, err
 	if f, _ := p.closedForm(); f != nil {
 		return f(eps), nil
 	}
+	if up, lo, ok := p.sides(); ok {
+		// one-sided events: each side on its own pairs, to the width
+		a, errA := up.delta(ctx, eps, o)
+		b, errB := lo.delta(ctx, eps, o)
+		return Interval{b.Lo, a.Hi}, firstErr(errA, errB)
+	}
 	var res Interval
+	var firstE error
 	for _, d := range p.directions() {
-		iv, err := p.dirDelta(ctx, d, eps, o)
-		if err != nil {
+		iv, ok := p.beyond(d, eps)
+		var err error
+		if !ok {
+			iv, err = p.dirDelta(ctx, d, eps, o)
+		}
+		if err != nil && !errors.Is(err, ErrPrecision) {
 			return Interval{0, 1}, err
 		}
+		firstE = firstErr(firstE, err)
 		res.Lo, res.Hi = math.Max(res.Lo, iv.Lo), math.Max(res.Hi, iv.Hi)
 	}
-	return res, nil
+	return res, firstE
+}
+
+// firstErr returns the first non-nil error.
+func firstErr(errs ...error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// sides returns, for a plan with one-sided events (whose upper pair is
+// not their lower one), the plan of every event's upper pair and the plan
+// of every event's lower pair: the optimal value for the class lies
+// between the lower plan's lower end and the upper plan's upper end.
+func (p *plan) sides() (up, lo *plan, ok bool) {
+	for d := range 2 {
+		for _, t := range p.dirs[d] {
+			ok = ok || t.up != t.lo
+		}
+	}
+	if !ok {
+		return nil, nil, false
+	}
+	side := func(upper bool) *plan {
+		q := *p
+		for d := range 2 {
+			q.dirs[d] = nil
+			idx := map[string]int{}
+			for _, t := range p.dirs[d] {
+				m := t.lo
+				if upper {
+					m = t.up
+				}
+				if j, ok := idx[m.key()]; ok {
+					q.dirs[d][j].n += t.n
+					continue
+				}
+				idx[m.key()] = len(q.dirs[d])
+				q.dirs[d] = append(q.dirs[d], runTerm{m, m, t.n})
+			}
+		}
+		q.only = nil
+		return &q
+	}
+	return side(true), side(false), true
 }
 
 // closedForm returns the profile of a composition that has one (all
@@ -365,6 +448,43 @@ func (p *plan) closedForm() (func(eps float64) Interval, float64) {
 	return nil, 0
 }
 
+// latticeOnly returns direction d's one term when it is a discrete event
+// on a lattice (then its profile is computed there, exactly).
+func (p *plan) latticeOnly(d int) (*atomMeasure, int64, bool) {
+	if len(p.dirs[d]) != 1 || p.gauss[d] != nil {
+		return nil, 0, false
+	}
+	t := p.dirs[d][0]
+	am, ok := t.up.(*atomMeasure)
+	if !ok || t.lo != t.up || am.lat == nil {
+		return nil, 0, false
+	}
+	return am, t.n, true
+}
+
+// latticeComposed is n steps of m on its lattice at tilt lambda, with the
+// masses at +Inf: 1 - (1 - iota)^n below, and above (M + tau)^n (1 - (1 -
+// tau/(M + tau))^n) (M the finite mass, tau the +Inf mass; see composeRun).
+func latticeComposed(ctx context.Context, m *atomMeasure, n int64, lambda float64, o Options) (*composed, error) {
+	t, g, err := latticeRun(ctx, m, n, lambda, max(o.maxGrid(), maxComposed))
+	if err != nil {
+		return nil, err
+	}
+	var M float64
+	for _, a := range m.atoms {
+		M += a.p.hi()
+	}
+	M *= 1 + float64(len(m.atoms))*u64
+	nf := float64(n)
+	var inf float64
+	if tau := m.infHi; tau > 0 {
+		keep := nf * math.Log1p(-tau/(M+tau)*(1+4*u64)) * (1 + 6*u64)
+		inf = math.Exp(nf*math.Log((M+tau)*(1+4*u64))*(1+4*u64)) * (1 + 8*u64) * -math.Expm1(keep) * (1 + 8*u64)
+	}
+	infLo := math.Max(0, -math.Expm1(nf*math.Log1p(-m.infLo)*(1-6*u64))*(1-4*u64))
+	return &composed{m: t, g: g, lambda: lambda, inf: math.Min(1, inf), infLo: infLo}, nil
+}
+
 // dirDelta is one direction's certified delta(eps), refined until the
 // width (or the budget) is reached; the intersection of the grids'
 // intervals (each certified) is returned.
@@ -372,14 +492,24 @@ func (p *plan) dirDelta(ctx context.Context, d int, eps float64, o Options) (Int
 	terms := p.dirs[d]
 	K := func(l float64) float64 { return totalK(terms, l) }
 	lam := tiltEps(K, eps)
+	if am, n, ok := p.latticeOnly(d); ok {
+		c, err := latticeComposed(ctx, am, n, lam, o)
+		if err == nil {
+			return c.delta(eps), nil
+		}
+		if !errors.Is(err, ErrTooLarge) {
+			return Interval{0, 1}, err
+		}
+	}
 	// tail budget: 2^-30 of the Chernoff estimate e^(K - lambda eps), an
 	// estimate above delta(eps) (it only places the cuts)
 	tail := math.Ldexp(math.Exp(K(lam)-lam*eps), -30)
-	h, fixed := 0x1p-12, o.H > 0
+	h, fixed := 0x1p-10, o.H > 0
 	if fixed {
 		h = gridH(o.H)
 	}
 	best := Interval{0, 1}
+	var stall stalled
 	for first := true; ; first = false {
 		o.say("direction %d: composing at h = 2^%d", d, int(math.Log2(h)))
 		c, err := composeRun(ctx, terms, h, lam, tail, o.maxGrid())
@@ -394,10 +524,39 @@ func (p *plan) dirDelta(ctx context.Context, d int, eps float64, o Options) (Int
 		if fixed || best.RelWidth() <= o.width() || best.Hi == 0 {
 			return best, nil
 		}
-		if h /= 2; h < 0x1p-24 {
+		if stall.after(best.RelWidth()) && h <= 0x1p-16 {
+			return best, &precisionErr{"Delta", "width not reached: finer grids stopped narrowing the interval"}
+		}
+		// the h^2 law from a finite width (as refineEpsilon), else halve
+		k := 1
+		if w := best.RelWidth(); w < inf {
+			k = max(1, min(int(math.Ceil(math.Log2(math.Sqrt(w/(0.8*o.width()))))), 3))
+		}
+		if h = math.Ldexp(h, -k); h < 0x1p-24 {
 			return best, &precisionErr{"Delta", "width not reached at the finest grid, 2^-24"}
 		}
 	}
+}
+
+// stalled tells when refining the grid no longer pays: four refinements
+// in a row that narrowed the interval by less than a fifth (the width is
+// then held by what the grid does not set: the mass at +Inf, the FFT's
+// error; an atom between grid points holds it for a while, until h falls
+// below its distance to the point below, hence four, and only once h is
+// at most 2^-16).
+type stalled struct {
+	last  float64
+	count int
+}
+
+func (s *stalled) after(w float64) bool {
+	if s.last > 0 && w > 0.8*s.last {
+		s.count++
+	} else {
+		s.count = 0
+	}
+	s.last = w
+	return s.count >= 4
 }
 
 // precisionOr turns a budget error met while refining into ErrPrecision
@@ -472,23 +631,19 @@ func composeRun(ctx context.Context, terms []runTerm, h, lambda, tail float64, m
 	if tail > 0 && steps > 0 {
 		stepTail = tail / steps
 	}
+	maxLen := max(maxGrid, maxComposed)
 	var acc *tmeas
-	var logMass, inf, excess float64
-	type part struct {
-		inf, excess float64
-		n           int64
-	}
-	var parts []part
-	var infLo float64 // sum of n log1p(-infLo) of the lower measures
+	// The upper measure of a step has finite mass at most M and tau at
+	// +Inf; n steps of it put (M + tau)^n - M^n <= (M + tau)^n (1 - (1 -
+	// tau/(M + tau))^n) there (the left side grows with the finite mass).
+	// logF sums n log(M + tau), logKeep n log1p(-tau/(M + tau)) (rounded
+	// down), logLo n log1p(-iota) for the lower's exact +Inf masses.
+	var logF, logKeep, logLo, excess float64
 	for _, t := range terms {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		sg, err := stepOf(t.up, t.lo, h, cut{lambda, stepTail}, maxGrid)
-		if err != nil {
-			return nil, err
-		}
-		m, err := power(ctx, fromStep(sg), t.n, max(maxGrid, maxComposed))
+		m, sg, n1, err := termRun(ctx, t, h, cut{lambda, stepTail}, maxGrid, maxLen)
 		if err != nil {
 			return nil, err
 		}
@@ -498,19 +653,53 @@ func composeRun(ctx context.Context, terms []runTerm, h, lambda, tail float64, m
 			c := conv(acc, &m)
 			acc = &c
 		}
-		logMass += float64(t.n) * math.Log(math.Max(1, (sg.mass+sg.infMass)*(1+4*u64)))
-		parts = append(parts, part{sg.infMass, sg.excess, t.n})
-		infLo += float64(t.n) * math.Log1p(-sg.infLo) * (1 - 6*u64)
+		M, tau := sg.mass, sg.infMass
+		nf := float64(t.n)
+		logF += nf * math.Log((M+tau)*(1+4*u64)) * (1 + 4*u64)
+		if tau > 0 {
+			logKeep += nf * math.Log1p(-tau/(M+tau)*(1+4*u64)) * (1 + 6*u64)
+		}
+		logLo += nf * math.Log1p(-sg.infLo) * (1 - 6*u64)
+		excess += float64(n1) * sg.excess
 	}
 	if acc == nil {
 		return nil, nil
 	}
-	f := math.Exp(logMass) * (1 + 8*u64)
-	for _, pt := range parts {
-		inf += float64(pt.n) * pt.inf * f
-		excess += float64(pt.n) * pt.excess
+	inf := math.Exp(logF) * (1 + 8*u64) * -math.Expm1(logKeep) * (1 + 8*u64)
+	return &composed{m: *acc, g: dyadic(h), lambda: lambda, inf: inf, infLo: math.Max(0, -math.Expm1(logLo)*(1-4*u64)), excess: excess * (1 + 8*u64)}, nil
+}
+
+// termRun is a term's n steps on the grid of spacing h, with the step's
+// grid (its masses at +Inf and its excess) and the count of the excess
+// (n, or 1 when the n steps were composed on the event's lattice and put
+// on the grid once).
+func termRun(ctx context.Context, t runTerm, h float64, c cut, maxGrid, maxLen int) (tmeas, stepGrid, int64, error) {
+	if am, ok := t.up.(*atomMeasure); ok && t.lo == t.up && am.lat != nil && t.n > 1 {
+		lm, g, err := latticeRun(ctx, am, t.n, c.lambda, maxLen)
+		if err == nil {
+			m, sg, err := regrid(lm, g, c.lambda, h, maxGrid)
+			if err != nil {
+				return tmeas{}, stepGrid{}, 0, err
+			}
+			// the step's own masses for the +Inf bound
+			var M float64
+			for _, a := range am.atoms {
+				M += a.p.hi()
+			}
+			sg.mass, sg.infMass, sg.infLo = M*(1+float64(len(am.atoms))*u64), am.infHi, am.infLo
+			return m, sg, 1, nil
+		}
+		if !errors.Is(err, ErrTooLarge) {
+			return tmeas{}, stepGrid{}, 0, err
+		}
+		// too long on its lattice: step by step on the grid
 	}
-	return &composed{m: *acc, h: h, lambda: lambda, inf: inf * (1 + 8*u64), infLo: math.Max(0, -math.Expm1(infLo)*(1-4*u64)), excess: excess * (1 + 8*u64)}, nil
+	sg, err := stepOf(t.up, t.lo, h, c, maxGrid)
+	if err != nil {
+		return tmeas{}, stepGrid{}, 0, err
+	}
+	m, err := power(ctx, fromStep(sg), t.n, maxLen)
+	return m, sg, t.n, err
 }
 
 // stepOf discretises one step: the upper measure from up's cells, the
@@ -561,6 +750,11 @@ func (p *plan) epsilon(ctx context.Context, delta float64, o Options) (Interval,
 	if f, tol := p.closedForm(); f != nil {
 		return invert(f, delta, tol)
 	}
+	if up, lo, ok := p.sides(); ok {
+		a, errA := up.epsilon(ctx, delta, o)
+		b, errB := lo.epsilon(ctx, delta, o)
+		return Interval{b.Lo, a.Hi}, firstErr(errA, errB)
+	}
 	return p.refineEpsilon(ctx, delta, o)
 }
 
@@ -583,6 +777,7 @@ func (p *plan) refineEpsilon(ctx context.Context, delta float64, o Options) (Int
 	var seen, skip [2]bool
 	var last Interval // the last grid's certified interval
 	haveLast := false
+	var stall stalled
 	for {
 		for _, d := range dirs {
 			if skip[d] {
@@ -613,6 +808,9 @@ func (p *plan) refineEpsilon(ctx context.Context, delta float64, o Options) (Int
 		if fixed || res.RelWidth() <= o.width() || res.Hi == 0 {
 			return res, nil
 		}
+		if stall.after(res.RelWidth()) && h <= 0x1p-16 {
+			return res, &precisionErr{fn, "width not reached: finer grids stopped narrowing the interval"}
+		}
 		last, haveLast = res, true
 		for d := range best {
 			if seen[d] && seen[1-d] && best[d].Hi <= best[1-d].Lo {
@@ -639,6 +837,20 @@ func (p *plan) refineEpsilon(ctx context.Context, delta float64, o Options) (Int
 func (p *plan) dirEpsilon(ctx context.Context, d int, delta, h float64, o Options) (Interval, error) {
 	terms := p.dirs[d]
 	lam := tiltDelta(func(l float64) float64 { return totalK(terms, l) }, delta)
+	if am, n, ok := p.latticeOnly(d); ok {
+		c, err := latticeComposed(ctx, am, n, lam, o)
+		if err == nil {
+			return invert(func(eps float64) Interval {
+				if iv, ok := p.beyond(d, eps); ok {
+					return iv
+				}
+				return c.delta(eps)
+			}, delta, o.width()/50)
+		}
+		if !errors.Is(err, ErrTooLarge) {
+			return Interval{}, err
+		}
+	}
 	// The run's +Inf mass is added to the upper delta: a budget of
 	// delta width 2^-10 moves eps's upper end by far less than the width.
 	c, err := composeRun(ctx, terms, h, lam, delta*o.width()*0x1p-10, o.maxGrid())
@@ -648,7 +860,12 @@ func (p *plan) dirEpsilon(ctx context.Context, d int, delta, h float64, o Option
 	if c == nil {
 		return Interval{0, 0}, nil
 	}
-	return invert(c.delta, delta, o.width()/50)
+	return invert(func(eps float64) Interval {
+		if iv, ok := p.beyond(d, eps); ok {
+			return iv
+		}
+		return c.delta(eps)
+	}, delta, o.width()/50)
 }
 
 // sortedKeys is the plan's terms' keys, for messages and tests.

@@ -112,6 +112,17 @@ func (m sgmMeasure) cells(h float64, c cut) (stepCells, error) {
 
 func (m sgmMeasure) logMGF(lambda float64) float64 { return cumulant(m.q, m.sigma, lambda, m.add) }
 
+// maxLoss: the remove direction's loss is unbounded; the add direction's
+// is below -log(1-q) (log1p within 4u).
+func (m sgmMeasure) maxLoss() float64 {
+	if !m.add || m.q == 1 {
+		return inf
+	}
+	return -math.Log1p(-m.q) * (1 + 6*u64)
+}
+
+func (m gaussMeasure) maxLoss() float64 { return inf }
+
 // gaussMeasure is the Gaussian mechanism of noise sigma, sensitivity 1:
 // the SGM at q = 1 (either direction).
 type gaussMeasure struct{ sigma float64 }

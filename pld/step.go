@@ -17,6 +17,7 @@ type stepGrid struct {
 	mass        float64
 	roundedDown bool    // the lower measure is the rounded-down one (see buildStep)
 	excess      float64 // tilted mass of the clamped lower entries over the lower's tilted mass (see buildStep)
+	tiltRel     float64 // relative error of every entry from the tilt's rounding (see tmeas)
 }
 
 // withLower returns s with the lower measure of l (the same spacing and
@@ -37,6 +38,7 @@ func (s stepGrid) withLower(l stepGrid) stepGrid {
 	r.k0, r.up, r.lo = k0, up, lo
 	r.infLo = l.infLo
 	r.roundedDown, r.excess = l.roundedDown, l.excess
+	r.tiltRel = math.Max(s.tiltRel, l.tiltRel+(4+1.01*math.Abs(l.ref-s.ref))*u64)
 	return r
 }
 
@@ -71,6 +73,13 @@ func buildStep(sc0 stepCells, h, lambda float64) stepGrid {
 	}
 	if math.IsInf(ref, -1) {
 		ref = 0
+	}
+	// every entry's tilt e^(lambda g - ref): lambda g and ref - lambda g
+	// are within u of their magnitudes (g exact), at its ends the largest
+	var tiltRel float64
+	for _, k := range []int{kmin, kmin + n} {
+		lg := lambda * float64(k) * h
+		tiltRel = math.Max(tiltRel, 1.01*(math.Abs(lg)+math.Abs(ref-lg))*u64)
 	}
 	at := func(v sc, k int) (hi, lo float64) { // tilted at grid index k
 		return v.at(ref - lambda*float64(kmin+k)*h)
@@ -122,8 +131,8 @@ func buildStep(sc0 stepCells, h, lambda float64) stepGrid {
 		hiH := AH / omeh * (1 + 8*u64) // a_hi upper, tilted at k
 		hiL := AL / omeh * (1 - 8*u64)
 		aHiLo[i], aHiHi[i] = AL, AH
-		if !(A.m-A.err > 0) {
-			aHiLo[i] = -1 // A may be < 0 (at clamps its lower end at 0)
+		if !(A.m-A.err > 0) && !(A.m == 0 && A.err == 0) {
+			aHiLo[i] = -1 // A may be < 0 (at clamps its lower end at 0); an empty cell's is exactly 0
 		}
 		// upper: a_hi at k+1 (tilt by e^(lambda h)), a_lo at k. Any
 		// a_hi' >= a_hi and a_lo' >= 0 with a_lo' + a_hi' >= alpha give a
@@ -157,6 +166,11 @@ func buildStep(sc0 stepCells, h, lambda float64) stepGrid {
 		bH, _ := at(cl.beta, k)
 		bH *= math.Exp(float64(kmin+i) * h)
 		CH := eh1*bH*(1+8*u64) - AL
+		if cl.hasC {
+			// the cell's own bound on C (atoms: from their losses, so an
+			// atom on g_(k+1) has C = 0, not the error of e^g beta - A)
+			CH, _ = at(cl.C, k)
+		}
 		if CH < 0 {
 			CH = 0
 		}
@@ -192,7 +206,7 @@ func buildStep(sc0 stepCells, h, lambda float64) stepGrid {
 	// cell and grows by the cells next to entries fixNegative could not
 	// make >= 0, a few times; then all cells are rounded down.
 	m := len(cells)
-	sg := stepGrid{k0: kmin, up: up, ref: ref, infMass: infMass, infLo: sc0.infLo, mass: mass}
+	sg := stepGrid{k0: kmin, up: up, ref: ref, infMass: infMass, infLo: sc0.infLo, mass: mass, tiltRel: tiltRel}
 	// The lower measure: a post-processing of the cells, placed on the
 	// grid (garbleLower); where its checks fail, the split minus iota.
 	if g, ok := garbleLower(lsDown, alHi, aHiLo, cHi, math.Exp(lambda*h), eh1, n); ok {
@@ -391,6 +405,10 @@ func garbleLower(aL, aH, AL, cH []float64, el, eh1 float64, n int) ([]float64, b
 	fwd := func(th []float64, k int) float64 {
 		need := (1 - th[k-1]) * cT(k-1)
 		a := A(k)
+		if need <= 0 {
+			th[k] = 0 // no deficit at outcome k: all of cell k moves on
+			return 0
+		}
 		if a > 0 && need <= a {
 			th[k] = math.Min(1, need/a*(1+8*u64))
 			return 0
