@@ -70,7 +70,7 @@ func latticeStep(m *atomMeasure, lambda float64) tmeas {
 		g := lat.c + zs
 		lg := lambda * g
 		d := a.p.ls + lg - ref
-		r := (2.02*(math.Abs(zs)+math.Abs(g))*math.Abs(lambda) + 1.01*(math.Abs(lg)+math.Abs(d)))*u64 + 4*u64
+		r := (2.02*(math.Abs(zs)+math.Abs(g))*math.Abs(lambda)+1.01*(math.Abs(lg)+math.Abs(d)))*u64 + 4*u64
 		tiltRel = math.Max(tiltRel, r)
 		e := math.Exp(d)
 		up[lat.z[i]-zmin] += (a.p.m + a.p.err) * e * (1 + 2*u64)
