@@ -261,7 +261,8 @@ type workspace struct {
 	p    params
 	io   intOrders
 	fo   fracOrders
-	wins []window // per order of a curve
+	wins []window  // per order of a curve
+	lref []float64 // per order of a curve: the level of its windows
 }
 
 var wsPool = sync.Pool{New: func() any { return new(workspace) }}
@@ -371,6 +372,8 @@ func (ws *workspace) one(alpha, lref float64, w *window) float64 {
 // Curve is fast.SGMCurve for valid arguments (those of RDP, steps > 0,
 // len(out) = len(orders) > 0): steps * RDP(q, sigma, orders[i]) into
 // out[i], rounded up, with the work shared between orders (Method 15).
+// out may be the same slice as orders: out[i] is written only after
+// orders[i] is read for the last time.
 func Curve(q, sigma float64, steps int, orders []float64, out []float64) {
 	fs := float64(steps)
 	if q == 0 || q == 1 || sigma >= sigmaHuge {
@@ -392,12 +395,14 @@ func Curve(q, sigma float64, steps int, orders []float64, out []float64) {
 	ws.reset(q, sigma)
 	var hullLo, hullHi = math.MaxInt, math.MinInt
 	amax := 0.0
-	// out[i] holds the first window level of each fractional order until
-	// its value replaces it; ws.wins[i] its windows at that level.
+	// ws.lref[i] holds the first window level of each fractional order,
+	// ws.wins[i] its windows at that level. Not out: out may be orders.
 	if cap(ws.wins) < len(orders) {
 		ws.wins = make([]window, len(orders))
+		ws.lref = make([]float64, len(orders))
 	}
 	ws.wins = ws.wins[:len(orders)]
+	ws.lref = ws.lref[:len(orders)]
 	amin := math.Inf(1)
 	for i, a := range orders {
 		if math.IsInf(a, 1) || a == math.Trunc(a) || a > maxFracOrder || extreme(a) {
@@ -405,8 +410,8 @@ func Curve(q, sigma float64, steps int, orders []float64, out []float64) {
 		}
 		amax = max(amax, a)
 		amin = min(amin, a)
-		out[i] = ws.fo.lref(a)
-		w := ws.fo.windows(a, out[i], nil)
+		ws.lref[i] = ws.fo.lref(a)
+		w := ws.fo.windows(a, ws.lref[i], nil)
 		ws.wins[i] = w
 		if w.n > 0 && w.count() <= maxNodes { // larger ones are refused
 			hullLo = min(hullLo, w.lo[0])
@@ -424,7 +429,7 @@ func Curve(q, sigma float64, steps int, orders []float64, out []float64) {
 		case extreme(a):
 			v = Gaussian(sigma, a)
 		default:
-			v = ws.one(a, out[i], &ws.wins[i])
+			v = ws.one(a, ws.lref[i], &ws.wins[i])
 		}
 		out[i] = carry.ScaleUp(v, fs)
 	}
