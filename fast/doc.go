@@ -27,7 +27,8 @@
 //     below the exact value: an accountant errs towards more privacy loss.
 //     RDP is never negative and never NaN.
 //   - Accuracy. SGM is within 1e-12 relative of the exact RDP (typically
-//     1e-14) for q in [1e-12, 1], sigma in [0.1, 1000], integer orders up to
+//     1e-14) for q in [1e-12, 1], sigma in [0.1, 1000] (5e-12 down to
+//     sigma = 0.005), integer orders up to
 //     10,000 and fractional orders up to 256, including the regions where the
 //     peers fail: tiny q (no cancellation in I-1), fractional orders with
 //     large sigma (no series stopped early), large integer orders (log

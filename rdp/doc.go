@@ -233,10 +233,13 @@
 //	[2] Beyond MaxFractionalOrder the reference's series for a
 //	    non-integer order grows in cost and precision with the order, and
 //	    the reference promises the value itself, not a bound. fast bounds
-//	    fractional orders above 1024 by the next integer order,
-//	    SGM(ceil alpha) (ceil(alpha)-1)/(alpha-1) (Rényi divergence is
-//	    non-decreasing in its order): more epsilon, never less, which is
-//	    the side an accountant may err on. The vectors hold no such order.
+//	    fractional orders above 1024 by the integer orders around them,
+//	    through the chord of (alpha-1) SGM(alpha), which is convex in
+//	    alpha: more epsilon, never less, which is the side an accountant
+//	    may err on. The vectors hold no such order. (fast bounds so the
+//	    orders from 2 on that its quadrature cannot sum, at sigma below
+//	    0.005, and refuses those below 2 with ErrTooLarge, where the
+//	    bound would be SGM(2); see fast.SGM.)
 //	[3] The reference's quadrature strip needs about one piece per unit
 //	    of sigma. fast's float64 method has no such cost, and from sigma =
 //	    1e100 on it uses the closed form alpha q^2/(2 sigma^2), within
