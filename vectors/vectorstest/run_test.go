@@ -68,8 +68,8 @@ func TestBrokenImplementation(t *testing.T) {
 	defer close(block)
 	impl := Impl{
 		Gaussian: gaussian,
-		// RandomizedResponse is not offered for any input: unsupported,
-		// which is not a failure.
+		// RandomizedResponse is not offered for any input: a group of
+		// unsupported answers grades nothing, and fails.
 		RandomizedResponse: func(p, alpha float64) (float64, error) { return 0, fmt.Errorf("rr: %w", ErrUnsupported) },
 	}
 	run(&recorder{log: &log}, impl, []string{"closed_forms.json"})
@@ -87,7 +87,7 @@ func TestBrokenImplementation(t *testing.T) {
 	want := map[string]string{
 		"closed_forms/gaussian":            "fail",
 		"closed_forms/laplace":             "fail",
-		"closed_forms/randomized-response": "pass",
+		"closed_forms/randomized-response": "fail",
 		"closed_forms/gaussian-divergence": "skip",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -102,6 +102,7 @@ func TestBrokenImplementation(t *testing.T) {
 		{"closed_forms/gaussian", "sigma="},
 		{"closed_forms/laplace", "hangs"},
 		{"closed_forms/laplace", "(hang)"},
+		{"closed_forms/randomized-response", "say unsupported"},
 		{"closed_forms/gaussian-divergence", "Impl.GaussianDivergence not provided"},
 	} {
 		if !strings.Contains(strings.Join(log[c.sub], "\n"), c.want) {
@@ -119,6 +120,38 @@ func TestBrokenImplementation(t *testing.T) {
 	}
 	if !failed {
 		t.Errorf("accepting invalid Gaussian inputs was not reported: %v", log)
+	}
+}
+
+// A group with nothing graded fails, as `rdpcheck score` fails such
+// answers (score.Report.Failed): an SGM that always says unsupported
+// passed all 14 sgm_rdp groups. One that answers some tests and says
+// unsupported to the others is graded on the rest.
+func TestUnsupportedGradesNothing(t *testing.T) {
+	never := func(q, sigma, alpha float64) (float64, error) { return 0, ErrUnsupported }
+	log := map[string][]string{}
+	run(&recorder{log: &log}, Impl{SGM: never}, []string{"sgm_rdp.json"})
+	if len(log) != 14 {
+		t.Errorf("%d sgm_rdp groups run, want 14", len(log))
+	}
+	for name, lines := range log {
+		if status(lines) != "fail" || !strings.Contains(strings.Join(lines, "\n"), "say unsupported") {
+			t.Errorf("%s, every answer unsupported: %s\n%s", name, status(lines), strings.Join(lines, "\n"))
+		}
+	}
+	// fractional orders unsupported, integers answered by fast
+	some := func(q, sigma, alpha float64) (float64, error) {
+		if alpha != math.Trunc(alpha) {
+			return 0, ErrUnsupported
+		}
+		return fast.SGM(q, sigma, alpha)
+	}
+	log = map[string][]string{}
+	run(&recorder{log: &log}, Impl{SGM: some}, []string{"sgm_rdp.json"})
+	for _, name := range []string{"sgm_rdp/special", "sgm_rdp/typical/integer"} {
+		if lines, ok := log[name]; !ok || status(lines) != "pass" {
+			t.Errorf("%s, integer orders answered: %s\n%s", name, status(lines), strings.Join(lines, "\n"))
+		}
 	}
 }
 

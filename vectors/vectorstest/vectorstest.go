@@ -11,7 +11,10 @@
 // group's relative tolerance of the exact expected value, valid inputs
 // accepted, invalid inputs rejected (any non-nil error). A failing group
 // names its tolerance and its worst tcIds with their inputs. A group whose
-// function was not handed over is skipped, saying which function it needs.
+// function was not handed over is skipped, saying which function it needs;
+// a group whose every answer is ErrUnsupported fails, as the scorer fails
+// answers that answer nothing (some unsupported answers among graded ones
+// are not failures).
 package vectorstest
 
 import (
@@ -96,7 +99,8 @@ type Phase = schema.RunPhase
 
 // ErrUnsupported, returned (or wrapped) by a function, means it does not
 // offer this case (a conversion it lacks, say): the answer is counted as
-// unsupported, never as a failure.
+// unsupported, not as a failure; but a group whose every answer is
+// unsupported fails, as nothing in it is graded.
 var ErrUnsupported = errors.New("vectorstest: not supported")
 
 // call is one function's adapter: the test's inputs in, the value out.
@@ -425,40 +429,47 @@ func run(t tester, m Impl, names []string) {
 					}
 					one := rest
 					one.Tests = []*schema.Test{tc}
-					gs, err := grade(&one, ans)
+					r, err := grade(&one, ans)
 					switch {
 					case err != nil:
 						t.Errorf("%v", err)
-					case gs.Failed():
-						t.Logf("tcId %d (%s): %s: known: %s", tc.TcID, score.Inputs(g, tc), gs.Worst[0].Verdict(), why)
+					case r.Groups[0].Failed():
+						t.Logf("tcId %d (%s): %s: known: %s", tc.TcID, score.Inputs(g, tc), r.Groups[0].Worst[0].Verdict(), why)
+					case r.Failed():
+						t.Logf("tcId %d (%s): unsupported: known: %s", tc.TcID, score.Inputs(g, tc), why)
 					default:
 						t.Logf("tcId %d (%s) passes: remove it from the known failures (%s)", tc.TcID, score.Inputs(g, tc), why)
 					}
 				}
-				gs, err := grade(&rest, ans)
+				if len(rest.Tests) == 0 {
+					return // every test is a known failure, graded above
+				}
+				r, err := grade(&rest, ans)
 				if err != nil {
 					t.Errorf("%v", err)
 					return
 				}
-				if gs.Failed() {
+				if gs := r.Groups[0]; gs.Failed() {
 					t.Errorf("%s", failure(name, gs))
+				} else if r.Failed() {
+					// the scorer's rule: answers that answer nothing pass
+					// nothing
+					t.Errorf("%s group %s (%s) answers nothing: all %d of its tests say unsupported (ErrUnsupported), so none is graded", name, gs.Name, gs.Function, gs.Answered)
 				}
 			})
 		}
 	}
 }
 
-// grade judges the answers to one group.
-func grade(g *schema.Group, ans map[int]score.Answer) (*score.Group, error) {
+// grade judges the answers to one group, as a file of that group alone:
+// its report's Failed is the scorer's verdict on the answers (a group
+// whose every answer says unsupported fails), Groups[0] the group's grade.
+func grade(g *schema.Group, ans map[int]score.Answer) (*score.Report, error) {
 	sub := map[int]score.Answer{}
 	for _, tc := range g.Tests {
 		sub[tc.TcID] = ans[tc.TcID]
 	}
-	r, err := score.Score(&schema.File{NumberOfTests: len(g.Tests), TestGroups: []*schema.Group{g}}, sub, score.Options{})
-	if err != nil {
-		return nil, err
-	}
-	return r.Groups[0], nil
+	return score.Score(&schema.File{NumberOfTests: len(g.Tests), TestGroups: []*schema.Group{g}}, sub, score.Options{})
 }
 
 // failure says why a group failed: its counts, tolerance and worst tests.
