@@ -46,6 +46,21 @@
 // engine, internal/sgm/sgm.go; its section 15 (internal/sgm/fracorders.go)
 // describes how SGMCurve shares work.
 //
+// Slices, state and concurrency. A function or method that fills an out
+// slice (SGMCurve and the other ...Curve functions, Accountant.RDP, the
+// RDP of every Event of this package) allows out to be the same slice as
+// an input, or to overlap it: the inputs are read as they were at the call
+// (as math/big allows a receiver to alias an operand); on error out holds
+// nothing in particular. Input slices are only read, never changed, and
+// never kept: an Event or a Compose method that needs them later keeps a
+// copy, and an Accountant copies its Orders at its first use, so nothing
+// the caller does to its slices afterwards changes a result. Slices
+// returned (DefaultOrders, RepeatAndSelectOrders, SampledLaplaceCurve,
+// Accountant.Curve) are new: the caller owns them. Each doc comment says
+// which applies ("Slices: ..."); TestSliceAliasing checks every one.
+// Functions and the Events of this package are safe for concurrent use;
+// an Accountant is not (use one per goroutine).
+//
 // Speed: one RDP curve over the 156 default orders (DefaultOrders) takes
 // about 30 µs and does not allocate when the output slice is supplied
 // (BenchmarkCurveDefaultOrders).

@@ -120,7 +120,10 @@ func SGM(q, sigma, alpha float64) (float64, error) {
 //
 // Special cases and accuracy are those of SGM; steps*value is rounded up.
 // Errors: as SGM, plus steps <= 0, empty orders or len(out) != len(orders).
+//
+// Slices: out may be the same slice as orders, or overlap it.
 func SGMCurve(q, sigma float64, steps int, orders []float64, out []float64) error {
+	orders = unaliased(orders, out)
 	if err := checkQSigma("SGMCurve", q, sigma); err != nil {
 		return err
 	}

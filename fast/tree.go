@@ -35,6 +35,8 @@ const (
 //	    a negative step count, alpha < 0 or NaN, an unknown reading
 //
 // Accuracy: rounded up, within 8 ulps of the exact value.
+//
+// Slices: steps is only read.
 func TreeAggregation(sigma float64, steps []int, alpha float64, restarts TreeRestarts) (float64, error) {
 	const fn = "TreeAggregation"
 	k, err := treeDepths(fn, sigma, steps, restarts)
@@ -45,7 +47,10 @@ func TreeAggregation(sigma float64, steps []int, alpha float64, restarts TreeRes
 }
 
 // TreeAggregationCurve writes TreeAggregation at each order to out.
+//
+// Slices: out may be the same slice as orders, or overlap it; steps is only read.
 func TreeAggregationCurve(sigma float64, steps []int, restarts TreeRestarts, orders, out []float64) error {
+	orders = unaliased(orders, out)
 	const fn = "TreeAggregationCurve"
 	if len(out) != len(orders) {
 		return inputErr(fn, "out", float64(len(out)), "must have the length of orders")
