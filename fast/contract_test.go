@@ -637,3 +637,47 @@ func TestUserEventSlices(t *testing.T) {
 		t.Errorf("after the slices given to an Event were overwritten: %v, want %v", got, want)
 	}
 }
+
+// TestReturnedSlicesAreNew: a slice returned is the caller's: overwriting
+// it changes nothing the package returns later.
+func TestReturnedSlicesAreNew(t *testing.T) {
+	var acc fast.Accountant
+	if err := acc.ComposeGaussian(3, 2); err != nil {
+		t.Fatal(err)
+	}
+	steps := []int{4, 8}
+	tree := fast.TreeAggregationEvent(1, steps, fast.TreeOneTree)
+	for _, c := range []struct {
+		name string
+		get  func() []float64
+	}{
+		{"DefaultOrders", fast.DefaultOrders},
+		{"RepeatAndSelectOrders", fast.RepeatAndSelectOrders},
+		{"SampledLaplaceCurve", func() []float64 {
+			v, err := fast.SampledLaplaceCurve(0.1, 1, []float64{1.5, 2, 8})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return v
+		}},
+		{"Accountant.Curve orders", func() []float64 { o, _ := acc.Curve(); return o }},
+		{"Accountant.Curve rdp", func() []float64 { _, r := acc.Curve(); return r }},
+		{"TreeAggregationEvent after its steps changed", func() []float64 {
+			out := []float64{0, 0}
+			if err := tree.RDP([]float64{2, 8}, out); err != nil {
+				t.Fatal(err)
+			}
+			steps[0] = 1 << 20 // the caller's slice, not the event's
+			return out
+		}},
+	} {
+		first := c.get()
+		want := slices.Clone(first)
+		for i := range first {
+			first[i] = -1
+		}
+		if got := c.get(); !slices.Equal(got, want) {
+			t.Errorf("%s after the caller overwrote its last result: %v, want %v", c.name, got, want)
+		}
+	}
+}

@@ -389,6 +389,8 @@ func (c Context) ExponentialMechanism(eps, alpha float64) (*big.Float, error) {
 //	GroupPrivacy(...) = error for empty or mismatched lists, an order <= 1
 //	    or NaN, an rdp < 0 or nil, c < 0 or c > 30, alpha < 2 (c > 0), alpha
 //	    <= 1 or NaN, no curve order >= 2^c alpha
+//
+// Slices: orders and rdp are only read; the result is a new big.Float.
 func (c Context) GroupPrivacy(orders []float64, rdp []*big.Float, groupLog2 int, alpha float64) (*big.Float, error) {
 	const fn = "GroupPrivacy"
 	if err := checkCurve(fn, orders, rdp, Classic); err != nil {
@@ -442,6 +444,8 @@ func ExponentialMechanism(eps, alpha float64) (*big.Float, error) {
 }
 
 // GroupPrivacy is Context{}.GroupPrivacy at DefaultPrec.
+//
+// Slices: orders and rdp are only read; the result is a new big.Float.
 func GroupPrivacy(orders []float64, rdp []*big.Float, c int, alpha float64) (*big.Float, error) {
 	return Context{}.GroupPrivacy(orders, rdp, c, alpha)
 }

@@ -44,6 +44,8 @@ const (
 //	TreeAggregation(sigma, steps, +Inf) = +Inf when some steps[i] > 0
 //	TreeAggregation = error for sigma <= 0, ±Inf or NaN, an empty step list,
 //	    a negative step count, alpha < 0 or NaN, an unknown reading
+//
+// Slices: steps is only read.
 func (c Context) TreeAggregation(sigma float64, steps []int, alpha float64, restarts TreeRestarts) (*big.Float, error) {
 	const fn = "TreeAggregation"
 	k, err := treeDepths(fn, sigma, steps, restarts)
@@ -54,6 +56,8 @@ func (c Context) TreeAggregation(sigma float64, steps []int, alpha float64, rest
 }
 
 // TreeAggregation is Context{}.TreeAggregation at DefaultPrec.
+//
+// Slices: steps is only read.
 func TreeAggregation(sigma float64, steps []int, alpha float64, restarts TreeRestarts) (*big.Float, error) {
 	return Context{}.TreeAggregation(sigma, steps, alpha, restarts)
 }
