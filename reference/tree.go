@@ -175,7 +175,15 @@ func treeSquareSum(fn string, n, m, s int) (int64, error) {
 	if n == 0 || m == 0 {
 		return 0, nil
 	}
+	// A separation of n leaves or more allows one participation, as n
+	// does; the tables are (m+1) (s+1)^2 entries whatever n.
+	sIn := s
+	s = min(s, n)
 	m = fitLeaves(n, m, s)
+	if m == 1 {
+		// one participation: the nodes on the deepest leaf's path
+		return int64(bits.Len64(uint64(n))), nil
+	}
 	var cost float64
 	for h, fs := 0, 0; h < bits.Len64(uint64(n)); h++ {
 		cost += joinCost(1<<h, 1<<h, m, s)
@@ -185,7 +193,7 @@ func treeSquareSum(fn string, n, m, s int) (int64, error) {
 		}
 	}
 	if cost > 4e8 {
-		return 0, fmt.Errorf("reference.%s: (n, m, s) = (%d, %d, %d) costs %.3g steps: %w", fn, n, m, s, cost, ErrTooLarge)
+		return 0, fmt.Errorf("reference.%s: (n, m, s) = (%d, %d, %d) costs %.3g steps: %w", fn, n, m, sIn, cost, ErrTooLarge)
 	}
 	tb := newTreeTable(m, s)
 	leaf := tb.empty(1)
