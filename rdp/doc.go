@@ -112,8 +112,8 @@
 //	SampledLaplace(q=0, b, alpha) = 0; SampledDivergence(q=0, ...) = 0
 //	SampledLaplace(q=1, b, alpha) = Laplace(b, alpha)
 //	SampledLaplace(q, b, alpha=+Inf) = max(log(1-q+q e^(1/b)), -log(1-q+q e^(-1/b)))
-//	SampledLaplace(q, b, alpha > MaxFractionalOrder, or b < 1e-3):
-//	    reference ErrTooLarge; fast an upper bound                        [7]
+//	SampledLaplace(q, b, alpha > MaxFractionalOrder, or b < 1e-3, or
+//	    0 < q < 1e-100): reference ErrTooLarge; fast an upper bound       [7]
 //	SampledDivergence(q=1, P, Q, alpha) = max(Divergence(P, Q), Divergence(Q, P))
 //	SampledDivergence(q>0, P, Q, alpha) = +Inf where some p_i > 0 has q_i = 0
 //	SampledDivergence(q, P, P, alpha) = 0
@@ -254,8 +254,9 @@
 //	[6] big.Float's exponent range ends near e^-1.48e9, so the reference
 //	    cannot hold the exact value; float64's smallest positive value is
 //	    an upper bound on it, which fast returns.
-//	[7] The reference's quadrature needs one piece per unit of 1/b and
-//	    nodes growing with the order; it promises the value. Wherever its
+//	[7] The reference's quadrature needs one piece per unit of 1/b,
+//	    nodes growing with the order, and about 2 log2(1/q) extra bits
+//	    (its leading 1 is split off exactly); it promises the value. Wherever its
 //	    own bound cannot be certified, and for b < 1e-3, fast returns
 //	    bounds valid at every order: the smaller of the unsampled Laplace
 //	    value (sampling never increases RDP) and the order-infinity
