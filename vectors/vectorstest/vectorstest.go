@@ -20,6 +20,7 @@ package vectorstest
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -34,6 +35,13 @@ import (
 // A nil field is a function not offered: its groups are skipped. An error
 // return is a rejected input. Conversions are named "classic" or
 // "improved"; an implementation that lacks one returns ErrUnsupported.
+//
+// Every slice a function is given is its own, new for each call: it may
+// change or keep it, and nothing Run reads or reports changes with it.
+// Each call runs on a goroutine of its own (so that a hang can be timed
+// out), one at a time; a call that hangs keeps running while the next
+// ones are made, so the functions must be safe for concurrent use if they
+// can hang.
 type Impl struct {
 	SGM                func(q, sigma, alpha float64) (float64, error)
 	SGMCurve           func(q, sigma float64, steps int, alpha float64) (float64, error) // steps * SGM
@@ -89,7 +97,7 @@ type Impl struct {
 	Known func(file string, g *schema.Group, t *schema.Test) string
 
 	// Timeout bounds each call; a call still running then is a hang (the
-	// group fails). Zero means 10 s.
+	// group fails). Zero means 10 s; a negative one is an error.
 	Timeout time.Duration
 }
 
@@ -240,7 +248,7 @@ func (m *Impl) calls() map[string]call {
 	}
 	if m.TreeAggregation != nil {
 		c[schema.TreeAggregation] = func(g *schema.Group, t *schema.Test) (float64, error) {
-			return m.TreeAggregation(f(t, "sigma"), t.Trees, t.Restarts, f(t, "alpha"))
+			return m.TreeAggregation(f(t, "sigma"), slices.Clone(t.Trees), t.Restarts, f(t, "alpha"))
 		}
 	}
 	if m.TreeMultiParticipation != nil {
@@ -386,6 +394,10 @@ const worstShown = 5
 func run(t tester, m Impl, names []string) {
 	t.Helper()
 	timeout := m.Timeout
+	if timeout < 0 {
+		t.Errorf("vectorstest: Impl.Timeout = %v: want a duration >= 0 (0 for 10 s)", timeout)
+		return
+	}
 	if timeout == 0 {
 		timeout = 10 * time.Second
 	}
