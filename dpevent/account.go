@@ -424,6 +424,11 @@ func (p *Plan) termRDP(order float64) ([]float64, error) {
 // Slices: the values and the slice returned are new.
 func (p *Plan) ReferenceRDP(c reference.Context, order float64, progress func(done, total int)) (*big.Float, []*big.Float, error) {
 	p.own()
+	if math.IsNaN(order) || order <= 1 {
+		// as fast.Accountant's orders (some terms' forms take any
+		// number: order -1 gave -2e646 with a nil error, NaN a panic)
+		return nil, nil, inputErrorf("order %v must be > 1 (or +Inf)", order)
+	}
 	prec := refPrec(c) + 64
 	sum := new(big.Float).SetPrec(prec)
 	terms := make([]*big.Float, len(p.terms))

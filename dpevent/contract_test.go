@@ -247,7 +247,7 @@ func TestContractSpecialInputs(t *testing.T) {
 		check("ExtraDelta", []float64{p.ExtraDelta()}, nil)
 		ctx := reference.Context{Prec: 64}
 		if v, _, err := p.ReferenceRDP(ctx, y, nil); err == nil {
-			if v.IsInt() && v.Sign() < 0 {
+			if v == nil || v.Sign() < 0 {
 				t.Fatalf("ReferenceRDP(%v) = %v", y, v)
 			}
 		} else {
@@ -256,6 +256,17 @@ func TestContractSpecialInputs(t *testing.T) {
 		_, err = p.ReferenceEpsilon(ctx, x, y, reference.Improved, nil)
 		check(fmt.Sprintf("ReferenceEpsilon(%v, %v)", x, y), nil, err)
 	})
+	// caught: a term's reference form took any order (-2e646 at -1, a
+	// panic at NaN)
+	p, err := dpevent.ReadBytes([]byte(`{"class_name": "DiscreteGaussianDpEvent", "sigma": 5e-324, "sensitivity": 1}`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range []float64{-1, math.NaN(), 0.5, 1} {
+		if v, _, err := p.ReferenceRDP(reference.Context{Prec: 64}, o, nil); !errors.Is(err, rdp.ErrInput) {
+			t.Errorf("ReferenceRDP(order %v) = %v, %v: want ErrInput", o, v, err)
+		}
+	}
 	for _, s := range []string{"", "ADD", "replace_two", "NeighboringRelation."} {
 		if _, err := dpevent.ParseRelation(s); !errors.Is(err, rdp.ErrInput) {
 			t.Errorf("ParseRelation(%q): %v, want ErrInput", s, err)
