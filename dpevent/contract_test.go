@@ -318,3 +318,55 @@ func TestPlanConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestSliceProperty: what dpevent is given as a slice (a file's bytes,
+// orders) is only read and not kept: a caller that changes it after the
+// call changes no result, and the call leaves it as it was.
+func TestSliceProperty(t *testing.T) {
+	files := []string{contractFile,
+		`{"class_name": "SelfComposedDpEvent", "count": 50, "event": {"class_name": "LaplaceDpEvent", "noise_multiplier": 2}}`,
+		`{"event": {"class_name": "RandomizedResponseDpEvent", "noise_parameter": 0.5, "num_buckets": 4}, "neighboring_relation": "REPLACE_ONE"}`}
+	answers := func(p *dpevent.Plan, orders []float64) string {
+		e, err := p.Epsilon(1e-5, orders, fast.Improved)
+		d, err2 := p.Delta(1, orders, fast.Improved)
+		return fmt.Sprint(e, err, d, err2)
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		file := rapid.SampledFrom(files).Draw(t, "file")
+		orders := rapid.SliceOfN(rapid.SampledFrom([]float64{1.5, 2, 3, 4.5, 8, 16, 64, math.Inf(1)}), 1, 5).Draw(t, "orders")
+		scramble := func(xs []float64) {
+			for i := range xs {
+				xs[i] = -float64(i)
+			}
+		}
+		// the file's bytes
+		data := []byte(file)
+		p, err := dpevent.ReadBytes(data, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := answers(p, slices.Clone(orders))
+		for i := range data {
+			data[i] = ' '
+		}
+		if got := answers(p, slices.Clone(orders)); got != want {
+			t.Fatalf("after the file's bytes were overwritten: %s, want %s", got, want)
+		}
+		// orders given to Epsilon and Delta
+		o := slices.Clone(orders)
+		if got := answers(p, o); got != want || !slices.Equal(o, orders) {
+			t.Fatalf("Epsilon and Delta: %s (orders now %v), want %s (orders %v)", got, o, want, orders)
+		}
+		// orders given to Accountant
+		o = slices.Clone(orders)
+		a, err := p.Accountant(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e1, o1, err1 := a.Epsilon(1e-5, fast.Improved)
+		scramble(o)
+		if e2, o2, err2 := a.Epsilon(1e-5, fast.Improved); e2 != e1 || o2 != o1 || fmt.Sprint(err1) != fmt.Sprint(err2) {
+			t.Fatalf("the Accountant after its orders were overwritten: %v at %v (%v), want %v at %v (%v)", e2, o2, err2, e1, o1, err1)
+		}
+	})
+}
