@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"os"
 	"regexp"
+	"slices"
 	"sync"
 
 	"github.com/rdpcheck/rdpcheck/fast"
@@ -57,17 +58,20 @@ type SGMPhase struct {
 // (a Gaussian is one with Q = 1), for an accountant of its privacy loss
 // distribution, under add/remove neighbours; an error names the first
 // term that is not one.
+//
+// Slices: the slice returned is new.
 func (p *Plan) SGMPhases() ([]SGMPhase, error) {
-	if p.Relation != AddOrRemoveOne {
-		return nil, fmt.Errorf("only ADD_OR_REMOVE_ONE plans are phases of the sampled Gaussian, not %v", p.Relation)
+	p.own()
+	if p.relation != AddOrRemoveOne {
+		return nil, inputErrorf("only ADD_OR_REMOVE_ONE plans are phases of the sampled Gaussian, not %v", p.relation)
 	}
 	if len(p.notes) > 0 {
-		return nil, errors.New("the plan has events with no privacy guarantee")
+		return nil, inputErrorf("the plan has events with no privacy guarantee")
 	}
 	var out []SGMPhase
-	for _, t := range p.Terms {
+	for _, t := range p.terms {
 		if t.SGM == nil {
-			return nil, fmt.Errorf("%s (%s) is not a Gaussian or Poisson-sampled Gaussian", t.Path(), t.What)
+			return nil, inputErrorf("%s (%s) is not a Gaussian or Poisson-sampled Gaussian", t.Path(), t.What)
 		}
 		out = append(out, SGMPhase{*t.SGM, t.Count})
 	}
@@ -84,6 +88,12 @@ func (t Term) Path() string { return t.Event.Path() }
 
 // Plan is an event tree made flat: the distinct mechanisms it composes,
 // and what its (epsilon, delta) events add to delta.
+//
+// Relation, Terms and Notes describe the plan, for the caller to read: the
+// methods account the plan's own copy of Relation and Terms, taken when
+// NewPlan, ReadFile or ReadBytes made it (for a Plan written as a literal,
+// at its first use), so writing to these fields (or to a Term's SGM)
+// afterwards changes no result. A Plan is safe for concurrent use.
 type Plan struct {
 	Relation Relation
 	Terms    []Term
@@ -91,8 +101,13 @@ type Plan struct {
 	// UnsupportedDpEvent), one per class.
 	Notes []string
 
-	index map[string]int // Terms by What
-	notes []note
+	// relation and terms are what the methods account: Relation and
+	// Terms as the plan was made (seal, once).
+	sealed   sync.Once
+	relation Relation
+	terms    []Term
+	index    map[string]int // Terms by What, while the plan is made
+	notes    []note
 	// nest is the number of theorems on a sub-event's curve (sampling
 	// by the general bounds, repeat-and-select) the plan is inside.
 	nest int
@@ -126,7 +141,7 @@ const MaxNested = 4
 
 // ErrNested is the error (wrapped) for theorems on sub-curves nested more
 // than MaxNested deep.
-var ErrNested = errors.New("amplification theorems nested too deeply")
+var ErrNested error = &kindError{"amplification theorems nested too deeply", rdp.ErrTooLarge}
 
 // NewPlan flattens the event under the relation, as dp_accounting's
 // RdpAccountant(neighboring_relation=rel).compose(e) traverses it.
@@ -147,7 +162,32 @@ func newPlan(e *Event, rel Relation, nest int) (*Plan, error) {
 		}
 		p.Notes = append(p.Notes, s)
 	}
+	p.sealed.Do(p.seal)
 	return p, nil
+}
+
+// own takes the plan's own copy of its relation and terms if it has none
+// yet (a Plan written as a literal): every method that reads them calls it.
+func (p *Plan) own() { p.sealed.Do(p.seal) }
+
+// seal keeps the relation and the terms the plan was made with for its
+// methods, and gives the exported fields copies that share nothing with
+// them (a Term's SGM is a pointer).
+func (p *Plan) seal() {
+	p.relation = p.Relation
+	p.terms = cloneTerms(p.Terms)
+	p.Terms = cloneTerms(p.Terms)
+}
+
+func cloneTerms(ts []Term) []Term {
+	out := slices.Clone(ts)
+	for i := range out {
+		if s := out[i].SGM; s != nil {
+			c := *s
+			out[i].SGM = &c
+		}
+	}
+	return out
 }
 
 // ReadFile decodes an event file and flattens it under its relation, or
@@ -161,6 +201,8 @@ func ReadFile(name string, rel *Relation) (*Plan, error) {
 }
 
 // ReadBytes is ReadFile of a file's contents.
+//
+// Slices: data is only read, and not kept.
 func ReadBytes(data []byte, rel *Relation) (*Plan, error) {
 	f, err := Decode(data)
 	if err != nil {
@@ -224,7 +266,8 @@ func (p *Plan) addEpsilonDelta(e *Event, count int64, eps, d float64) error {
 
 // hasDelta says whether the plan has an (eps, delta) event with delta > 0.
 func (p *Plan) hasDelta() bool {
-	for _, t := range p.Terms {
+	p.own()
+	for _, t := range p.terms {
 		if t.epsDelta && t.delta > 0 {
 			return true
 		}
@@ -240,7 +283,7 @@ func (p *Plan) ExtraDelta() float64 {
 		return 0
 	}
 	a := &fast.Accountant{Orders: []float64{2}}
-	for _, t := range p.Terms {
+	for _, t := range p.terms {
 		if t.epsDelta {
 			if err := a.ComposeEpsilonDelta(t.eps, t.delta, int(t.Count)); err != nil {
 				return 1 // not reached: the decoder checked eps and delta
@@ -268,9 +311,12 @@ func (p *Plan) effectiveDelta(c reference.Context, delta float64) *big.Float {
 
 // Accountant composes the plan's terms in a fast.Accountant on orders
 // (nil: fast.DefaultOrders()).
+//
+// Slices: orders is only read: the accountant takes its own copy (nil: the default orders).
 func (p *Plan) Accountant(orders []float64) (*fast.Accountant, error) {
+	p.own()
 	a := &fast.Accountant{Orders: orders}
-	for _, t := range p.Terms {
+	for _, t := range p.terms {
 		if t.epsDelta {
 			if err := a.ComposeEpsilonDelta(t.eps, t.delta, int(t.Count)); err != nil {
 				return nil, &eventError{t.Path(), err}
@@ -281,7 +327,7 @@ func (p *Plan) Accountant(orders []float64) (*fast.Accountant, error) {
 			return nil, &eventError{t.Path(), err}
 		}
 	}
-	if len(p.Terms) == 0 {
+	if len(p.terms) == 0 {
 		// nothing to compose: an all-zero curve
 		if err := a.Compose(fast.ZCDPEvent(0, 0), 1); err != nil {
 			return nil, err
@@ -292,7 +338,7 @@ func (p *Plan) Accountant(orders []float64) (*fast.Accountant, error) {
 
 // ErrDeltaTooSmall is returned for a target delta not above the delta of
 // the plan's (epsilon, delta) events: no epsilon achieves it.
-var ErrDeltaTooSmall = errors.New("the target delta is not above the delta of the (epsilon, delta) events")
+var ErrDeltaTooSmall error = &kindError{"the target delta is not above the delta of the (epsilon, delta) events", rdp.ErrInput}
 
 // Result is an (epsilon, delta) guarantee, the order giving it, and the
 // RDP of each term there.
@@ -305,9 +351,11 @@ type Result struct {
 // Epsilon returns the plan's epsilon for delta by package fast: on orders
 // when given, else at the best order (fast.Accountant.BestEpsilon over
 // (1, 4096] and +Inf, from dp_accounting's 156 orders).
+//
+// Slices: orders is only read; Result.TermRDP is new.
 func (p *Plan) Epsilon(delta float64, orders []float64, conv fast.Conversion) (*Result, error) {
 	if math.IsNaN(delta) || delta <= 0 || delta >= 1 {
-		return nil, fmt.Errorf("delta %v must be in (0, 1)", delta)
+		return nil, inputErrorf("delta %v must be in (0, 1)", delta)
 	}
 	a, err := p.Accountant(orders)
 	if err != nil {
@@ -333,6 +381,8 @@ func (p *Plan) Epsilon(delta float64, orders []float64, conv fast.Conversion) (*
 // Delta returns the plan's delta for eps by package fast (orders as in
 // Epsilon), with the (epsilon, delta) events' delta composed in (by the
 // accountant).
+//
+// Slices: orders is only read; Result.TermRDP is new.
 func (p *Plan) Delta(eps float64, orders []float64, conv fast.Conversion) (*Result, error) {
 	a, err := p.Accountant(orders)
 	if err != nil {
@@ -352,9 +402,10 @@ func (p *Plan) Delta(eps float64, orders []float64, conv fast.Conversion) (*Resu
 }
 
 func (p *Plan) termRDP(order float64) ([]float64, error) {
-	out := make([]float64, len(p.Terms))
+	p.own()
+	out := make([]float64, len(p.terms))
 	buf := []float64{0}
-	for i, t := range p.Terms {
+	for i, t := range p.terms {
 		if err := t.Fast.RDP([]float64{order}, buf); err != nil {
 			return nil, &eventError{t.Path(), err}
 		}
@@ -369,11 +420,19 @@ func (p *Plan) termRDP(order float64) ([]float64, error) {
 // ReferenceRDP is the plan's RDP at one order by package reference at c's
 // precision: the sum over the terms of count times each term's RDP.
 // progress, if not nil, is called after each term.
+//
+// Slices: the values and the slice returned are new.
 func (p *Plan) ReferenceRDP(c reference.Context, order float64, progress func(done, total int)) (*big.Float, []*big.Float, error) {
+	p.own()
+	if math.IsNaN(order) || order <= 1 {
+		// as fast.Accountant's orders (some terms' forms take any
+		// number: order -1 gave -2e646 with a nil error, NaN a panic)
+		return nil, nil, inputErrorf("order %v must be > 1 (or +Inf)", order)
+	}
 	prec := refPrec(c) + 64
 	sum := new(big.Float).SetPrec(prec)
-	terms := make([]*big.Float, len(p.Terms))
-	for i, t := range p.Terms {
+	terms := make([]*big.Float, len(p.terms))
+	for i, t := range p.terms {
 		v, err := t.Ref(c, order)
 		if err != nil {
 			return nil, nil, &eventError{t.Path(), err}
@@ -382,7 +441,7 @@ func (p *Plan) ReferenceRDP(c reference.Context, order float64, progress func(do
 		terms[i] = v
 		sum.Add(sum, v)
 		if progress != nil {
-			progress(i+1, len(p.Terms))
+			progress(i+1, len(p.terms))
 		}
 	}
 	return sum, terms, nil

@@ -24,6 +24,8 @@ var notYetSupported = map[string]string{
 
 // NotYetSupported returns the dp_accounting event classes rdpcheck does not
 // read yet, sorted.
+//
+// Slices: the slice returned is new.
 func NotYetSupported() []string {
 	var out []string
 	for k := range notYetSupported {
@@ -34,6 +36,8 @@ func NotYetSupported() []string {
 }
 
 // ClassNames returns the event classes rdpcheck reads, sorted.
+//
+// Slices: the slice returned is new.
 func ClassNames() []string {
 	var out []string
 	for k := range classes {

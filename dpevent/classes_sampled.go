@@ -202,7 +202,8 @@ func (p *Plan) inner(e *Event, field, cls string) (*Plan, error) {
 // ceil(alpha); nested, each level would otherwise double the work of the
 // one below).
 func (p *Plan) fastEvent() fast.Event {
-	if len(p.Terms) == 0 {
+	p.own()
+	if len(p.terms) == 0 {
 		return fast.ZCDPEvent(0, 0)
 	}
 	return fast.CurveFunc(func(orders, out []float64) error {
@@ -220,7 +221,7 @@ func (p *Plan) fastEvent() fast.Event {
 		if len(todo) > 0 {
 			sum := make([]float64, len(todo))
 			tmp := make([]float64, len(todo))
-			for _, t := range p.Terms {
+			for _, t := range p.terms {
 				if err := t.Fast.RDP(todo, tmp); err != nil {
 					return &eventError{t.Path(), err}
 				}
@@ -266,8 +267,9 @@ func (p *Plan) refRDP(c reference.Context, order float64) (*big.Float, error) {
 }
 
 func (p *Plan) what() string {
+	p.own()
 	s := ""
-	for i, t := range p.Terms {
+	for i, t := range p.terms {
 		if i > 0 {
 			s += "; "
 		}

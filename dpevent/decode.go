@@ -25,16 +25,26 @@
 // distinct event, with the counts of all its places added. Theorems that
 // take a sub-event's whole curve (sampling by the general bounds,
 // repeat-and-select) may nest MaxNested deep.
+//
+// Every error has one of package rdp's kinds: errors.Is(err, rdp.ErrInput)
+// for a file, event or argument outside what dpevent reads,
+// errors.Is(err, rdp.ErrTooLarge) for one beyond its limits (ErrTooDeep,
+// ErrNested, a file of more than 2^31 - 1 bytes), and the kinds of fast
+// and reference for their errors. Slices given are only read and never
+// kept; slices returned are new (each doc comment says which: "Slices:
+// ..."). A Plan accounts its own copy of what it was made with (see Plan),
+// and is safe for concurrent use.
 package dpevent
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
 // Relation is the neighbouring relation under which events are accounted,
@@ -70,7 +80,7 @@ func ParseRelation(s string) (Relation, error) {
 	if i := slices.Index(relationNames, u); i >= 0 {
 		return Relation(i), nil
 	}
-	return 0, fmt.Errorf("unknown neighboring relation %q (want one of %s)", s, strings.Join(relationNames, ", "))
+	return 0, inputErrorf("unknown neighboring relation %q (want one of %s)", s, strings.Join(relationNames, ", "))
 }
 
 // Event is one decoded DpEvent.
@@ -124,19 +134,21 @@ func (e *Event) Sub(name string) *Event {
 	return nil
 }
 
-// List returns the list-of-events field name ("events").
+// List returns the list-of-events field name ("events"). The slice is
+// new (the events in it are the event's own).
 func (e *Event) List(name string) []*Event {
 	if v := e.val(name); v != nil {
-		return v.list
+		return slices.Clone(v.list)
 	}
 	return nil
 }
 
 // Ints returns the field name that is an integer or a list of integers
-// ("step_counts"), as a list.
+// ("step_counts"), as a list. The slice is new: changing it changes
+// nothing the event holds.
 func (e *Event) Ints(name string) []int64 {
 	if v := e.val(name); v != nil {
-		return v.ints
+		return slices.Clone(v.ints)
 	}
 	return nil
 }
@@ -186,17 +198,40 @@ type File struct {
 }
 
 // ErrTooDeep is the error (wrapped) for events nested deeper than
-// MaxDepth.
-var ErrTooDeep = errors.New("events nested too deeply")
+// MaxDepth; errors.Is(err, rdp.ErrTooLarge) holds for it too.
+var ErrTooDeep error = &kindError{"events nested too deeply", rdp.ErrTooLarge}
+
+// kindError is an error of this package with one of package rdp's kinds:
+// errors.Is(err, kind) holds, and the text is msg alone. Every error
+// dpevent makes has a kind: rdp.ErrInput for a file, event or argument
+// outside what it reads (with the reason), rdp.ErrTooLarge for one beyond
+// its limits; errors of fast and reference keep theirs (eventError).
+type kindError struct {
+	msg  string
+	kind error
+}
+
+func (e *kindError) Error() string        { return e.msg }
+func (e *kindError) Is(target error) bool { return target == e.kind }
+
+// inputErrorf is an error of kind rdp.ErrInput.
+func inputErrorf(format string, args ...any) error {
+	return &kindError{fmt.Sprintf(format, args...), rdp.ErrInput}
+}
 
 // pathError is an error at a path in the JSON.
 type pathError struct {
 	path, msg string
-	err       error // what it wraps, if anything
+	err       error // what it wraps, if anything (else rdp.ErrInput)
 }
 
 func (e *pathError) Error() string { return e.path + ": " + e.msg }
-func (e *pathError) Unwrap() error { return e.err }
+func (e *pathError) Unwrap() error {
+	if e.err == nil {
+		return rdp.ErrInput
+	}
+	return e.err
+}
 
 func errAt(path, format string, args ...any) error {
 	return &pathError{path: path, msg: fmt.Sprintf(format, args...)}
@@ -218,6 +253,8 @@ const wrapperKeys = `"event", "neighboring_relation", and notes not read: "name"
 // peers' printed results under keys like "dp_accounting_0_6_0"; any other
 // key, and any key given twice, is an error. Time and memory are linear
 // in len(data).
+//
+// Slices: data is only read, and not kept.
 func Decode(data []byte) (*File, error) {
 	t, err := parseJSON(data)
 	if err != nil {
@@ -225,7 +262,7 @@ func Decode(data []byte) (*File, error) {
 	}
 	root := int32(len(t.nodes) - 1) // the tape is in post-order
 	if t.nodes[root].kind != '{' {
-		return nil, fmt.Errorf("not a JSON object: the file holds %s", t.describe(root))
+		return nil, inputErrorf("not a JSON object: the file holds %s", t.describe(root))
 	}
 	if t.member(root, "class_name") >= 0 {
 		e, err := decodeEvent(t, root, nil, "event", -1)
@@ -237,7 +274,7 @@ func Decode(data []byte) (*File, error) {
 	r := &t.nodes[root]
 	if r.dup >= 0 {
 		k := t.text(t.kids[r.first+2*r.dup])
-		return nil, fmt.Errorf("duplicate key %q at the top level of the file (each key at most once; a file is an event object with \"class_name\", or an object with %s)", k, wrapperKeys)
+		return nil, inputErrorf("duplicate key %q at the top level of the file (each key at most once; a file is an event object with \"class_name\", or an object with %s)", k, wrapperKeys)
 	}
 	f := &File{}
 	for j := r.first; j < r.first+r.n; j += 2 {
@@ -261,7 +298,7 @@ func Decode(data []byte) (*File, error) {
 		case slices.Contains(wrapperNotes, k) || annotation.MatchString(k):
 			// descriptive: not read
 		default:
-			return nil, fmt.Errorf("unknown key %q at the top level of the file (a file is an event object with \"class_name\", or an object with %s)", k, wrapperKeys)
+			return nil, inputErrorf("unknown key %q at the top level of the file (a file is an event object with \"class_name\", or an object with %s)", k, wrapperKeys)
 		}
 	}
 	if f.Event == nil {

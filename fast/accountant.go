@@ -9,7 +9,7 @@ import (
 
 // Accountant composes privacy events by adding their RDP curves on a fixed
 // list of orders. Its zero value is ready to use and accounts on
-// DefaultOrders(); set Orders before the first event to use others.
+// DefaultOrders(); set Orders before the first use to use others.
 // Events may be heterogeneous (sampled Gaussian steps with different
 // q, sigma; Gaussian, Laplace, randomized response; rho-zCDP).
 //
@@ -24,9 +24,13 @@ import (
 // An Accountant is not safe for concurrent use.
 type Accountant struct {
 	// Orders are the RDP orders (> 1, or +Inf); nil means DefaultOrders().
-	// They cannot change once an event has been composed.
+	// They are read once, at the first use of the accountant (a Compose
+	// or any query), and copied: writing to the field or to its elements
+	// afterwards changes nothing the accountant computes. Curve returns
+	// the orders in use.
 	Orders []float64
 
+	orders []float64 // the copy of Orders in use, set by init
 	rdp    []float64
 	tmp    []float64
 	events int
@@ -37,6 +41,7 @@ type Accountant struct {
 	logKeep float64
 }
 
+// init takes the orders on the first use, and returns those in use.
 func (a *Accountant) init() ([]float64, error) {
 	if a.rdp == nil {
 		o := a.Orders
@@ -51,11 +56,11 @@ func (a *Accountant) init() ([]float64, error) {
 				return nil, err
 			}
 		}
-		a.Orders = append([]float64(nil), o...)
+		a.orders = append([]float64(nil), o...)
 		a.rdp = make([]float64, len(o))
 		a.tmp = make([]float64, len(o))
 	}
-	return a.Orders, nil
+	return a.orders, nil
 }
 
 func (a *Accountant) add() {

@@ -66,7 +66,10 @@ func (a *Accountant) Compose(e Event, count int) error {
 // bits), and the events that take the least bound over the higher orders
 // of a call (WORGaussianEvent, WORBoundEvent, PoissonBoundEvent) see only
 // this call's orders. Both are upper bounds.
+//
+// Slices: out may be the same slice as orders, or overlap it.
 func (a *Accountant) RDP(orders, out []float64) error {
+	orders = unaliased(orders, out)
 	if _, err := a.init(); err != nil {
 		return err
 	}
@@ -185,6 +188,8 @@ func (a *Accountant) BestDelta(eps float64, conv Conversion) (delta, order float
 //
 //	BestEpsilon(e, grid, ...) = error if e fails at any order evaluated
 //	BestEpsilon(e, grid, ...) = error for grid orders <= 1 or NaN, or empty
+//
+// Slices: grid is only read.
 func BestEpsilon(e Event, grid []float64, delta float64, conv Conversion) (eps, order float64, err error) {
 	grid, rdp, err := gridRDP("BestEpsilon", e, grid)
 	if err != nil {
@@ -198,6 +203,8 @@ func BestEpsilon(e Event, grid []float64, delta float64, conv Conversion) (eps, 
 // reason (every order's delta is a valid bound).
 //
 // Special cases are those of Delta, and those of BestEpsilon.
+//
+// Slices: grid is only read.
 func BestDelta(e Event, grid []float64, eps float64, conv Conversion) (delta, order float64, err error) {
 	grid, rdp, err := gridRDP("BestDelta", e, grid)
 	if err != nil {
@@ -208,7 +215,7 @@ func BestDelta(e Event, grid []float64, eps float64, conv Conversion) (delta, or
 
 func gridRDP(fn string, e Event, grid []float64) ([]float64, []float64, error) {
 	if grid == nil {
-		grid = defaultOrders
+		grid = DefaultOrders() // a copy of its own: e may be the caller's
 	}
 	if len(grid) == 0 {
 		return nil, nil, inputErr(fn, "grid", math.NaN(), "must not be empty")

@@ -1,9 +1,17 @@
 package fast
 
 // An Event is a privacy event the Accountant can evaluate at any order.
+//
+// The Events of this package allow out to be the same slice as orders, or
+// to overlap it, and are safe for concurrent use. This package never
+// calls the RDP of an Event it did not make with out overlapping orders,
+// nor keeps either slice after the call: an Event of yours need not allow
+// aliasing. (It must be safe for concurrent use if your program calls it
+// so.)
 type Event interface {
 	// RDP writes into out[i] an upper bound on the event's Rényi DP at
-	// orders[i] (> 1, or +Inf); len(out) == len(orders).
+	// orders[i] (> 1, or +Inf); len(out) == len(orders). On error out
+	// holds nothing in particular.
 	RDP(orders, out []float64) error
 }
 
@@ -11,6 +19,8 @@ type Event interface {
 type CurveFunc func(orders, out []float64) error
 
 // RDP calls f(orders, out).
+//
+// Slices: whether out may overlap orders is up to f.
 func (f CurveFunc) RDP(orders, out []float64) error { return f(orders, out) }
 
 // OrderFunc makes an Event of a function of one order, called at each.
@@ -47,6 +57,7 @@ func sameEvent(e, f Event) bool {
 
 // eachOrder writes f at each order into out.
 func eachOrder(orders, out []float64, f func(alpha float64) (float64, error)) error {
+	orders = unaliased(orders, out)
 	for i, a := range orders {
 		v, err := f(a)
 		if err != nil {

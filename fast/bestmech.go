@@ -23,6 +23,7 @@ type sgmEvent struct{ q, sigma float64 }
 func (sgmEvent) valueEvent() {}
 
 func (e sgmEvent) RDP(orders, out []float64) error {
+	orders = unaliased(orders, out)
 	if len(orders) == 0 {
 		return checkQSigma("SGMEvent", e.q, e.sigma)
 	}
@@ -45,6 +46,7 @@ type gaussianEvent struct{ sigma float64 }
 func (gaussianEvent) valueEvent() {}
 
 func (e gaussianEvent) RDP(orders, out []float64) error {
+	orders = unaliased(orders, out)
 	return eachOrder(orders, out, func(a float64) (float64, error) { return Gaussian(e.sigma, a) })
 }
 
@@ -62,6 +64,7 @@ type laplaceEvent struct{ b float64 }
 func (laplaceEvent) valueEvent() {}
 
 func (e laplaceEvent) RDP(orders, out []float64) error {
+	orders = unaliased(orders, out)
 	return eachOrder(orders, out, func(a float64) (float64, error) { return Laplace(e.b, a) })
 }
 
@@ -80,6 +83,7 @@ type rrEvent struct{ p float64 }
 func (rrEvent) valueEvent() {}
 
 func (e rrEvent) RDP(orders, out []float64) error {
+	orders = unaliased(orders, out)
 	return eachOrder(orders, out, func(a float64) (float64, error) { return RandomizedResponse(e.p, a) })
 }
 
@@ -105,6 +109,7 @@ type zcdpEvent struct{ rho, xi float64 }
 func (zcdpEvent) valueEvent() {}
 
 func (e zcdpEvent) RDP(orders, out []float64) error {
+	orders = unaliased(orders, out)
 	if len(orders) == 0 {
 		_, err := ZCDP(e.rho, e.xi, 2) // the parameters' errors
 		return err
@@ -151,6 +156,7 @@ type pureDPEvent struct{ eps float64 }
 func (pureDPEvent) valueEvent() {}
 
 func (e pureDPEvent) RDP(orders, out []float64) error {
+	orders = unaliased(orders, out)
 	if err := checkEps("PureDPEvent", e.eps); err != nil {
 		return err
 	}
@@ -217,6 +223,8 @@ func (a *Accountant) ComposeEpsilonDelta(eps, delta float64, count int) error {
 // SampledDivergenceEvent is one Poisson-sampled discrete mechanism (rate
 // q, outputs distP with the individual and distQ without; see
 // SampledDivergence). The distributions are copied.
+//
+// Slices: distP and distQ are copied: changing them afterwards changes nothing.
 func SampledDivergenceEvent(q float64, distP, distQ []float64) Event {
 	return sampledDivEvent{q, slices.Clone(distP), slices.Clone(distQ)}
 }
@@ -227,6 +235,7 @@ type sampledDivEvent struct {
 }
 
 func (e sampledDivEvent) RDP(orders, out []float64) error {
+	orders = unaliased(orders, out)
 	if len(orders) == 0 {
 		_, err := SampledDivergence(e.q, e.distP, e.distQ, 2) // the parameters' errors
 		return err
@@ -238,6 +247,8 @@ func (e sampledDivEvent) RDP(orders, out []float64) error {
 
 // ComposeSampledDivergence adds count Poisson-sampled discrete mechanisms:
 // Compose(SampledDivergenceEvent(q, distP, distQ), count).
+//
+// Slices: distP and distQ are copied: changing them afterwards changes nothing.
 func (a *Accountant) ComposeSampledDivergence(q float64, distP, distQ []float64, count int) error {
 	return a.Compose(SampledDivergenceEvent(q, distP, distQ), count)
 }
@@ -270,6 +281,8 @@ func (a *Accountant) ComposeSampledDivergence(q float64, distP, distQ []float64,
 //	BaseCurveEvent(base) = error (when evaluated) for a NaN or negative
 //	    entry or base.Inf, or a finite base.Inf below an entry (as WORBound)
 //	rdp(alpha) = error for alpha < 1 or NaN
+//
+// Slices: base.Eps is copied: changing it afterwards changes nothing.
 func BaseCurveEvent(base rdp.BaseCurve) Event {
 	const fn = "BaseCurveEvent"
 	e := &baseCurveEvent{eps: slices.Clone(base.Eps), inf: base.Inf}
@@ -297,6 +310,7 @@ type baseCurveEvent struct {
 }
 
 func (e *baseCurveEvent) RDP(orders, out []float64) error {
+	orders = unaliased(orders, out)
 	if e.err != nil {
 		return e.err
 	}
@@ -334,6 +348,7 @@ func (e *baseCurveEvent) at(a float64) float64 {
 // order.
 func InfiniteEvent() Event {
 	return CurveFunc(func(orders, out []float64) error {
+		orders = unaliased(orders, out)
 		for i := range out {
 			out[i] = math.Inf(1)
 		}

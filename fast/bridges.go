@@ -85,7 +85,10 @@ func ZCDPEpsilonRDP(rho, delta float64) (eps, order float64, err error) {
 //	    NaN, len(out) != len(orders), empty orders
 //
 // Accuracy: that of PureDP (the same operations, so the same values).
+//
+// Slices: out may be the same slice as orders, or overlap it.
 func PureDPCurve(eps float64, orders, out []float64) error {
+	orders = unaliased(orders, out)
 	const fn = "PureDPCurve"
 	if err := checkEps(fn, eps); err != nil {
 		return err

@@ -38,6 +38,8 @@ func checkTarget(fn string, eps, delta float64, conv Conversion) error {
 //	CalibrateSigma(q=0, ...) = error wrapping ErrNotConverged (no noise is needed)
 //	CalibrateSigma(...) = error for q outside [0,1] or NaN, steps <= 0,
 //	    eps <= 0, NaN or +Inf, delta outside (0,1), bad orders, tol outside [1e-12, 1)
+//
+// Slices: orders is only read.
 func CalibrateSigma(q float64, steps int, eps, delta float64, conv Conversion, orders []float64, tol float64) (sigma, achieved float64, err error) {
 	const fn = "CalibrateSigma"
 	if err := checkCalibrate(fn, q, steps, eps, delta, conv, &tol); err != nil {
@@ -156,6 +158,8 @@ func checkCalibrate(fn string, q float64, steps int, eps, delta float64, conv Co
 //	MaxSteps(...) = 0 and an error wrapping ErrNotConverged when one step exceeds eps
 //	MaxSteps(...) = error for bad q, sigma, eps, delta, orders, conv; counts
 //	    above 2^40 give ErrNotConverged
+//
+// Slices: orders is only read.
 func MaxSteps(q, sigma, eps, delta float64, conv Conversion, orders []float64) (steps int, achieved float64, err error) {
 	const fn = "MaxSteps"
 	if err := checkQSigma(fn, q, sigma); err != nil {

@@ -58,6 +58,8 @@ func checkCurve(fn string, orders, rdp []float64, conv Conversion) error {
 // Accuracy: the result is an upper bound on the exact conversion of the
 // given float64 values, above it by at most 18 u times the largest term
 // (relative 2e-15 except where the terms cancel).
+//
+// Slices: orders and rdp are only read (they may be one slice).
 func Epsilon(orders, rdp []float64, delta float64, conv Conversion) (eps, order float64, err error) {
 	if err := checkCurve("Epsilon", orders, rdp, conv); err != nil {
 		return 0, 0, err
@@ -92,6 +94,8 @@ func Epsilon(orders, rdp []float64, delta float64, conv Conversion) (eps, order 
 // |rdp-eps| (classic), |alpha-1| (|rdp-eps| + |log1p(-1/alpha)| + rdp +
 // eps) + log alpha (improved). (log delta is computed within 10u mag and
 // raised by 10u mag + 2u; exp adds 2 ulps.)
+//
+// Slices: orders and rdp are only read (they may be one slice).
 func Delta(orders, rdp []float64, eps float64, conv Conversion) (delta, order float64, err error) {
 	if err := checkCurve("Delta", orders, rdp, conv); err != nil {
 		return 0, 0, err

@@ -53,7 +53,10 @@ func DiscreteGaussian(sigma, sensitivity, alpha float64) (float64, error) {
 
 // DiscreteGaussianCurve writes DiscreteGaussian at each order to out (no
 // allocation; the order-independent sums are formed once).
+//
+// Slices: out may be the same slice as orders, or overlap it.
 func DiscreteGaussianCurve(sigma, sensitivity float64, orders, out []float64) error {
+	orders = unaliased(orders, out)
 	const fn = "DiscreteGaussianCurve"
 	if err := checkDG(fn, sigma, sensitivity); err != nil {
 		return err

@@ -68,6 +68,8 @@ import (
 // divergence loosens the bound by the cancellation factor (|terms| +
 // |defects|) / |result|, which it includes. A result that would be
 // negative through the defects is 0.
+//
+// Slices: p and q are only read (they may be one slice).
 func Divergence(p, q []float64, alpha float64) (float64, error) {
 	const fn = "Divergence"
 	if len(p) == 0 || len(p) != len(q) {

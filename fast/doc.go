@@ -27,7 +27,8 @@
 //     below the exact value: an accountant errs towards more privacy loss.
 //     RDP is never negative and never NaN.
 //   - Accuracy. SGM is within 1e-12 relative of the exact RDP (typically
-//     1e-14) for q in [1e-12, 1], sigma in [0.1, 1000], integer orders up to
+//     1e-14) for q in [1e-12, 1], sigma in [0.1, 1000] (5e-12 down to
+//     sigma = 0.005), integer orders up to
 //     10,000 and fractional orders up to 256, including the regions where the
 //     peers fail: tiny q (no cancellation in I-1), fractional orders with
 //     large sigma (no series stopped early), large integer orders (log
@@ -44,6 +45,21 @@
 // bound for fractional orders) is described in the Method comment of the
 // engine, internal/sgm/sgm.go; its section 15 (internal/sgm/fracorders.go)
 // describes how SGMCurve shares work.
+//
+// Slices, state and concurrency. A function or method that fills an out
+// slice (SGMCurve and the other ...Curve functions, Accountant.RDP, the
+// RDP of every Event of this package) allows out to be the same slice as
+// an input, or to overlap it: the inputs are read as they were at the call
+// (as math/big allows a receiver to alias an operand); on error out holds
+// nothing in particular. Input slices are only read, never changed, and
+// never kept: an Event or a Compose method that needs them later keeps a
+// copy, and an Accountant copies its Orders at its first use, so nothing
+// the caller does to its slices afterwards changes a result. Slices
+// returned (DefaultOrders, RepeatAndSelectOrders, SampledLaplaceCurve,
+// Accountant.Curve) are new: the caller owns them. Each doc comment says
+// which applies ("Slices: ..."); TestSliceAliasing checks every one.
+// Functions and the Events of this package are safe for concurrent use;
+// an Accountant is not (use one per goroutine).
 //
 // Speed: one RDP curve over the 156 default orders (DefaultOrders) takes
 // about 30 µs and does not allocate when the output slice is supplied

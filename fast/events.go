@@ -93,7 +93,10 @@ func checkCurveOut(fn string, orders, out []float64) error {
 //
 // Special cases and errors are those of KaryRandomizedResponse, and an
 // error for empty orders or len(out) != len(orders).
+//
+// Slices: out may be the same slice as orders, or overlap it.
 func KaryRandomizedResponseCurve(noise, buckets float64, relation string, orders, out []float64) error {
+	orders = unaliased(orders, out)
 	const fn = "KaryRandomizedResponseCurve"
 	if err := checkNoise(fn, noise, buckets, relation); err != nil {
 		return err
@@ -213,6 +216,8 @@ func ExponentialMechanism(eps, alpha float64) (float64, error) {
 //
 // Accuracy: the product is rounded up by 1 ulp (3^c, c <= 30, is exact);
 // 2^c rdp(+Inf) is exact.
+//
+// Slices: orders and rdp are only read (they may be one slice).
 func GroupPrivacy(orders, rdp []float64, c int, alpha float64) (float64, error) {
 	const fn = "GroupPrivacy"
 	if err := checkCurve(fn, orders, rdp, Classic); err != nil {
@@ -252,7 +257,10 @@ func GroupPrivacy(orders, rdp []float64, c int, alpha float64) (float64, error) 
 //
 // Special cases and errors are those of ExponentialMechanism, and an error
 // for empty orders or len(out) != len(orders).
+//
+// Slices: out may be the same slice as orders, or overlap it.
 func ExponentialMechanismCurve(eps float64, orders, out []float64) error {
+	orders = unaliased(orders, out)
 	const fn = "ExponentialMechanismCurve"
 	if err := checkEps(fn, eps); err != nil {
 		return err

@@ -54,6 +54,7 @@ type worGaussianEvent struct{ q, sigma float64 }
 func (worGaussianEvent) valueEvent() {}
 
 func (e worGaussianEvent) RDP(orders, out []float64) error {
+	orders = unaliased(orders, out)
 	const fn = "WORGaussianEvent"
 	q, sigma := e.q, e.sigma
 	if math.IsNaN(q) || q < 0 || q > 1 {
@@ -100,6 +101,7 @@ type worBoundEvent struct {
 }
 
 func (e worBoundEvent) RDP(orders, out []float64) error {
+	orders = unaliased(orders, out)
 	const fn = "WORBoundEvent"
 	if math.IsNaN(e.q) || e.q < 0 || e.q > 1 {
 		return inputErr(fn, "q", e.q, "must be in [0, 1]")
@@ -184,6 +186,8 @@ func (e worBoundEvent) RDP(orders, out []float64) error {
 // (see WORBound) on a subset drawn without replacement with ratio q:
 // Compose(WORBoundEvent(q, BaseCurveEvent(base)), count). Orders beyond
 // the base curve get its base.Inf (see BaseCurveEvent).
+//
+// Slices: base.Eps is copied: changing it afterwards changes nothing.
 func (a *Accountant) ComposeWORBound(q float64, base rdp.BaseCurve, count int) error {
 	return a.Compose(WORBoundEvent(q, BaseCurveEvent(base)), count)
 }
@@ -203,6 +207,7 @@ type karyRREvent struct {
 func (karyRREvent) valueEvent() {}
 
 func (e karyRREvent) RDP(orders, out []float64) error {
+	orders = unaliased(orders, out)
 	if len(orders) == 0 {
 		return checkNoise("KaryRandomizedResponseEvent", e.noise, e.buckets, e.relation)
 	}
@@ -226,6 +231,7 @@ type discreteGaussianEvent struct{ sigma, sensitivity float64 }
 func (discreteGaussianEvent) valueEvent() {}
 
 func (e discreteGaussianEvent) RDP(orders, out []float64) error {
+	orders = unaliased(orders, out)
 	return DiscreteGaussianCurve(e.sigma, e.sensitivity, orders, out)
 }
 
@@ -245,6 +251,7 @@ type expMechEvent struct{ eps float64 }
 func (expMechEvent) valueEvent() {}
 
 func (e expMechEvent) RDP(orders, out []float64) error {
+	orders = unaliased(orders, out)
 	if len(orders) == 0 {
 		return checkEps("ExponentialMechanismEvent", e.eps)
 	}
@@ -263,6 +270,8 @@ func (a *Accountant) ComposeExponentialMechanism(eps float64, count int) error {
 // epochs of steps[i] steps, in the reading restarts (see TreeAggregation;
 // dp_accounting's SingleEpochTreeAggregationDpEvent is TreeOneTree), at
 // each order TreeAggregation's value. steps is copied.
+//
+// Slices: steps is copied: changing it afterwards changes nothing.
 func TreeAggregationEvent(sigma float64, steps []int, restarts TreeRestarts) Event {
 	return treeEvent{sigma, slices.Clone(steps), restarts}
 }
@@ -274,6 +283,7 @@ type treeEvent struct {
 }
 
 func (e treeEvent) RDP(orders, out []float64) error {
+	orders = unaliased(orders, out)
 	const fn = "TreeAggregationEvent"
 	k, err := treeDepths(fn, e.sigma, e.steps, e.restarts)
 	if err != nil {
@@ -284,6 +294,8 @@ func (e treeEvent) RDP(orders, out []float64) error {
 
 // ComposeTreeAggregation adds count tree-aggregation events:
 // Compose(TreeAggregationEvent(sigma, steps, restarts), count).
+//
+// Slices: steps is copied: changing it afterwards changes nothing.
 func (a *Accountant) ComposeTreeAggregation(sigma float64, steps []int, restarts TreeRestarts, count int) error {
 	return a.Compose(TreeAggregationEvent(sigma, steps, restarts), count)
 }
@@ -302,6 +314,7 @@ type treeMultiEvent struct {
 func (treeMultiEvent) valueEvent() {}
 
 func (e treeMultiEvent) RDP(orders, out []float64) error {
+	orders = unaliased(orders, out)
 	const fn = "TreeMultiParticipationEvent"
 	if math.IsNaN(e.sigma) || e.sigma <= 0 || math.IsInf(e.sigma, 0) {
 		return inputErr(fn, "sigma", e.sigma, "must be finite and > 0")
@@ -331,6 +344,7 @@ type sampledLaplaceEvent struct{ q, b float64 }
 func (sampledLaplaceEvent) valueEvent() {}
 
 func (e sampledLaplaceEvent) RDP(orders, out []float64) error {
+	orders = unaliased(orders, out)
 	if err := checkSampledLaplace(e.q, e.b, 2); err != nil {
 		return err
 	}
@@ -354,6 +368,8 @@ func (a *Accountant) ComposeSampledLaplace(q, b float64, count int) error {
 
 // RepeatAndSelectOrders returns the orders at which RepeatAndSelectEvent
 // takes its base's curve: dp_accounting's 156 default orders and +Inf.
+//
+// Slices: the slice returned is new: the caller may change it.
 func RepeatAndSelectOrders() []float64 {
 	return append(DefaultOrders(), math.Inf(1))
 }
@@ -377,6 +393,7 @@ func RepeatAndSelectEvent(base Event, mean, shape float64) Event {
 		err  error
 	)
 	return CurveFunc(func(orders, out []float64) error {
+		orders = unaliased(orders, out)
 		once.Do(func() {
 			co = RepeatAndSelectOrders()
 			bv := make([]float64, len(co))
@@ -418,6 +435,8 @@ func RepeatAndSelectEvent(base Event, mean, shape float64) Event {
 //
 // Special cases are those of RepeatAndSelect (its errors when evaluated),
 // except +Inf rather than an error at an order above every base order.
+//
+// Slices: orders and rdp are copied (rdp as the bounds made from it): changing them afterwards changes nothing.
 func RepeatAndSelectCurveEvent(orders, rdp []float64, mean, shape float64) Event {
 	e := &rsCurveEvent{orders: slices.Clone(orders), cv: make([]float64, len(orders))}
 	// cv[j]: the smallest bound over the base orders >= orders[j]
@@ -431,6 +450,7 @@ type rsCurveEvent struct {
 }
 
 func (e *rsCurveEvent) RDP(orders, out []float64) error {
+	orders = unaliased(orders, out)
 	if e.err != nil {
 		return e.err
 	}
@@ -453,6 +473,8 @@ func (e *rsCurveEvent) RDP(orders, out []float64) error {
 // curve rdp at orders: Compose(RepeatAndSelectCurveEvent(orders, rdp,
 // mean, shape), count). An accountant order above every base order gets
 // +Inf.
+//
+// Slices: orders and rdp are copied: changing them afterwards changes nothing.
 func (a *Accountant) ComposeRepeatAndSelect(orders, rdp []float64, mean, shape float64, count int) error {
 	return a.Compose(RepeatAndSelectCurveEvent(orders, rdp, mean, shape), count)
 }
@@ -492,6 +514,7 @@ type poissonBoundEvent struct {
 }
 
 func (e poissonBoundEvent) RDP(orders, out []float64) error {
+	orders = unaliased(orders, out)
 	q := e.q
 	if math.IsNaN(q) || q < 0 || q > 1 {
 		return inputErr("PoissonBoundEvent", "q", q, "sampling rate must be in [0, 1]")
@@ -540,6 +563,8 @@ func (e poissonBoundEvent) RDP(orders, out []float64) error {
 // eps(i+2)) through Zhu and Wang's bound: Compose(PoissonBoundEvent(q,
 // BaseCurveEvent(rdp.BaseCurve{Eps: base, Inf: +Inf})), count). Orders
 // beyond the base curve get +Inf (unknown) from it.
+//
+// Slices: base is copied: changing it afterwards changes nothing.
 func (a *Accountant) ComposePoissonBound(q float64, base []float64, count int) error {
 	return a.Compose(PoissonBoundEvent(q, BaseCurveEvent(rdp.BaseCurve{Eps: base, Inf: math.Inf(1)})), count)
 }

@@ -30,6 +30,8 @@ import (
 //
 // Accuracy: within 1e-12 relative of the reference (dgauss_test.go's
 // companion sweep, repeat_test.go).
+//
+// Slices: orders and rdp are only read (they may be one slice).
 func RepeatAndSelect(orders, rdp []float64, mean, shape, alpha float64) (float64, error) {
 	const fn = "RepeatAndSelect"
 	if err := checkRepeat(fn, orders, rdp, mean, shape); err != nil {
@@ -52,7 +54,11 @@ func RepeatAndSelect(orders, rdp []float64, mean, shape, alpha float64) (float64
 // RepeatAndSelectCurve writes RepeatAndSelect at each of the curve's own
 // orders to out (+Inf where no order > 1 is at or above it), without
 // allocating.
+//
+// Slices: out may be the same slice as orders or rdp, or overlap them.
 func RepeatAndSelectCurve(orders, rdp []float64, mean, shape float64, out []float64) error {
+	orders = unaliased(orders, out)
+	rdp = unaliased(rdp, out)
 	const fn = "RepeatAndSelectCurve"
 	if err := checkRepeat(fn, orders, rdp, mean, shape); err != nil {
 		return err

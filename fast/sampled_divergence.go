@@ -30,6 +30,8 @@ import (
 //	SampledDivergence(q, P, Q, alpha=+Inf) = max(log(1 + q max_i (P_i/Q_i - 1)), -log(1 + q min_i (P_i/Q_i - 1)))
 //	SampledDivergence = error for q outside [0, 1], empty or mismatched vectors,
 //	    negative, NaN or Inf entries, sums away from 1, alpha < 1 or NaN
+//
+// Slices: distP and distQ are only read (they may be one slice).
 func SampledDivergence(q float64, distP, distQ []float64, alpha float64) (float64, error) {
 	const fn = "SampledDivergence"
 	if math.IsNaN(q) || q < 0 || q > 1 {
@@ -81,6 +83,8 @@ func SampledDivergence(q float64, distP, distQ []float64, alpha float64) (float6
 //	PoissonBound(q, alpha, base) = +Inf if an entry it uses is +Inf
 //	PoissonBound = error for q outside [0, 1], alpha < 1 or NaN, base
 //	    shorter than ceil(alpha)-1 entries, negative or NaN entries
+//
+// Slices: base is only read.
 func PoissonBound(q, alpha float64, base []float64) (float64, error) {
 	const fn = "PoissonBound"
 	if math.IsNaN(q) || q < 0 || q > 1 {

@@ -60,6 +60,8 @@ func SampledLaplace(q, b, alpha float64) (float64, error) {
 // quadrature nodes between orders.
 //
 // Special cases are those of SampledLaplace, and an error for empty orders.
+//
+// Slices: orders is only read; the slice returned is new.
 func SampledLaplaceCurve(q, b float64, orders []float64) ([]float64, error) {
 	if len(orders) == 0 {
 		return nil, inputErr("SampledLaplaceCurve", "orders", 0, "must be non-empty")

@@ -292,6 +292,12 @@ func BenchmarkSampledLaplaceCurve(b *testing.B) {
 // more than 1e-12 above it.
 func sweepTable(t *testing.T, n int, label func(i int) (region, point string), f func(i int) (got float64, want float64, err error)) {
 	t.Helper()
+	sweepTableTol(t, 1e-12, n, label, f)
+}
+
+// sweepTableTol is sweepTable with the relative tolerance tol.
+func sweepTableTol(t *testing.T, tol float64, n int, label func(i int) (region, point string), f func(i int) (got float64, want float64, err error)) {
+	t.Helper()
 	type res struct {
 		rel float64
 		err error
@@ -328,7 +334,7 @@ func sweepTable(t *testing.T, n int, label func(i int) (region, point string), f
 			t.Errorf("%s %s: %v", region, pt, out[i].err)
 			continue
 		}
-		if out[i].rel > 1e-12 {
+		if out[i].rel > tol {
 			t.Errorf("%s %s: relative error %.3g", region, pt, out[i].rel)
 		}
 		if regions[region] == nil {

@@ -1,6 +1,7 @@
 package fast
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/rdpcheck/rdpcheck/internal/sgm"
@@ -41,6 +42,20 @@ func (e *tooLargeErr) Error() string {
 
 func (e *tooLargeErr) Unwrap() error { return ErrTooLarge }
 
+// quadratureErr is SGM's refusal of a fractional order below 2 that its
+// quadrature cannot sum (sigma below 0.005, orders near 1): the only
+// bound there, SGM at order 2, can be hundreds of times the exact value.
+type quadratureErr struct {
+	fn           string
+	sigma, alpha float64
+}
+
+func (e *quadratureErr) Error() string {
+	return fmt.Sprintf("fast.%s: alpha = %v at sigma = %v: a fractional order below 2 needs more quadrature nodes than fast sums (sigma below 0.005): %v", e.fn, e.alpha, e.sigma, ErrTooLarge)
+}
+
+func (e *quadratureErr) Unwrap() error { return ErrTooLarge }
+
 // SGM returns the Rényi differential privacy eps(alpha) of one step of the
 // Poisson-subsampled Gaussian mechanism with sampling rate q, noise
 // multiplier sigma (l2-sensitivity 1, add/remove-one neighbours):
@@ -60,12 +75,15 @@ func (e *tooLargeErr) Unwrap() error { return ErrTooLarge }
 //	the exact value), the smallest subnormals where it underflows
 //	SGM(q, sigma, alpha) = error for NaN, q outside [0,1], sigma <= 0 or
 //	+Inf, alpha <= 1, alpha > MaxIntegerOrder
+//	SGM(q, sigma<0.005, 1<alpha<2) = ErrTooLarge where the quadrature
+//	cannot sum the order (near 1; see Accuracy)
 //
 // Accuracy: the result is never below the exact value and, for q in
 // [1e-12, 1], sigma in [0.1, 1000], integer alpha up to 10,000 and
 // fractional alpha up to 256, it is within 1e-12 relative of it (typically
 // 1e-14): the computation carries an error bound and the value is rounded
-// up by it. Outside those ranges the result is still rounded up by its
+// up by it. For sigma in [0.005, 0.1) the same holds within 5e-12
+// (TestSGMSmallSigma: at most 3.5e-12, near order 1). Outside those ranges the result is still rounded up by its
 // bound, but the bound can be loose: at fractional orders where I-1 nears
 // float64's underflow (roughly q^2 alpha/(2 sigma^2) below 1e-290, e.g.
 // q below 1e-145), the quadrature's absolute error (about 2^-1020 per
@@ -73,8 +91,13 @@ func (e *tooLargeErr) Unwrap() error { return ErrTooLarge }
 // alpha = 1.1; 1.3% at q = 1e-150; about 1e-303 absolute where the exact
 // value is below the float64 range). Fractional orders above 1024 return
 // the upper bound
-// SGM(ceil alpha) (ceil(alpha)-1)/(alpha-1) (Rényi divergence is
-// non-decreasing in its order). The result is never negative or NaN.
+// ((n - alpha) (n-2) SGM(n-1) + (alpha - n + 1) (n-1) SGM(n)) / (alpha-1),
+// n = ceil(alpha) (the chord of (alpha-1) SGM(alpha), which is convex in
+// alpha), as do fractional orders from 2 on whose quadrature would need
+// more than 65,536 nodes (sigma below 0.005). There a fractional order
+// below 2 gets ErrTooLarge instead (sigma below 0.005, orders within about
+// 1e-3 of 1): the chord is SGM(2) there, hundreds of times the exact
+// value. The result is never negative or NaN.
 func SGM(q, sigma, alpha float64) (float64, error) {
 	if err := checkQSigma("SGM", q, sigma); err != nil {
 		return 0, err
@@ -82,7 +105,11 @@ func SGM(q, sigma, alpha float64) (float64, error) {
 	if err := checkOrder("SGM", alpha); err != nil {
 		return 0, err
 	}
-	return sgm.RDP(q, sigma, alpha), nil
+	v, ok := sgm.RDP(q, sigma, alpha)
+	if !ok {
+		return 0, &quadratureErr{"SGM", sigma, alpha}
+	}
+	return v, nil
 }
 
 // SGMCurve writes steps * SGM(q, sigma, orders[i]) into out[i] (RDP
@@ -93,7 +120,10 @@ func SGM(q, sigma, alpha float64) (float64, error) {
 //
 // Special cases and accuracy are those of SGM; steps*value is rounded up.
 // Errors: as SGM, plus steps <= 0, empty orders or len(out) != len(orders).
+//
+// Slices: out may be the same slice as orders, or overlap it.
 func SGMCurve(q, sigma float64, steps int, orders []float64, out []float64) error {
+	orders = unaliased(orders, out)
 	if err := checkQSigma("SGMCurve", q, sigma); err != nil {
 		return err
 	}
@@ -111,6 +141,8 @@ func SGMCurve(q, sigma float64, steps int, orders []float64, out []float64) erro
 			return err
 		}
 	}
-	sgm.Curve(q, sigma, steps, orders, out)
+	if a, ok := sgm.Curve(q, sigma, steps, orders, out); !ok {
+		return &quadratureErr{"SGMCurve", sigma, a}
+	}
 	return nil
 }

@@ -1,6 +1,8 @@
 package fast
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"math/big"
 	"testing"
@@ -222,10 +224,13 @@ func TestGaussianRDPExtreme(t *testing.T) {
 
 // TestSGMCurveHugeWindows: windows whose node indices overflow an int (tiny
 // sigma and q) are refused instead of indexing the grid; SGMCurve used to
-// panic here (slice bounds out of range) and SGM to loop for hours.
+// panic here (slice bounds out of range) and SGM to loop for hours. The
+// default orders get Method 16's Gaussian bound (within 2^-40 there);
+// 1 + 1e-12, where that bound is 5% above the exact value, gets
+// ErrTooLarge (Method 17), and the curve with it too.
 func TestSGMCurveHugeWindows(t *testing.T) {
 	for _, c := range [][2]float64{{4.95048660118848e-306, 6.011873564380957e-09}, {2.5927766565058012e-210, 7.345761016389788e-10}} {
-		o := append(DefaultOrders(), 1+1e-12, 5.064172259648724)
+		o := append(DefaultOrders(), 5.064172259648724)
 		out := make([]float64, len(o))
 		if err := SGMCurve(c[0], c[1], 1, o, out); err != nil {
 			t.Fatal(err)
@@ -235,6 +240,14 @@ func TestSGMCurveHugeWindows(t *testing.T) {
 			if err != nil || math.IsNaN(v) || v <= 0 || math.IsNaN(out[i]) || out[i] <= 0 {
 				t.Errorf("SGM(%v, %v, %v) = %v, %v; curve %v", c[0], c[1], a, v, err, out[i])
 			}
+		}
+		near := 1 + 1e-12
+		if v, err := SGM(c[0], c[1], near); !errors.Is(err, ErrTooLarge) {
+			t.Errorf("SGM(%v, %v, %v) = %v, %v: want ErrTooLarge", c[0], c[1], near, v, err)
+		}
+		o = append(o, near)
+		if err := SGMCurve(c[0], c[1], 1, o, make([]float64, len(o))); !errors.Is(err, ErrTooLarge) {
+			t.Errorf("SGMCurve(%v, %v) with order %v: %v, want ErrTooLarge", c[0], c[1], near, err)
 		}
 	}
 }
@@ -303,6 +316,101 @@ func TestSGMFarBinomialTerms(t *testing.T) {
 		t.Logf("SGM(%v, %v, %v) = %v, relative error %.3g", c.q, c.sigma, c.alpha, v, e)
 		if e < 0 || e > 5e-13 {
 			t.Errorf("SGM(%v, %v, %v) = %v, exact %s: relative error %.3g", c.q, c.sigma, c.alpha, v, c.exact, e)
+		}
+	}
+}
+
+// TestSGMSmallSigma: below the promised sigma range, down to 0.005, SGM
+// and SGMCurve are within 5e-12 of the reference (at 64 bits) and never
+// below it, at orders near 1 and above; below 0.005 an order the
+// quadrature cannot sum is refused below 2 (ErrTooLarge) and bounded by
+// the chord of Method 17 from 2 on. The regression rows are the inputs of
+// the defects they caught; the sweep the region around them (in -short,
+// the rows and every fourth point).
+func TestSGMSmallSigma(t *testing.T) {
+	t.Parallel()
+	type row struct {
+		caught          string
+		q, sigma, alpha float64
+	}
+	rows := []row{
+		// 584917 (SGMCurve(0.01, 0.0375, 1, [1.0012])) against the
+		// reference's 4.349: expm1(1/sigma^2) overflowed, the first level
+		// of the windows was +Inf, and the order fell back on
+		// SGM(2)/(alpha-1); rdpcheck epsilon printed 7.0e6 for 53079.7
+		{"level +Inf where expm1(1/sigma^2) overflows: 1.3e5 times the exact value", 0.01, 0.0375, 1.0012},
+		{"the Gaussian at 2 needed 65,755 nodes: SGM(2)/(alpha-1)", 0.01, 0.012, 1.0012},
+		{"a first level 16,500 nats low needed 78,518 nodes", 0.01, 0.012, 10.5},
+	}
+	orders := []float64{1 + 1e-12, 1 + 1e-9, 1 + 1e-6, 1.0012, 1.1, 1.5, 1.9, 2.5, 3.3, 10.5, 100.5, 255.5}
+	n := 0
+	for _, q := range []float64{1e-12, 1e-6, 0.01, 0.5, 0.999} {
+		for _, s := range []float64{0.09, 0.05, 0.0375, 0.02, 0.012, 0.008, 0.005} {
+			for _, a := range orders {
+				if n++; !testing.Short() || n%4 == 0 {
+					rows = append(rows, row{"sigma in [0.005, 0.1)", q, s, a})
+				}
+			}
+		}
+	}
+	sweepTableTol(t, 5e-12, len(rows), func(i int) (string, string) {
+		r := rows[i]
+		return r.caught, fmt.Sprintf("q=%g sigma=%g alpha=%.17g", r.q, r.sigma, r.alpha)
+	}, func(i int) (float64, float64, error) {
+		r := rows[i]
+		got, err := SGM(r.q, r.sigma, r.alpha)
+		if err != nil {
+			return 0, 0, err
+		}
+		curve := []float64{r.alpha, 2, r.alpha + 1}
+		if err := SGMCurve(r.q, r.sigma, 1, curve, curve); err != nil {
+			return 0, 0, err
+		}
+		want, err := refCtx.SGM(r.q, r.sigma, r.alpha)
+		if err != nil {
+			return 0, 0, fmt.Errorf("reference: %w", err)
+		}
+		w, _ := want.Float64()
+		// the curve sums on a grid shared with its other orders: its
+		// last bits may differ from SGM's, its guarantee not
+		if c := curve[0]; !(c >= w && (c-w)/w <= 5e-12) {
+			return 0, 0, fmt.Errorf("SGMCurve gives %.17g (SGM %.17g) for %.17g", c, got, w)
+		}
+		return got, w, nil
+	})
+
+	// Below 0.005: refused below 2, where the chord would be SGM(2) (200
+	// times the exact 1250.02 at the first row, reference at 64 bits).
+	for _, c := range []struct{ q, sigma, alpha float64 }{
+		{0.01, 0.002, 1 + 1e-9},
+		{0.01, 0.004, 1.001},
+		{0.5, 1e-4, 1.5},
+	} {
+		v, err := SGM(c.q, c.sigma, c.alpha)
+		if !errors.Is(err, ErrTooLarge) {
+			t.Errorf("SGM(%v, %v, %v) = %v, %v: want ErrTooLarge", c.q, c.sigma, c.alpha, v, err)
+		}
+		out := []float64{2, c.alpha}
+		if err := SGMCurve(c.q, c.sigma, 1, out, out); !errors.Is(err, ErrTooLarge) {
+			t.Errorf("SGMCurve(%v, %v, [2, %v]) = %v: want ErrTooLarge", c.q, c.sigma, c.alpha, err)
+		}
+	}
+	// From 2 on, the chord: at or above the reference (64 bits), and here
+	// within 7% (the chord of a(a-1)/(2 sigma^2) is at most 7.2% above it).
+	for _, c := range []struct{ q, sigma, alpha float64 }{
+		{0.01, 5e-4, 2.5},
+		{0.01, 5e-4, 10.5},
+		{0.01, 0.002, 1000.5},
+	} {
+		v, err := SGM(c.q, c.sigma, c.alpha)
+		want, rerr := refCtx.SGM(c.q, c.sigma, c.alpha)
+		if err != nil || rerr != nil {
+			t.Errorf("SGM(%v, %v, %v): %v, reference: %v", c.q, c.sigma, c.alpha, err, rerr)
+			continue
+		}
+		w, _ := want.Float64()
+		if !(v >= w && v <= 1.07*w) {
+			t.Errorf("SGM(%v, %v, %v) = %.17g, reference %.17g: want the chord, in [1, 1.07] times it", c.q, c.sigma, c.alpha, v, w)
 		}
 	}
 }

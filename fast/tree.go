@@ -35,6 +35,8 @@ const (
 //	    a negative step count, alpha < 0 or NaN, an unknown reading
 //
 // Accuracy: rounded up, within 8 ulps of the exact value.
+//
+// Slices: steps is only read.
 func TreeAggregation(sigma float64, steps []int, alpha float64, restarts TreeRestarts) (float64, error) {
 	const fn = "TreeAggregation"
 	k, err := treeDepths(fn, sigma, steps, restarts)
@@ -45,7 +47,10 @@ func TreeAggregation(sigma float64, steps []int, alpha float64, restarts TreeRes
 }
 
 // TreeAggregationCurve writes TreeAggregation at each order to out.
+//
+// Slices: out may be the same slice as orders, or overlap it; steps is only read.
 func TreeAggregationCurve(sigma float64, steps []int, restarts TreeRestarts, orders, out []float64) error {
+	orders = unaliased(orders, out)
 	const fn = "TreeAggregationCurve"
 	if len(out) != len(orders) {
 		return inputErr(fn, "out", float64(len(out)), "must have the length of orders")
@@ -154,8 +159,14 @@ func treeSquareSum(fn string, n, m, s int) (int64, error) {
 	if n == 0 || m == 0 {
 		return 0, nil
 	}
-	if cost, mFit := tree.Cost(n, m, s); cost > 4e8 {
+	// A separation of n leaves or more allows one participation, as n
+	// does; the tables are (m+1) (s+1)^2 entries whatever n (s = 2^20 at
+	// n = 3 asked for 16 TiB and the process died).
+	sFit := min(s, n)
+	if cost, mFit := tree.Cost(n, m, sFit); mFit == 1 {
+		return int64(bits.Len64(uint64(n))), nil // the deepest leaf's path
+	} else if cost > 4e8 {
 		return 0, fmt.Errorf("fast.%s: (n, m, s) = (%d, %d, %d) costs %.3g steps: %w", fn, n, mFit, s, cost, ErrTooLarge)
 	}
-	return tree.SquareSum(n, m, s), nil
+	return tree.SquareSum(n, m, sFit), nil
 }

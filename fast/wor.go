@@ -43,11 +43,14 @@ func WORGaussian(q, sigma, alpha float64) (float64, error) {
 // WORGaussianCurve writes steps times WORGaussian(q, sigma, alpha) for
 // each order into out (len(out) >= len(orders)), sharing the forward
 // differences; it allocates nothing.
+//
+// Slices: out may be the same slice as orders, or overlap it.
 func WORGaussianCurve(q, sigma float64, steps int, orders, out []float64) error {
 	return worGaussianCurve("WORGaussianCurve", q, sigma, steps, orders, out)
 }
 
 func worGaussianCurve(fn string, q, sigma float64, steps int, orders, out []float64) error {
+	orders = unaliased(orders, out)
 	if steps <= 0 {
 		return inputErr(fn, "steps", float64(steps), "must be positive")
 	}
@@ -93,6 +96,8 @@ func worGaussianCurve(fn string, q, sigma float64, steps int, orders, out []floa
 //	    or (j-1) eps(j) > rdp.MaxWORExponent for some j <= ceil(alpha), 0 < q < 1
 //	WORBound(q, alpha, base) = error for q outside [0, 1], alpha < 1, any NaN, a base without
 //	    the orders 2..ceil(alpha), negative entries, or a finite base.Inf below an entry
+//
+// Slices: base.Eps is only read.
 func WORBound(q, alpha float64, base rdp.BaseCurve) (float64, error) {
 	const fn = "WORBound"
 	if math.IsNaN(q) || q < 0 || q > 1 {

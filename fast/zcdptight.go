@@ -108,6 +108,7 @@ type boundedRangeEvent struct{ eps float64 }
 func (boundedRangeEvent) valueEvent() {}
 
 func (e boundedRangeEvent) RDP(orders, out []float64) error {
+	orders = unaliased(orders, out)
 	rho, err := BoundedRangeZCDP(e.eps)
 	if err != nil {
 		return err

@@ -345,6 +345,7 @@ var contractCases = []contractCase{
 	sampledLaplace("SampledLaplace(alpha=+Inf) finite", 0.1, 1, inf64, both(finite)),
 	sampledLaplace("SampledLaplace(alpha > MaxFractionalOrder): reference ErrTooLarge; fast a bound", 0.1, 1, 2e4, answers{finite, tooLarge}),
 	sampledLaplace("SampledLaplace(b < 1e-3): reference ErrTooLarge; fast a bound", 0.1, 1e-4, 2, answers{finite, tooLarge}),
+	sampledLaplace("SampledLaplace(0 < q < 1e-100): reference ErrTooLarge; fast a bound", 1e-200, 1, 2, answers{finite, tooLarge}),
 	sampledLaplace("SampledLaplace(b=0) = ErrInput", 0.1, 0, 2, both(badInput)),
 	sampledLaplace("SampledLaplace(b=+Inf) = ErrInput", 0.1, inf64, 2, both(badInput)),
 	sampledLaplace("SampledLaplace(q>1) = ErrInput", 1.5, 1, 2, both(badInput)),

@@ -112,8 +112,8 @@
 //	SampledLaplace(q=0, b, alpha) = 0; SampledDivergence(q=0, ...) = 0
 //	SampledLaplace(q=1, b, alpha) = Laplace(b, alpha)
 //	SampledLaplace(q, b, alpha=+Inf) = max(log(1-q+q e^(1/b)), -log(1-q+q e^(-1/b)))
-//	SampledLaplace(q, b, alpha > MaxFractionalOrder, or b < 1e-3):
-//	    reference ErrTooLarge; fast an upper bound                        [7]
+//	SampledLaplace(q, b, alpha > MaxFractionalOrder, or b < 1e-3, or
+//	    0 < q < 1e-100): reference ErrTooLarge; fast an upper bound       [7]
 //	SampledDivergence(q=1, P, Q, alpha) = max(Divergence(P, Q), Divergence(Q, P))
 //	SampledDivergence(q>0, P, Q, alpha) = +Inf where some p_i > 0 has q_i = 0
 //	SampledDivergence(q, P, P, alpha) = 0
@@ -233,10 +233,13 @@
 //	[2] Beyond MaxFractionalOrder the reference's series for a
 //	    non-integer order grows in cost and precision with the order, and
 //	    the reference promises the value itself, not a bound. fast bounds
-//	    fractional orders above 1024 by the next integer order,
-//	    SGM(ceil alpha) (ceil(alpha)-1)/(alpha-1) (Rényi divergence is
-//	    non-decreasing in its order): more epsilon, never less, which is
-//	    the side an accountant may err on. The vectors hold no such order.
+//	    fractional orders above 1024 by the integer orders around them,
+//	    through the chord of (alpha-1) SGM(alpha), which is convex in
+//	    alpha: more epsilon, never less, which is the side an accountant
+//	    may err on. The vectors hold no such order. (fast bounds so the
+//	    orders from 2 on that its quadrature cannot sum, at sigma below
+//	    0.005, and refuses those below 2 with ErrTooLarge, where the
+//	    bound would be SGM(2); see fast.SGM.)
 //	[3] The reference's quadrature strip needs about one piece per unit
 //	    of sigma. fast's float64 method has no such cost, and from sigma =
 //	    1e100 on it uses the closed form alpha q^2/(2 sigma^2), within
@@ -251,8 +254,9 @@
 //	[6] big.Float's exponent range ends near e^-1.48e9, so the reference
 //	    cannot hold the exact value; float64's smallest positive value is
 //	    an upper bound on it, which fast returns.
-//	[7] The reference's quadrature needs one piece per unit of 1/b and
-//	    nodes growing with the order; it promises the value. Wherever its
+//	[7] The reference's quadrature needs one piece per unit of 1/b,
+//	    nodes growing with the order, and about 2 log2(1/q) extra bits
+//	    (its leading 1 is split off exactly); it promises the value. Wherever its
 //	    own bound cannot be certified, and for b < 1e-3, fast returns
 //	    bounds valid at every order: the smaller of the unsampled Laplace
 //	    value (sampling never increases RDP) and the order-infinity

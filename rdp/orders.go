@@ -13,9 +13,10 @@ const (
 	// MaxFractionalOrder is the largest non-integer order reference.SGM
 	// computes: its series for fractional orders grows in cost and working
 	// precision with the order. fast has no such limit below
-	// MaxIntegerOrder: above 1024 it returns the upper bound
-	// SGM(ceil alpha) (ceil(alpha)-1)/(alpha-1), which an accountant may
-	// use but a reference, which promises the value itself, may not.
+	// MaxIntegerOrder: above 1024 it returns an upper bound (the chord of
+	// (alpha-1) SGM(alpha) between the integer orders around alpha), which
+	// an accountant may use but a reference, which promises the value
+	// itself, may not.
 	MaxFractionalOrder = 10_000
 )
 

@@ -196,6 +196,19 @@ func (c Context) Laplace(b, alpha float64) (*big.Float, error) {
 		A := fl(alpha, wp)
 		am1 := newF(wp).Sub(A, intF(1, wp))
 		tam1 := newF(wp).Add(A, am1) // 2 alpha - 1
+		if u := newF(wp).Mul(am1, inv); u.Cmp(big.NewFloat(1e9)) > 0 {
+			// e^u is beyond big.Float's exponents (expF gives +Inf from
+			// 1.48e9; log +Inf panicked at b = 4.7e-10, alpha = 1.75):
+			// u + log((alpha + (alpha-1) e^(-(2 alpha - 1)/b))/(2 alpha - 1)),
+			// the same value with e^u taken out (every term positive)
+			y := expF(newF(wp).Neg(newF(wp).Mul(tam1, inv)), wp)
+			y.Mul(y, am1)
+			y.Add(y, A)
+			y.Quo(y, tam1)
+			l := logF(y, wp)
+			l.Add(l, u)
+			return l.Quo(l, am1), nil
+		}
 		x := expF(newF(wp).Mul(am1, inv), wp)
 		x.Mul(x, A)
 		y := expF(newF(wp).Neg(newF(wp).Mul(A, inv)), wp)

@@ -75,6 +75,8 @@ func epsAt(conv Conversion, alpha float64, rdp *big.Float, logDelta *big.Float, 
 //	an rdp +Inf contributes eps = +Inf; if all are +Inf, eps = +Inf at orders[0]
 //	Epsilon = error for empty or mismatched lists, orders <= 1 or NaN,
 //	    negative or nil rdp, delta outside (0, 1) or NaN, unknown conv
+//
+// Slices: orders and rdp are only read; the result is a new big.Float.
 func (c Context) Epsilon(orders []float64, rdp []*big.Float, delta float64, conv Conversion) (eps *big.Float, order float64, err error) {
 	const fn = "Epsilon"
 	if err := checkCurve(fn, orders, rdp, conv); err != nil {
@@ -159,6 +161,8 @@ func firstIndex(orders []float64, a float64) int {
 //	Delta = error as for Epsilon, and for eps < 0, NaN or +Inf
 //	Delta = error wrapping ErrTooLarge when delta is positive but below
 //	    big.Float's range (below e^-1.48e9)
+//
+// Slices: orders and rdp are only read; the result is a new big.Float.
 func (c Context) Delta(orders []float64, rdp []*big.Float, eps float64, conv Conversion) (delta *big.Float, order float64, err error) {
 	const fn = "Delta"
 	if err := checkCurve(fn, orders, rdp, conv); err != nil {
@@ -243,11 +247,15 @@ func (c Context) Delta(orders []float64, rdp []*big.Float, eps float64, conv Con
 }
 
 // Epsilon is Context{}.Epsilon at DefaultPrec.
+//
+// Slices: orders and rdp are only read; the result is a new big.Float.
 func Epsilon(orders []float64, rdp []*big.Float, delta float64, conv Conversion) (*big.Float, float64, error) {
 	return Context{}.Epsilon(orders, rdp, delta, conv)
 }
 
 // Delta is Context{}.Delta at DefaultPrec.
+//
+// Slices: orders and rdp are only read; the result is a new big.Float.
 func Delta(orders []float64, rdp []*big.Float, eps float64, conv Conversion) (*big.Float, float64, error) {
 	return Context{}.Delta(orders, rdp, eps, conv)
 }

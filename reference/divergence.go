@@ -26,6 +26,8 @@ import (
 //	Divergence(P, P, alpha) = 0
 //	Divergence(P, Q, alpha) = error for empty or mismatched vectors, negative,
 //	    NaN or Inf entries, sums away from 1, alpha < 0 or NaN
+//
+// Slices: p and q are only read (they may be one slice).
 func (c Context) Divergence(p, q []float64, alpha float64) (*big.Float, error) {
 	const fn = "Divergence"
 	if len(p) == 0 || len(p) != len(q) {
@@ -202,6 +204,8 @@ func argmaxRatio(P, Q []*big.Float) int {
 }
 
 // Divergence is Context{}.Divergence at DefaultPrec.
+//
+// Slices: p and q are only read (they may be one slice).
 func Divergence(p, q []float64, alpha float64) (*big.Float, error) {
 	return Context{}.Divergence(p, q, alpha)
 }

@@ -76,4 +76,14 @@
 // package's errors too. The domains and special cases of both packages,
 // and where and why they answer differently, are one table in package
 // rdp's documentation.
+//
+// # Slices, values and concurrency
+//
+// Every slice argument is only read, never changed or kept, and two
+// arguments of equal contents may be one slice; each result is a new
+// big.Float (a slice returned is new, and so are its values), never one of
+// the caller's, so changing a result changes no later one. Each doc
+// comment that takes slices says so ("Slices: ..."); TestSliceContract
+// checks it. Context is a value and every function is safe for concurrent
+// use.
 package reference

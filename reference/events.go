@@ -80,6 +80,11 @@ func cancelBits(alpha, l float64) uint {
 // wp, for finite alpha > 1 and finite l_i (a class with w = 0 is skipped).
 func classDivergence(cs []class, alpha float64, wp uint) *big.Float {
 	A := fl(alpha, wp)
+	for _, c := range cs {
+		if lf, _ := c.l.Float64(); c.w.Sign() != 0 && alpha*lf > 1e9 {
+			return classDivergenceLog(cs, A, wp)
+		}
+	}
 	s := newF(wp)
 	for _, c := range cs {
 		if c.w.Sign() == 0 || c.l.Sign() == 0 {
@@ -91,6 +96,35 @@ func classDivergence(cs []class, alpha float64, wp uint) *big.Float {
 		s.Add(s, f.Mul(f, c.w))
 	}
 	l := log1pF(s, wp)
+	return l.Quo(l, newF(wp).Sub(A, intF(1, wp)))
+}
+
+// classDivergenceLog is classDivergence where some alpha l is beyond
+// big.Float's exponents (expF gives +Inf from 1.48e9, and log +Inf
+// panicked: PureDP(1, 1e100)): log sum_c w_c e^(alpha l_c), which is log
+// of the moment (the w_c and w_c e^(l_c) each sum to 1), as the largest
+// term's log plus the log of the sum of the terms over it; every term is
+// positive, and a moment above e^(1e9) has no cancellation to avoid.
+func classDivergenceLog(cs []class, A *big.Float, wp uint) *big.Float {
+	var ts []*big.Float
+	var M *big.Float
+	for _, c := range cs {
+		if c.w.Sign() == 0 {
+			continue
+		}
+		t := newF(wp).Mul(A, c.l)
+		t.Add(t, logF(c.w, wp))
+		if M == nil || t.Cmp(M) > 0 {
+			M = t
+		}
+		ts = append(ts, t)
+	}
+	s := newF(wp)
+	for _, t := range ts {
+		s.Add(s, expF(newF(wp).Sub(t, M), wp))
+	}
+	l := logF(s, wp)
+	l.Add(l, M)
 	return l.Quo(l, newF(wp).Sub(A, intF(1, wp)))
 }
 
@@ -254,6 +288,24 @@ func (c Context) PureDP(eps, alpha float64) (*big.Float, error) {
 	if math.IsInf(alpha, 1) {
 		return fl(eps, p), nil
 	}
+	if eps > 1e8 {
+		// e^eps is beyond big.Float's exponents from 1.48e9 (the weight
+		// e^eps/(1+e^eps) was Inf/Inf, a panic, and 1/(1+e^eps) would
+		// vanish): with the moment (e^(alpha eps) + e^((1-alpha) eps))
+		// /(1 + e^eps), D = eps + (log1p(e^(-(2 alpha-1) eps)) -
+		// log1p(e^(-eps)))/(alpha-1), every exponential below 1
+		return ziv(p, func(wp uint) (*big.Float, error) {
+			E := fl(eps, wp)
+			A := fl(alpha, wp)
+			am1 := newF(wp).Sub(A, intF(1, wp))
+			t := newF(wp).Add(A, am1)
+			t.Mul(t, E)
+			d := log1pF(expF(t.Neg(t), wp), wp)
+			d.Sub(d, log1pF(expF(newF(wp).Neg(E), wp), wp))
+			d.Quo(d, am1)
+			return d.Add(d, E), nil
+		})
+	}
 	extra := cancelBits(alpha, eps) + cancelBits(alpha, -eps)
 	return ziv(p, func(wp uint) (*big.Float, error) {
 		wp += extra
@@ -358,7 +410,18 @@ func (c Context) ExponentialMechanism(eps, alpha float64) (*big.Float, error) {
 		E := fl(eps, w)
 		r := newF(w).Quo(E, expm1F(E, w))
 		u := newF(w).Sub(intF(1, w), r)
-		k := log1pF(newF(w).Neg(u), w)
+		var k *big.Float
+		if r.Sign() == 0 || r.MantExp(nil) < -int(w)+8 {
+			// r = 1 - u is below the precision of u (eps above about
+			// w log 2: 1 - u was 0, and its log panicked at eps = 2^20),
+			// or 0 where e^eps is beyond big.Float's exponents (eps =
+			// 1e100): log(1 - u) = log r = log eps - eps - log1p(-e^-eps)
+			k = logF(E, w)
+			k.Sub(k, E)
+			k.Sub(k, log1pF(newF(w).Neg(expF(newF(w).Neg(E), w)), w))
+		} else {
+			k = log1pF(newF(w).Neg(u), w)
+		}
 		k.Neg(k)
 		k.Sub(k, u)
 		t := newF(w).Mul(E, E)
@@ -389,6 +452,8 @@ func (c Context) ExponentialMechanism(eps, alpha float64) (*big.Float, error) {
 //	GroupPrivacy(...) = error for empty or mismatched lists, an order <= 1
 //	    or NaN, an rdp < 0 or nil, c < 0 or c > 30, alpha < 2 (c > 0), alpha
 //	    <= 1 or NaN, no curve order >= 2^c alpha
+//
+// Slices: orders and rdp are only read; the result is a new big.Float.
 func (c Context) GroupPrivacy(orders []float64, rdp []*big.Float, groupLog2 int, alpha float64) (*big.Float, error) {
 	const fn = "GroupPrivacy"
 	if err := checkCurve(fn, orders, rdp, Classic); err != nil {
@@ -442,6 +507,8 @@ func ExponentialMechanism(eps, alpha float64) (*big.Float, error) {
 }
 
 // GroupPrivacy is Context{}.GroupPrivacy at DefaultPrec.
+//
+// Slices: orders and rdp are only read; the result is a new big.Float.
 func GroupPrivacy(orders []float64, rdp []*big.Float, c int, alpha float64) (*big.Float, error) {
 	return Context{}.GroupPrivacy(orders, rdp, c, alpha)
 }

@@ -52,6 +52,8 @@ import (
 //	    means, so dp_accounting's floor of 1 is kept), mean = +Inf or NaN,
 //	    shape < 0 or NaN, alpha < 0 or NaN, no curve order >= max(alpha,
 //	    1+) for lambda, and (finite shape) no curve order >= 1 for lambdahat
+//
+// Slices: orders and rdp are only read; the result is a new big.Float.
 func (c Context) RepeatAndSelect(orders []float64, rdp []*big.Float, mean, shape, alpha float64) (*big.Float, error) {
 	const fn = "RepeatAndSelect"
 	if err := checkRepeat(fn, orders, rdp, mean, shape); err != nil {
@@ -93,6 +95,8 @@ func (c Context) RepeatAndSelect(orders []float64, rdp []*big.Float, mean, shape
 }
 
 // RepeatAndSelect is Context{}.RepeatAndSelect at DefaultPrec.
+//
+// Slices: orders and rdp are only read; the result is a new big.Float.
 func RepeatAndSelect(orders []float64, rdp []*big.Float, mean, shape, alpha float64) (*big.Float, error) {
 	return Context{}.RepeatAndSelect(orders, rdp, mean, shape, alpha)
 }

@@ -55,6 +55,8 @@ import (
 //	PoissonBound = error for q outside [0, 1], alpha < 1 or NaN, base
 //	    shorter than ceil(alpha)-1 entries, negative or NaN entries
 //	    (*InputError), and for finite alpha above MaxFractionalOrder (ErrTooLarge)
+//
+// Slices: base is only read.
 func (c Context) PoissonBound(q, alpha float64, base []float64) (*big.Float, error) {
 	const fn = "PoissonBound"
 	if err := checkSampledQ(fn, q); err != nil {
@@ -183,6 +185,8 @@ func zwSum(q float64, a int, base []float64, three bool, wq uint) *big.Float {
 }
 
 // PoissonBound is Context{}.PoissonBound at DefaultPrec.
+//
+// Slices: base is only read.
 func PoissonBound(q, alpha float64, base []float64) (*big.Float, error) {
 	return Context{}.PoissonBound(q, alpha, base)
 }

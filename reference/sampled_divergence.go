@@ -212,6 +212,8 @@ func maxF(a, b *big.Float) *big.Float {
 // larger; SampledDivergence returns it.
 //
 // Special cases are those of SampledDivergence, for both values.
+//
+// Slices: distP and distQ are only read (they may be one slice).
 func (c Context) SampledDivergenceDirections(q float64, distP, distQ []float64, alpha float64) (forward, backward *big.Float, err error) {
 	const fn = "SampledDivergence"
 	if err := checkSampledQ(fn, q); err != nil {
@@ -402,6 +404,8 @@ func checkDists(fn string, p, q []float64) error {
 //	SampledDivergence = error for q outside [0, 1], empty or mismatched vectors,
 //	    negative, NaN or Inf entries, sums away from 1, alpha < 1 or NaN
 //	    (*InputError), and for finite alpha above MaxFractionalOrder (ErrTooLarge)
+//
+// Slices: distP and distQ are only read (they may be one slice).
 func (c Context) SampledDivergence(q float64, distP, distQ []float64, alpha float64) (*big.Float, error) {
 	f, b, err := c.SampledDivergenceDirections(q, distP, distQ, alpha)
 	if err != nil {
@@ -411,11 +415,15 @@ func (c Context) SampledDivergence(q float64, distP, distQ []float64, alpha floa
 }
 
 // SampledDivergence is Context{}.SampledDivergence at DefaultPrec.
+//
+// Slices: distP and distQ are only read (they may be one slice).
 func SampledDivergence(q float64, distP, distQ []float64, alpha float64) (*big.Float, error) {
 	return Context{}.SampledDivergence(q, distP, distQ, alpha)
 }
 
 // SampledDivergenceDirections is Context{}.SampledDivergenceDirections at DefaultPrec.
+//
+// Slices: distP and distQ are only read (they may be one slice).
 func SampledDivergenceDirections(q float64, distP, distQ []float64, alpha float64) (forward, backward *big.Float, err error) {
 	return Context{}.SampledDivergenceDirections(q, distP, distQ, alpha)
 }

@@ -313,6 +313,8 @@ func (c Context) sgm(q, sigma, alpha float64, cache *curveCache) (*big.Float, er
 
 // SGMCurve returns steps * SGM(q, sigma, alpha) for each alpha in orders,
 // computed in parallel. The first error stops it.
+//
+// Slices: orders is only read; the slice returned and its values are new.
 func (c Context) SGMCurve(q, sigma float64, steps int, orders []float64) ([]*big.Float, error) {
 	if steps <= 0 {
 		return nil, inputErr("SGMCurve", "steps", float64(steps), "must be positive")
@@ -350,6 +352,8 @@ func SGMDirections(q, sigma, alpha float64) (forward, backward *big.Float, err e
 }
 
 // SGMCurve is Context{}.SGMCurve at DefaultPrec.
+//
+// Slices: orders is only read; the slice returned and its values are new.
 func SGMCurve(q, sigma float64, steps int, orders []float64) ([]*big.Float, error) {
 	return Context{}.SGMCurve(q, sigma, steps, orders)
 }

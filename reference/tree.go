@@ -44,6 +44,8 @@ const (
 //	TreeAggregation(sigma, steps, +Inf) = +Inf when some steps[i] > 0
 //	TreeAggregation = error for sigma <= 0, ±Inf or NaN, an empty step list,
 //	    a negative step count, alpha < 0 or NaN, an unknown reading
+//
+// Slices: steps is only read.
 func (c Context) TreeAggregation(sigma float64, steps []int, alpha float64, restarts TreeRestarts) (*big.Float, error) {
 	const fn = "TreeAggregation"
 	k, err := treeDepths(fn, sigma, steps, restarts)
@@ -54,6 +56,8 @@ func (c Context) TreeAggregation(sigma float64, steps []int, alpha float64, rest
 }
 
 // TreeAggregation is Context{}.TreeAggregation at DefaultPrec.
+//
+// Slices: steps is only read.
 func TreeAggregation(sigma float64, steps []int, alpha float64, restarts TreeRestarts) (*big.Float, error) {
 	return Context{}.TreeAggregation(sigma, steps, alpha, restarts)
 }
@@ -171,7 +175,15 @@ func treeSquareSum(fn string, n, m, s int) (int64, error) {
 	if n == 0 || m == 0 {
 		return 0, nil
 	}
+	// A separation of n leaves or more allows one participation, as n
+	// does; the tables are (m+1) (s+1)^2 entries whatever n.
+	sIn := s
+	s = min(s, n)
 	m = fitLeaves(n, m, s)
+	if m == 1 {
+		// one participation: the nodes on the deepest leaf's path
+		return int64(bits.Len64(uint64(n))), nil
+	}
 	var cost float64
 	for h, fs := 0, 0; h < bits.Len64(uint64(n)); h++ {
 		cost += joinCost(1<<h, 1<<h, m, s)
@@ -181,7 +193,7 @@ func treeSquareSum(fn string, n, m, s int) (int64, error) {
 		}
 	}
 	if cost > 4e8 {
-		return 0, fmt.Errorf("reference.%s: (n, m, s) = (%d, %d, %d) costs %.3g steps: %w", fn, n, m, s, cost, ErrTooLarge)
+		return 0, fmt.Errorf("reference.%s: (n, m, s) = (%d, %d, %d) costs %.3g steps: %w", fn, n, m, sIn, cost, ErrTooLarge)
 	}
 	tb := newTreeTable(m, s)
 	leaf := tb.empty(1)

@@ -156,3 +156,33 @@ func TestTreeSensitivitySquareSumTF(t *testing.T) {
 		}
 	}
 }
+
+// A separation above the number of leaves allows one participation: the
+// path of the deepest leaf, floor(log2 n) + 1 nodes. The tables were
+// (m+1) (s+1)^2 entries whatever n: s = 2^20 at n = 3 asked for 16 TiB
+// (found by fast's TestContractSpecialInputs).
+func TestTreeSeparationBeyondLeaves(t *testing.T) {
+	for _, c := range []struct {
+		n, m, s int
+		caught  string
+	}{
+		{3, 1 << 53, 1 << 20, "16 TiB of tables at n = 3"},
+		{1000, 5, 5000, "separation above n"},
+		{1 << 20, 3, math.MaxInt, "separation MaxInt"},
+		{5, 2, 5, "separation n"},
+	} {
+		got, err := reference.TreeSensitivitySquareSum(c.n, c.m, c.s)
+		if want := int64(bits.Len64(uint64(c.n))); err != nil || got != want {
+			t.Errorf("%s: TreeSensitivitySquareSum(%d, %d, %d) = %d, %v, want %d", c.caught, c.n, c.m, c.s, got, err, want)
+		}
+	}
+	for n := 1; n <= 9; n++ {
+		for s := n; s <= n+3; s++ {
+			got, err := reference.TreeSensitivitySquareSum(n, 3, s)
+			want, werr := oracles.TreeSquareSumBrute(n, 3, s)
+			if err != nil || werr != nil || got != want {
+				t.Errorf("TreeSensitivitySquareSum(%d, 3, %d) = %d, %v; brute force %d, %v", n, s, got, err, want, werr)
+			}
+		}
+	}
+}

@@ -65,6 +65,8 @@ func (c Context) WORGaussian(q, sigma, alpha float64) (*big.Float, error) {
 
 // WORGaussianCurve returns steps times WORGaussian(q, sigma, alpha) at each
 // order, sharing the forward differences between the orders.
+//
+// Slices: orders is only read; the slice returned and its values are new.
 func (c Context) WORGaussianCurve(q, sigma float64, steps int, orders []float64) ([]*big.Float, error) {
 	const fn = "WORGaussianCurve"
 	if steps <= 0 {
@@ -365,6 +367,8 @@ func binomialRow(j int) []*big.Int {
 //	    or (j-1) eps(j) > rdp.MaxWORExponent for some j <= ceil(alpha), 0 < q < 1
 //	WORBound(q, alpha, base) = error for q outside [0, 1], alpha < 1, any NaN, a base without
 //	    the orders 2..ceil(alpha), negative entries, or a finite base.Inf below an entry
+//
+// Slices: base.Eps is only read.
 func (c Context) WORBound(q, alpha float64, base rdp.BaseCurve) (*big.Float, error) {
 	const fn = "WORBound"
 	if math.IsNaN(q) || q < 0 || q > 1 {
@@ -496,11 +500,15 @@ func WORGaussian(q, sigma, alpha float64) (*big.Float, error) {
 }
 
 // WORGaussianCurve is Context{}.WORGaussianCurve at DefaultPrec.
+//
+// Slices: orders is only read; the slice returned and its values are new.
 func WORGaussianCurve(q, sigma float64, steps int, orders []float64) ([]*big.Float, error) {
 	return Context{}.WORGaussianCurve(q, sigma, steps, orders)
 }
 
 // WORBound is Context{}.WORBound at DefaultPrec.
+//
+// Slices: base.Eps is only read.
 func WORBound(q, alpha float64, base rdp.BaseCurve) (*big.Float, error) {
 	return Context{}.WORBound(q, alpha, base)
 }

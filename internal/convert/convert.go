@@ -167,9 +167,21 @@ func DeltaLower(conv rdp.Conversion, a, b, rdpA, eps float64) float64 {
 // the order returned.
 func ZCDPLine(rho, ld float64) (eps, order float64) {
 	f := func(a float64) float64 { return EpsAt(rdp.Improved, a, rho*a, ld) }
-	// bracket around the classic optimum
+	// bracket around the classic optimum; -ld/rho overflows for rho
+	// below about 1e-307 (eps was NaN), the quotient of its roots does not
 	a0 := 1 + math.Sqrt(-ld/rho)
+	if math.IsInf(a0, 1) {
+		a0 = 1 + math.Sqrt(-ld)/math.Sqrt(rho)
+	}
 	lo, hi := 1+(a0-1)/64, 1+(a0-1)*4
+	if !(lo > 1) {
+		// rho above about 2e28 log(1/delta): the bracket is closer to 1
+		// than float64 holds (lo = hi = 1 gave 0/0 = NaN); the least
+		// order above 1 gives a valid eps, within a few ulps of rho
+		// (rho 2^-52 + log(1/delta) 2^52 added), and eps >= rho
+		lo = 1 + 0x1p-52
+		hi = max(hi, lo)
+	}
 	const gr = 0.6180339887498949
 	x1, x2 := hi-gr*(hi-lo), lo+gr*(hi-lo)
 	f1, f2 := f(x1), f(x2)

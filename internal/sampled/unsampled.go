@@ -42,7 +42,13 @@ func Laplace(b, alpha float64) float64 {
 	am1 := alpha - 1
 	if am1*x > 30 {
 		// log( e^((a-1)x) (a + (a-1) e^(-(2a-1)x)) / (2a-1) )
-		v := am1*x + math.Log((alpha+am1*math.Exp(-(2*alpha-1)*x))/(2*alpha-1))
+		r := (alpha + am1*math.Exp(-(2*alpha-1)*x)) / (2*alpha - 1)
+		if math.IsInf(2*alpha-1, 1) {
+			// alpha above MaxFloat64/2: the same ratio, divided through
+			// by alpha (it was Inf/Inf, and log 0 made the value -Inf)
+			r = 1 / (2 - 1/alpha)
+		}
+		v := am1*x + math.Log(r)
 		return carry.RoundUp(v/am1, closedRel)
 	}
 	br := (alpha*em(am1*x) + am1*em(-alpha*x)) / (2*alpha - 1)

@@ -229,6 +229,20 @@ func (p *params) fracCentres(a float64, large bool, c, lw *[4]float64) int {
 	}
 	c[0], lw[0] = 0, lK+2*p.lq
 	c[1], lw[1] = 2, lK+2*p.lq+p.is2
+	if v := a*p.lq + (a*a-a)*p.i2s2; a < 2 && v < lw[1] {
+		// Below order 2 the lighter of two bounds right of z = 1/2:
+		// there y >= 0 and h(y) <= C(a,2) y^2 (the Gaussian at 2 above)
+		// and h(y) <= y^a <= (q L)^a (y^a - h(y) is 0 at y = 0, and its
+		// derivative a (1 + y^(a-1) - (1+y)^(a-1)) >= 0, t^(a-1) being
+		// subadditive for 1 < a <= 2), with (q L)^a phi_s(z) = q^a
+		// e^((a^2-a)/(2s^2)) phi_s(z-a); left of it the Gaussian at 0
+		// bounds f alone (y^2 <= q^2). For small sigma the one at 2,
+		// of weight e^(1/s^2) (e^711 at sigma = 0.0375), is far heavier:
+		// its window alone needed 65,755 nodes at sigma = 0.012. The
+		// weight carries a margin above its roundings.
+		c[1], lw[1] = a, v+1e-12*(1+math.Abs(a*p.lq)+(a*a-a)*p.i2s2)
+		return 2
+	}
 	if a < 2 {
 		return 2
 	}

@@ -91,6 +91,13 @@ func newParams(q, s float64) params {
 	p.kR = max(6.5, 2+(8*math.Abs(p.lq)+1426)/708)
 	p.expm1is2 = math.Expm1(p.is2)
 	p.lExpm1is2 = math.Log(p.expm1is2)
+	if math.IsInf(p.expm1is2, 1) {
+		// sigma below 0.0376: log expm1(x) = x + log1p(-e^-x) = x to
+		// float64 for x > 709, finite where expm1 is not (fracOrders.lref
+		// needs it: a level of +Inf gives no windows, and the order fell
+		// back on a bound 1e5 times too high).
+		p.lExpm1is2 = p.is2
+	}
 	return p
 }
 

@@ -245,10 +245,24 @@ import (
 // carry four subnormal steps (carry.RoundUpTiny): the exact value is > 0 for
 // q > 0, and SGM never returns 0 for it.
 //
-// 17. Orders above maxFracOrder that are not integers are bounded by the next
-// integer order: D_alpha is non-decreasing in alpha (van Erven-Harremoes
-// 2014, Thm 3), so RDP(alpha) <= RDP(ceil alpha) (ceil(alpha)-1)/(alpha-1)
-// is a valid upper bound; it is documented as such.
+// 17. Orders above maxFracOrder that are not integers, and orders from 2
+// on whose quadrature needs more than maxNodes nodes (or a grid of more
+// than maxGrid: sigma below 0.005), are bounded by the chord between the
+// integer orders around them: log I = (alpha-1) D_alpha is convex in
+// alpha (the cumulant generating function of the privacy loss; van
+// Erven-Harremoes 2014, Thm 11), so with n = ceil(alpha), log I(alpha) <=
+// (n - alpha) log I(n-1) + (alpha - n + 1) log I(n), log I(1) = 0
+// (workspace.chord); it is documented as such. It is below RDP(n)
+// (D_alpha is non-decreasing, Thm 3) and below RDP(n) (n-1)/(alpha-1),
+// the bound used before it. Between 1 and 2 the chord is RDP(2) itself,
+// far above the exact value at small sigma near order 1 (200 times at
+// q = 0.01, sigma = 0.002, alpha = 1 + 1e-9; the earlier bound was 1.3e5
+// times at alpha = 1.0012, sigma = 0.0375, before fracOrders.rdp's retry),
+// so a refused order below 2 gets no value: RDP and Curve report it, and
+// fast.SGM answers ErrTooLarge. (Unless Method 16's two bounds are within
+// 2^-40 there, 2 s^2 |log q| <= (alpha-1) 2^-40: then the Gaussian bound
+// alpha/(2 s^2) is as accurate as a summed order.) From sigma = 0.005 up
+// no order is refused (TestSGMSmallSigma).
 
 const (
 	// maxFracOrder: fractional orders above it are bounded by the next integer.
@@ -261,7 +275,8 @@ type workspace struct {
 	p    params
 	io   intOrders
 	fo   fracOrders
-	wins []window // per order of a curve
+	wins []window  // per order of a curve
+	lref []float64 // per order of a curve: the level of its windows
 }
 
 var wsPool = sync.Pool{New: func() any { return new(workspace) }}
@@ -276,13 +291,15 @@ func (ws *workspace) reset(q, sigma float64) *params {
 
 // RDP is fast.SGM for valid arguments: q in [0, 1], sigma > 0 finite,
 // alpha > 1 up to rdp.MaxIntegerOrder or +Inf. Its special cases and
-// accuracy are those documented there.
-func RDP(q, sigma, alpha float64) float64 {
+// accuracy are those documented there. ok is false for a fractional
+// order below 2 that the quadrature refuses (Method 17): no value is
+// given there.
+func RDP(q, sigma, alpha float64) (v float64, ok bool) {
 	if v, ok := special(q, sigma, alpha); ok {
-		return v
+		return v, true
 	}
 	if v, ok := extremeSigma(q, sigma, alpha); ok {
-		return v
+		return v, true
 	}
 	ws := wsPool.Get().(*workspace)
 	defer wsPool.Put(ws)
@@ -353,25 +370,53 @@ func hugeSigma(q, sigma, alpha float64) float64 {
 	return carry.RoundUpTiny(math.Ldexp(m, ea+2*eq-2*es-1), 5*carry.Unit+1e-40)
 }
 
-// one evaluates a finite order with 0 < q < 1.
+// one evaluates a finite order with 0 < q < 1; ok is false for a
+// fractional order below 2 that the quadrature refuses (Method 17).
 // w, if not nil, holds the windows of a fractional order at level lref.
-func (ws *workspace) one(alpha, lref float64, w *window) float64 {
+func (ws *workspace) one(alpha, lref float64, w *window) (float64, bool) {
 	if alpha == math.Trunc(alpha) {
-		return ws.io.rdp(int(alpha), alpha)
+		return ws.io.rdp(int(alpha), alpha), true
 	}
 	if alpha <= maxFracOrder {
 		if rdp, rel, ok := ws.fo.rdp(alpha, lref, w); ok {
-			return carry.RoundUpTiny(rdp, rel+4*carry.Unit)
+			return carry.RoundUpTiny(rdp, rel+4*carry.Unit), true
+		}
+		if alpha < 2 {
+			// Method 16's Gaussian bound where it is within 2^-40 of
+			// the exact value (the lower bound there), else no value
+			p := &ws.p
+			if 2*p.s*p.s*math.Abs(p.lq) <= (alpha-1)*0x1p-40 {
+				return Gaussian(p.s, alpha), true
+			}
+			return 0, false
 		}
 	}
-	// Upper bound through the next integer order.
-	return ws.io.rdp(int(math.Ceil(alpha)), alpha)
+	return ws.chord(alpha), true
+}
+
+// chord is the upper bound of Method 17 at a fractional order alpha:
+// log I is convex in the order, so log I(alpha) is at most the chord
+// (n - alpha) log I(n-1) + (alpha - n + 1) log I(n), n = ceil(alpha),
+// log I(1) = 0. Each part divided by alpha - 1 is io.rdp's value, rounded
+// up; the weights n - alpha and alpha - (n-1) are exact (Sterbenz, n >= 2),
+// and the two products and the sum are covered by 4u.
+func (ws *workspace) chord(alpha float64) float64 {
+	n := math.Ceil(alpha)
+	v := (alpha - (n - 1)) * ws.io.rdp(int(n), alpha)
+	if n > 2 {
+		v += (n - alpha) * ws.io.rdp(int(n)-1, alpha)
+	}
+	return carry.RoundUpTiny(v, 4*carry.Unit)
 }
 
 // Curve is fast.SGMCurve for valid arguments (those of RDP, steps > 0,
 // len(out) = len(orders) > 0): steps * RDP(q, sigma, orders[i]) into
 // out[i], rounded up, with the work shared between orders (Method 15).
-func Curve(q, sigma float64, steps int, orders []float64, out []float64) {
+// ok is false if RDP refuses an order (refused is the first such order);
+// out is then unspecified.
+// out may be the same slice as orders: out[i] is written only after
+// orders[i] is read for the last time.
+func Curve(q, sigma float64, steps int, orders []float64, out []float64) (refused float64, ok bool) {
 	fs := float64(steps)
 	if q == 0 || q == 1 || sigma >= sigmaHuge {
 		for i, a := range orders {
@@ -381,7 +426,7 @@ func Curve(q, sigma float64, steps int, orders []float64, out []float64) {
 			}
 			out[i] = carry.ScaleUp(v, fs)
 		}
-		return
+		return 0, true
 	}
 	// orders of the tiny-sigma closed form (extremeSigma)
 	lq2s2 := 2 * sigma * sigma * math.Abs(xmath.Log(q))
@@ -392,12 +437,14 @@ func Curve(q, sigma float64, steps int, orders []float64, out []float64) {
 	ws.reset(q, sigma)
 	var hullLo, hullHi = math.MaxInt, math.MinInt
 	amax := 0.0
-	// out[i] holds the first window level of each fractional order until
-	// its value replaces it; ws.wins[i] its windows at that level.
+	// ws.lref[i] holds the first window level of each fractional order,
+	// ws.wins[i] its windows at that level. Not out: out may be orders.
 	if cap(ws.wins) < len(orders) {
 		ws.wins = make([]window, len(orders))
+		ws.lref = make([]float64, len(orders))
 	}
 	ws.wins = ws.wins[:len(orders)]
+	ws.lref = ws.lref[:len(orders)]
 	amin := math.Inf(1)
 	for i, a := range orders {
 		if math.IsInf(a, 1) || a == math.Trunc(a) || a > maxFracOrder || extreme(a) {
@@ -405,8 +452,8 @@ func Curve(q, sigma float64, steps int, orders []float64, out []float64) {
 		}
 		amax = max(amax, a)
 		amin = min(amin, a)
-		out[i] = ws.fo.lref(a)
-		w := ws.fo.windows(a, out[i], nil)
+		ws.lref[i] = ws.fo.lref(a)
+		w := ws.fo.windows(a, ws.lref[i], nil)
 		ws.wins[i] = w
 		if w.n > 0 && w.count() <= maxNodes { // larger ones are refused
 			hullLo = min(hullLo, w.lo[0])
@@ -424,8 +471,12 @@ func Curve(q, sigma float64, steps int, orders []float64, out []float64) {
 		case extreme(a):
 			v = Gaussian(sigma, a)
 		default:
-			v = ws.one(a, out[i], &ws.wins[i])
+			var ok bool
+			if v, ok = ws.one(a, ws.lref[i], &ws.wins[i]); !ok {
+				return a, false
+			}
 		}
 		out[i] = carry.ScaleUp(v, fs)
 	}
+	return 0, true
 }

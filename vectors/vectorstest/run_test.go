@@ -12,9 +12,11 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
 
 	"github.com/rdpcheck/rdpcheck/fast"
 	"github.com/rdpcheck/rdpcheck/vectors"
+	"github.com/rdpcheck/rdpcheck/vectors/schema"
 )
 
 // recorder is a tester that records what Run reports, by subtest.
@@ -68,8 +70,8 @@ func TestBrokenImplementation(t *testing.T) {
 	defer close(block)
 	impl := Impl{
 		Gaussian: gaussian,
-		// RandomizedResponse is not offered for any input: unsupported,
-		// which is not a failure.
+		// RandomizedResponse is not offered for any input: a group of
+		// unsupported answers grades nothing, and fails.
 		RandomizedResponse: func(p, alpha float64) (float64, error) { return 0, fmt.Errorf("rr: %w", ErrUnsupported) },
 	}
 	run(&recorder{log: &log}, impl, []string{"closed_forms.json"})
@@ -87,7 +89,7 @@ func TestBrokenImplementation(t *testing.T) {
 	want := map[string]string{
 		"closed_forms/gaussian":            "fail",
 		"closed_forms/laplace":             "fail",
-		"closed_forms/randomized-response": "pass",
+		"closed_forms/randomized-response": "fail",
 		"closed_forms/gaussian-divergence": "skip",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -102,6 +104,7 @@ func TestBrokenImplementation(t *testing.T) {
 		{"closed_forms/gaussian", "sigma="},
 		{"closed_forms/laplace", "hangs"},
 		{"closed_forms/laplace", "(hang)"},
+		{"closed_forms/randomized-response", "say unsupported"},
 		{"closed_forms/gaussian-divergence", "Impl.GaussianDivergence not provided"},
 	} {
 		if !strings.Contains(strings.Join(log[c.sub], "\n"), c.want) {
@@ -119,6 +122,38 @@ func TestBrokenImplementation(t *testing.T) {
 	}
 	if !failed {
 		t.Errorf("accepting invalid Gaussian inputs was not reported: %v", log)
+	}
+}
+
+// A group with nothing graded fails, as `rdpcheck score` fails such
+// answers (score.Report.Failed): an SGM that always says unsupported
+// passed all 14 sgm_rdp groups. One that answers some tests and says
+// unsupported to the others is graded on the rest.
+func TestUnsupportedGradesNothing(t *testing.T) {
+	never := func(q, sigma, alpha float64) (float64, error) { return 0, ErrUnsupported }
+	log := map[string][]string{}
+	run(&recorder{log: &log}, Impl{SGM: never}, []string{"sgm_rdp.json"})
+	if len(log) != 14 {
+		t.Errorf("%d sgm_rdp groups run, want 14", len(log))
+	}
+	for name, lines := range log {
+		if status(lines) != "fail" || !strings.Contains(strings.Join(lines, "\n"), "say unsupported") {
+			t.Errorf("%s, every answer unsupported: %s\n%s", name, status(lines), strings.Join(lines, "\n"))
+		}
+	}
+	// fractional orders unsupported, integers answered by fast
+	some := func(q, sigma, alpha float64) (float64, error) {
+		if alpha != math.Trunc(alpha) {
+			return 0, ErrUnsupported
+		}
+		return fast.SGM(q, sigma, alpha)
+	}
+	log = map[string][]string{}
+	run(&recorder{log: &log}, Impl{SGM: some}, []string{"sgm_rdp.json"})
+	for _, name := range []string{"sgm_rdp/special", "sgm_rdp/typical/integer"} {
+		if lines, ok := log[name]; !ok || status(lines) != "pass" {
+			t.Errorf("%s, integer orders answered: %s\n%s", name, status(lines), strings.Join(lines, "\n"))
+		}
 	}
 }
 
@@ -235,4 +270,141 @@ func TestProfileAccountants(t *testing.T) {
 			}
 		}
 	}
+}
+
+// The slices an Impl is given are its own: one that overwrites its trees
+// after answering changes nothing Run reads afterwards (they were the
+// vector file's own slice: Known saw them overwritten, and the call's
+// goroutine, still running after a hang, could write them while Run read
+// them).
+func TestImplSlicesAreItsOwn(t *testing.T) {
+	var seen [][]int
+	scribble := Impl{
+		TreeAggregation: func(sigma float64, trees []int, restarts string, alpha float64) (float64, error) {
+			r := fast.TreeOneTree
+			if restarts == "every-tree" {
+				r = fast.TreeEveryTree
+			}
+			v, err := fast.TreeAggregation(sigma, trees, alpha, r)
+			for i := range trees {
+				trees[i] = -7777
+			}
+			return v, err
+		},
+		Known: func(file string, g *schema.Group, tc *schema.Test) string {
+			seen = append(seen, tc.Trees)
+			return ""
+		},
+	}
+	log := map[string][]string{}
+	run(&recorder{log: &log}, scribble, []string{"dgauss_tree_repeat.json"})
+	if status(log["dgauss_tree_repeat/tree-aggregation"]) != "pass" {
+		t.Errorf("tree-aggregation: %v", log["dgauss_tree_repeat/tree-aggregation"])
+	}
+	n := 0
+	for _, trees := range seen {
+		if slices.Contains(trees, -7777) {
+			n++
+		}
+	}
+	if n > 0 {
+		t.Errorf("Known saw the trees the Impl overwrote in %d tests", n)
+	}
+	log = map[string][]string{}
+	run(&recorder{log: &log}, Impl{Gaussian: fast.Gaussian, Timeout: -time.Second}, []string{"closed_forms.json"})
+	if s := fmt.Sprint(log); !strings.Contains(s, "Impl.Timeout") {
+		t.Errorf("a negative Timeout: %s", s)
+	}
+}
+
+// sliceImpl is fast handed over for the functions that take slices,
+// changing its slices after each answer as mode says: 0 leaves them, 1
+// reverses them, 2 overwrites them with NaN, 3 keeps them and overwrites
+// the previous call's at the next call.
+func sliceImpl(mode int) Impl {
+	var kept [][]float64
+	done := func(xs ...[]float64) {
+		switch mode {
+		case 1:
+			for _, x := range xs {
+				slices.Reverse(x)
+			}
+		case 2:
+			for _, x := range xs {
+				for i := range x {
+					x[i] = math.NaN()
+				}
+			}
+		case 3:
+			for _, x := range kept {
+				for i := range x {
+					x[i] = -1
+				}
+			}
+			kept = xs
+		}
+	}
+	conv := func(name string) fast.Conversion {
+		if name == "classic" {
+			return fast.Classic
+		}
+		return fast.Improved
+	}
+	return Impl{
+		Divergence: func(p, q []float64, alpha float64) (float64, error) {
+			v, err := fast.Divergence(p, q, alpha)
+			done(p, q)
+			return v, err
+		},
+		Epsilon: func(orders, rdp []float64, delta float64, c string) (float64, error) {
+			v, _, err := fast.Epsilon(orders, rdp, delta, conv(c))
+			done(orders, rdp)
+			return v, err
+		},
+		Delta: func(orders, rdp []float64, eps float64, c string) (float64, error) {
+			v, _, err := fast.Delta(orders, rdp, eps, conv(c))
+			done(orders, rdp)
+			return v, err
+		},
+		RepeatAndSelect: func(orders, rdp []float64, mean, shape, alpha float64) (float64, error) {
+			v, err := fast.RepeatAndSelect(orders, rdp, mean, shape, alpha)
+			done(orders, rdp)
+			return v, err
+		},
+		TreeAggregation: func(sigma float64, trees []int, restarts string, alpha float64) (float64, error) {
+			r := fast.TreeOneTree
+			if restarts == "every-tree" {
+				r = fast.TreeEveryTree
+			}
+			v, err := fast.TreeAggregation(sigma, trees, alpha, r)
+			if mode != 0 {
+				slices.Reverse(trees)
+				for i := range trees {
+					trees[i] = -trees[i] - 1
+				}
+			}
+			return v, err
+		},
+	}
+}
+
+// TestImplSlicesProperty: whatever an Impl does to its slices after
+// answering (reverse them, overwrite them, keep them and overwrite them
+// later), Run reports exactly what it reports for one that leaves them.
+func TestImplSlicesProperty(t *testing.T) {
+	files := []string{"conversions.json", "divergence.json", "dgauss_tree_repeat.json"}
+	want := map[string][]string{}
+	run(&recorder{log: &want}, sliceImpl(0), files)
+	checks := 0
+	rapid.Check(t, func(t *rapid.T) {
+		mode := rapid.IntRange(1, 3).Draw(t, "mode")
+		if checks++; checks > 6 {
+			return // each check grades three files; six cover the modes
+		}
+		got := map[string][]string{}
+		run(&recorder{log: &got}, sliceImpl(mode), files)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("mode %d (-slices left +slices changed):\n%s", mode, diff)
+		}
+	})
 }

@@ -11,12 +11,16 @@
 // group's relative tolerance of the exact expected value, valid inputs
 // accepted, invalid inputs rejected (any non-nil error). A failing group
 // names its tolerance and its worst tcIds with their inputs. A group whose
-// function was not handed over is skipped, saying which function it needs.
+// function was not handed over is skipped, saying which function it needs;
+// a group whose every answer is ErrUnsupported fails, as the scorer fails
+// answers that answer nothing (some unsupported answers among graded ones
+// are not failures).
 package vectorstest
 
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -31,6 +35,13 @@ import (
 // A nil field is a function not offered: its groups are skipped. An error
 // return is a rejected input. Conversions are named "classic" or
 // "improved"; an implementation that lacks one returns ErrUnsupported.
+//
+// Every slice a function is given is its own, new for each call: it may
+// change or keep it, and nothing Run reads or reports changes with it.
+// Each call runs on a goroutine of its own (so that a hang can be timed
+// out), one at a time; a call that hangs keeps running while the next
+// ones are made, so the functions must be safe for concurrent use if they
+// can hang.
 type Impl struct {
 	SGM                func(q, sigma, alpha float64) (float64, error)
 	SGMCurve           func(q, sigma float64, steps int, alpha float64) (float64, error) // steps * SGM
@@ -86,7 +97,7 @@ type Impl struct {
 	Known func(file string, g *schema.Group, t *schema.Test) string
 
 	// Timeout bounds each call; a call still running then is a hang (the
-	// group fails). Zero means 10 s.
+	// group fails). Zero means 10 s; a negative one is an error.
 	Timeout time.Duration
 }
 
@@ -96,7 +107,8 @@ type Phase = schema.RunPhase
 
 // ErrUnsupported, returned (or wrapped) by a function, means it does not
 // offer this case (a conversion it lacks, say): the answer is counted as
-// unsupported, never as a failure.
+// unsupported, not as a failure; but a group whose every answer is
+// unsupported fails, as nothing in it is graded.
 var ErrUnsupported = errors.New("vectorstest: not supported")
 
 // call is one function's adapter: the test's inputs in, the value out.
@@ -236,7 +248,7 @@ func (m *Impl) calls() map[string]call {
 	}
 	if m.TreeAggregation != nil {
 		c[schema.TreeAggregation] = func(g *schema.Group, t *schema.Test) (float64, error) {
-			return m.TreeAggregation(f(t, "sigma"), t.Trees, t.Restarts, f(t, "alpha"))
+			return m.TreeAggregation(f(t, "sigma"), slices.Clone(t.Trees), t.Restarts, f(t, "alpha"))
 		}
 	}
 	if m.TreeMultiParticipation != nil {
@@ -382,6 +394,10 @@ const worstShown = 5
 func run(t tester, m Impl, names []string) {
 	t.Helper()
 	timeout := m.Timeout
+	if timeout < 0 {
+		t.Errorf("vectorstest: Impl.Timeout = %v: want a duration >= 0 (0 for 10 s)", timeout)
+		return
+	}
 	if timeout == 0 {
 		timeout = 10 * time.Second
 	}
@@ -425,40 +441,47 @@ func run(t tester, m Impl, names []string) {
 					}
 					one := rest
 					one.Tests = []*schema.Test{tc}
-					gs, err := grade(&one, ans)
+					r, err := grade(&one, ans)
 					switch {
 					case err != nil:
 						t.Errorf("%v", err)
-					case gs.Failed():
-						t.Logf("tcId %d (%s): %s: known: %s", tc.TcID, score.Inputs(g, tc), gs.Worst[0].Verdict(), why)
+					case r.Groups[0].Failed():
+						t.Logf("tcId %d (%s): %s: known: %s", tc.TcID, score.Inputs(g, tc), r.Groups[0].Worst[0].Verdict(), why)
+					case r.Failed():
+						t.Logf("tcId %d (%s): unsupported: known: %s", tc.TcID, score.Inputs(g, tc), why)
 					default:
 						t.Logf("tcId %d (%s) passes: remove it from the known failures (%s)", tc.TcID, score.Inputs(g, tc), why)
 					}
 				}
-				gs, err := grade(&rest, ans)
+				if len(rest.Tests) == 0 {
+					return // every test is a known failure, graded above
+				}
+				r, err := grade(&rest, ans)
 				if err != nil {
 					t.Errorf("%v", err)
 					return
 				}
-				if gs.Failed() {
+				if gs := r.Groups[0]; gs.Failed() {
 					t.Errorf("%s", failure(name, gs))
+				} else if r.Failed() {
+					// the scorer's rule: answers that answer nothing pass
+					// nothing
+					t.Errorf("%s group %s (%s) answers nothing: all %d of its tests say unsupported (ErrUnsupported), so none is graded", name, gs.Name, gs.Function, gs.Answered)
 				}
 			})
 		}
 	}
 }
 
-// grade judges the answers to one group.
-func grade(g *schema.Group, ans map[int]score.Answer) (*score.Group, error) {
+// grade judges the answers to one group, as a file of that group alone:
+// its report's Failed is the scorer's verdict on the answers (a group
+// whose every answer says unsupported fails), Groups[0] the group's grade.
+func grade(g *schema.Group, ans map[int]score.Answer) (*score.Report, error) {
 	sub := map[int]score.Answer{}
 	for _, tc := range g.Tests {
 		sub[tc.TcID] = ans[tc.TcID]
 	}
-	r, err := score.Score(&schema.File{NumberOfTests: len(g.Tests), TestGroups: []*schema.Group{g}}, sub, score.Options{})
-	if err != nil {
-		return nil, err
-	}
-	return r.Groups[0], nil
+	return score.Score(&schema.File{NumberOfTests: len(g.Tests), TestGroups: []*schema.Group{g}}, sub, score.Options{})
 }
 
 // failure says why a group failed: its counts, tolerance and worst tests.
