@@ -20,6 +20,8 @@ type tmeas struct {
 	logZ    float64
 	slack   float64
 	slackLo float64
+	// sh: the vector's spacing is its run's spacing times 2^sh (coarsen)
+	sh int
 	// tiltRel bounds the relative error of every entry that the tilts'
 	// rounding makes (each step's e^(lambda g_k - ref) is computed with
 	// lambda g_k and the difference rounded; those errors add under
@@ -74,7 +76,10 @@ func finishConv(a, b *tmeas, ru, rl []float64, e1 float64) tmeas {
 			rl[i] = 0
 		}
 	}
-	r := tmeas{k0: a.k0 + b.k0, up: ru, lo: rl, logZ: a.logZ + b.logZ,
+	if a.sh != b.sh {
+		panic("finishConv: the vectors' spacings differ")
+	}
+	r := tmeas{k0: a.k0 + b.k0, up: ru, lo: rl, logZ: a.logZ + b.logZ, sh: a.sh,
 		slack: slack * (1 + 4*u64), slackLo: slackLo * (1 + 4*u64),
 		tiltRel: (a.tiltRel + b.tiltRel + a.tiltRel*b.tiltRel) * (1 + 4*u64)}
 	return normalise(truncate(r, 2*e1))
@@ -202,10 +207,17 @@ func normalise(r tmeas) tmeas {
 	return r
 }
 
-// power returns the n-fold composition by repeated squaring (n >= 1),
-// checking ctx between convolutions; a vector longer than maxLen is
-// ErrTooLarge.
-func power(ctx context.Context, s tmeas, n int64, maxLen int) (tmeas, error) {
+// coarsenLen is the length past which a composed vector is coarsened
+// (coarsen): a run's spread of 2^20 points puts the spacing below a
+// millionth of it, where coarsening's second-order error is far below
+// the width asked.
+const coarsenLen = 1 << 20
+
+// power returns the n-fold composition by repeated squaring (n >= 1) of s,
+// whose spacing is s0 times 2^s.sh, at tilt lambda, checking ctx between
+// convolutions. A vector longer than coarsenLen is coarsened; one longer
+// than maxLen is ErrTooLarge.
+func power(ctx context.Context, s tmeas, n int64, maxLen int, s0, lambda float64) (tmeas, error) {
 	var res *tmeas
 	base := s
 	for n > 0 {
@@ -217,7 +229,12 @@ func power(ctx context.Context, s tmeas, n int64, maxLen int) (tmeas, error) {
 				c := base
 				res = &c
 			} else {
-				c := conv(res, &base)
+				a, b := alignSh(*res, base, s0, lambda)
+				c := conv(&a, &b)
+				res = &c
+			}
+			for len(res.up) > coarsenLen {
+				c := coarsen(*res, math.Ldexp(s0, res.sh), lambda)
 				res = &c
 			}
 			if len(res.up) > maxLen {
@@ -227,12 +244,26 @@ func power(ctx context.Context, s tmeas, n int64, maxLen int) (tmeas, error) {
 		n >>= 1
 		if n > 0 {
 			base = square(&base)
+			for len(base.up) > coarsenLen {
+				base = coarsen(base, math.Ldexp(s0, base.sh), lambda)
+			}
 			if len(base.up) > maxLen {
 				return tmeas{}, &tooLargeErr{"grid", "a composed vector is longer than Options.MaxGrid"}
 			}
 		}
 	}
 	return *res, nil
+}
+
+// alignSh coarsens the finer of a and b (spacings s0 2^sh) to the other's.
+func alignSh(a, b tmeas, s0, lambda float64) (tmeas, tmeas) {
+	for a.sh < b.sh {
+		a = coarsen(a, math.Ldexp(s0, a.sh), lambda)
+	}
+	for b.sh < a.sh {
+		b = coarsen(b, math.Ldexp(s0, b.sh), lambda)
+	}
+	return a, b
 }
 
 // grid is where a vector's entries sit: entry k at g_k = o + k s. On
@@ -396,4 +427,86 @@ func sumAbsArg(c *composed, i0 int, eps float64, upper bool) float64 {
 		}
 	}
 	return s
+}
+
+// coarsen puts t (spacing s, tilt lambda) on the grid of spacing 2s whose
+// points are its even ones: point 2j stays; the odd point 2j+1, halfway
+// between 2j and 2j+2, is split as connect the dots splits it (mass
+// p/(1 + e^-s) up to 2j+2 and p e^-s/(1 + e^-s) down to 2j: the same P-
+// and Q-mass, the curve a chord above) in the upper vector, and in the
+// lower vector each target cell (2j, 2j+2] is an outcome of alpha = p_odd
+// + p_even, surplus A = p_odd (1 - e^-s) + p_even (1 - e^-2s) and deficit
+// C = p_odd (e^s - 1) that garbleLower places on the grid by
+// post-processing (the curve below), or, when its checks fail, the odd
+// points are moved down (coupling). The slacks keep their meaning (both
+// constructions move E phi the right way for every phi a composition
+// applies); the factors e^(+-lambda s) and e^-s are within 4u plus u of
+// their arguments' magnitudes, charged to tiltRel.
+func coarsen(t tmeas, s, lambda float64) tmeas {
+	n := len(t.up)
+	k0, k1 := t.k0, t.k0+n-1
+	jmin := floorDiv(k0-1, 2)
+	jmax := floorDiv(k1-1, 2)
+	m := jmax - jmin + 1 // cells
+	up := make([]float64, m+1)
+	eLs, eLsP := math.Exp(-lambda*s), math.Exp(lambda*s)
+	es := math.Exp(-s)
+	split := 1 / (1 + es) // up share
+	r := (10 + 1.01*math.Abs(lambda*s) + 1.01*s) * u64
+	val := func(v []float64, k int) float64 {
+		if k < k0 || k > k1 {
+			return 0
+		}
+		return v[k-k0]
+	}
+	for k := k0; k <= k1; k++ {
+		v := t.up[k-k0]
+		if v == 0 {
+			continue
+		}
+		if k%2 == 0 {
+			up[k/2-jmin] += v
+			continue
+		}
+		j := floorDiv(k-1, 2)
+		up[j+1-jmin] += v * eLsP * split * (1 + r)
+		up[j-jmin] += v * eLs * es * split * (1 + r)
+	}
+	// the lower vector's cells, tilted at their left points
+	aL, aH, AL, cH := make([]float64, m), make([]float64, m), make([]float64, m), make([]float64, m)
+	omes, ome2s, esm1 := -math.Expm1(-s), -math.Expm1(-2*s), math.Expm1(s)
+	for j := jmin; j <= jmax; j++ {
+		po := val(t.lo, 2*j+1) * eLs
+		pe := val(t.lo, 2*j+2) * eLs * eLs
+		i := j - jmin
+		a := po + pe
+		aL[i], aH[i] = a*(1-r), a*(1+r)
+		AL[i] = (po*omes + pe*ome2s) * (1 - r)
+		cH[i] = po * esm1 * (1 + r)
+	}
+	// C/A is about 1/3 in every cell (the even point at a cell's right end
+	// adds to A, not to C), so the forward chain contracts everywhere
+	lo, ok := garbleLower(aL, aH, AL, cH, eLsP*eLsP*(1+r), math.Expm1(2*s), m+1, true)
+	if !ok {
+		lo = make([]float64, m+1)
+		for k := k0; k <= k1; k++ {
+			v := t.lo[k-k0]
+			if k%2 == 0 {
+				lo[k/2-jmin] += v
+			} else {
+				lo[floorDiv(k-1, 2)-jmin] += v * eLs * (1 - r)
+			}
+		}
+	}
+	c := tmeas{k0: jmin, up: up, lo: lo, logZ: t.logZ, slack: t.slack, slackLo: t.slackLo, sh: t.sh + 1,
+		tiltRel: (t.tiltRel + r) * (1 + 2*u64)}
+	return normalise(truncate(c, 0))
+}
+
+func floorDiv(a, b int) int {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
 }

@@ -1,6 +1,9 @@
 package pld
 
-import "math"
+import (
+	"context"
+	"math"
+)
 
 // RRDelta returns a certified interval for the optimal delta(eps) of count
 // compositions of binary randomized response that reports the true bit
@@ -41,7 +44,7 @@ func RRDelta(p float64, count int, eps float64) (Interval, error) {
 	if err := checkEps(fn, eps); err != nil {
 		return Interval{}, err
 	}
-	return rrDelta(p, int64(count), eps), nil
+	return Delta(context.Background(), Composition{Terms: []Term{{rrBinary{p}, int64(count)}}}, eps)
 }
 
 // rrMaxCount bounds count (the sum has count + 1 terms).
@@ -130,12 +133,13 @@ func rrDelta(p float64, n int64, eps float64) Interval {
 // RREpsilon returns a certified interval for the optimal eps(delta) =
 // inf{eps >= 0 : delta(eps) <= delta} of count compositions of binary
 // randomized response (see RRDelta), by bisection on RRDelta's interval
-// (see invert) to 1e-9 relative.
+// (see invert) to 1e-9 relative; past 10^5 steps, on the composition's
+// lattice (the binomial's window, with the FFT's error bound).
 //
 // Special cases:
 //
 //	RREpsilon(p=1/2, count, delta) = [0, 0]
-//	RREpsilon(p=0 or 1, count, delta) = [0, +Inf] with ErrPrecision (no eps has delta(eps) <= delta < 1)
+//	RREpsilon(p=0 or 1, count, delta < 1) = [+Inf, +Inf] (no eps has delta(eps) <= delta)
 func RREpsilon(p float64, count int, delta float64) (Interval, error) {
 	const fn = "RREpsilon"
 	if err := checkRR(fn, p, count); err != nil {
@@ -144,7 +148,32 @@ func RREpsilon(p float64, count int, delta float64) (Interval, error) {
 	if err := checkDelta(fn, delta); err != nil {
 		return Interval{}, err
 	}
-	return invert(func(e float64) Interval { return rrDelta(p, int64(count), e) }, delta, 1e-9)
+	return Epsilon(context.Background(), Composition{Terms: []Term{{rrBinary{p}, int64(count)}}}, delta, Options{Width: 1e-9})
+}
+
+// rrBinary is binary randomized response reporting the true bit with
+// probability p, for RRDelta and RREpsilon: the pair (p, 1-p) against
+// (1-p, p), symmetric under every relation.
+type rrBinary struct{ p float64 }
+
+func (e rrBinary) String() string { return "RR(p=" + fmtF(e.p) + ")" }
+func (e rrBinary) check() error   { return nil }
+
+func (e rrBinary) pair(Relation) (pairOf, error) {
+	switch {
+	case e.p == 0.5:
+		return pairOf{noop: true}, nil
+	case e.p == 0 || e.p == 1:
+		return pairOf{nonPrivate: true}, nil
+	}
+	// P = max(p, 1-p) and Q = min: one of them is p, exact; the other
+	// 1 - p within u
+	P, Q := within(1-e.p, u64), exactSC(e.p)
+	if e.p > 0.5 {
+		P, Q = exactSC(e.p), within(1-e.p, 0) // 1-p exact (Sterbenz)
+	}
+	m := (&atomMeasure{name: e.String(), atoms: []atom{atomPQ(P, Q), atomPQ(Q, P)}}).withLattice()
+	return exactPair(m, nil), nil
 }
 
 // exactSC is a float64 value known exactly.

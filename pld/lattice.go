@@ -83,14 +83,15 @@ func latticeStep(m *atomMeasure, lambda float64) tmeas {
 
 // latticeRun is n steps of m on its lattice, with the grid of the result.
 func latticeRun(ctx context.Context, m *atomMeasure, n int64, lambda float64, maxLen int) (tmeas, grid, error) {
-	t, err := power(ctx, latticeStep(m, lambda), n, maxLen)
+	lat := m.lat
+	t, err := power(ctx, latticeStep(m, lambda), n, maxLen, lat.s, lambda)
 	if err != nil {
 		return tmeas{}, grid{}, err
 	}
-	lat := m.lat
 	nf := float64(n)
 	o := nf * lat.c
-	return t, grid{o: o, s: lat.s, oErr: (nf*lat.ce + u64*math.Abs(o)) * (1 + 2*u64), sErr: lat.se}, nil
+	// coarsened t.sh times: the spacing (and its error) times 2^sh, exactly
+	return t, grid{o: o, s: math.Ldexp(lat.s, t.sh), oErr: (nf*lat.ce + u64*math.Abs(o)) * (1 + 2*u64), sErr: math.Ldexp(lat.se, t.sh)}, nil
 }
 
 // regrid puts a vector on a lattice (g, tilt lambda) on the dyadic grid of
@@ -142,6 +143,7 @@ func regrid(m tmeas, g grid, lambda, h float64, maxGrid int) (tmeas, stepGrid, e
 		sg.lo = make([]float64, len(sg.up))
 	}
 	t := fromStep(sg)
+	t.sh = 0
 	// the slacks are in units of e^logZ
 	f := math.Exp(m.logZ-t.logZ) * (1 + (4+1.01*math.Abs(m.logZ-t.logZ))*u64)
 	t.slack += m.slack * f

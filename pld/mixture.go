@@ -111,7 +111,9 @@ func gaussMixSpec(name string, s float64, P, Q gaussMix) *monoSpec {
 			xl := pmin - 13*s + math.Min(0, lambda*(pmin-qmin))
 			xr := pmax + 13*s + math.Max(0, lambda*(pmax-qmax))
 			if z := tailZ(tail); z > 0 {
-				xl, xr = math.Max(xl, pmin-z*s), math.Min(xr, pmax+z*s)
+				// the large losses' side goes where the budget says,
+				// nearer or farther; the other only moves in
+				xl, xr = math.Max(xl, pmin-z*s), pmax+z*s
 			}
 			return xl, xr
 		},

@@ -438,8 +438,15 @@ func (p *plan) closedForm() (func(eps float64) Interval, float64) {
 		if p.onlyCount == 1 {
 			return func(eps float64) Interval { return laplaceOneStep(e.B, eps) }, 1e-12
 		}
+	case rrBinary:
+		if p.onlyCount <= 1e5 {
+			pt, n := e.p, p.onlyCount
+			return func(eps float64) Interval { return rrDelta(pt, n, eps) }, 1e-9
+		}
 	case RandomizedResponse:
-		if e.Buckets == 2 && p.rel == ReplaceOne && p.onlyCount <= rrMaxCount && e.Noise > 0 && e.Noise < 1 {
+		// the sum has count + 1 terms at every eps: past 10^5 the lattice
+		// (a window of the binomial) is cheaper
+		if e.Buckets == 2 && p.rel == ReplaceOne && p.onlyCount <= 1e5 && e.Noise > 0 && e.Noise < 1 {
 			pt := 1 - e.Noise/2 // exact: e.Noise/2 is, and 1 - x for x in [0, 1/2] (Sterbenz)
 			n := p.onlyCount
 			return func(eps float64) Interval { return rrDelta(pt, n, eps) }, 1e-9
@@ -524,7 +531,7 @@ func (p *plan) dirDelta(ctx context.Context, d int, eps float64, o Options) (Int
 		if fixed || best.RelWidth() <= o.width() || best.Hi == 0 {
 			return best, nil
 		}
-		if stall.after(best.RelWidth()) && h <= 0x1p-16 {
+		if stall.after(best.RelWidth()) && (h <= 0x1p-16 || c.m.sh > 0) {
 			return best, &precisionErr{"Delta", "width not reached: finer grids stopped narrowing the interval"}
 		}
 		// the h^2 law from a finite width (as refineEpsilon), else halve
@@ -606,7 +613,8 @@ func tiltEps(K func(float64) float64, eps float64) float64 {
 func tiltDelta(K func(float64) float64, delta float64) float64 {
 	f := func(l float64) float64 { return (K(l) - math.Log(delta)) / l }
 	best, bl := math.Inf(1), 1.0
-	for l := 1.0 / 64; l <= 256; l *= 1.25 {
+	// long runs want small tilts (about sqrt(2 log(1/delta) / variance))
+	for l := 0x1p-24; l <= 256; l *= 1.25 {
 		if v := f(l); v < best {
 			best, bl = v, l
 		}
@@ -650,7 +658,8 @@ func composeRun(ctx context.Context, terms []runTerm, h, lambda, tail float64, m
 		if acc == nil {
 			acc = &m
 		} else {
-			c := conv(acc, &m)
+			a, b := alignSh(*acc, m, h, lambda)
+			c := conv(&a, &b)
 			acc = &c
 		}
 		M, tau := sg.mass, sg.infMass
@@ -666,7 +675,7 @@ func composeRun(ctx context.Context, terms []runTerm, h, lambda, tail float64, m
 		return nil, nil
 	}
 	inf := math.Exp(logF) * (1 + 8*u64) * -math.Expm1(logKeep) * (1 + 8*u64)
-	return &composed{m: *acc, g: dyadic(h), lambda: lambda, inf: inf, infLo: math.Max(0, -math.Expm1(logLo)*(1-4*u64)), excess: excess * (1 + 8*u64)}, nil
+	return &composed{m: *acc, g: dyadic(math.Ldexp(h, acc.sh)), lambda: lambda, inf: inf, infLo: math.Max(0, -math.Expm1(logLo)*(1-4*u64)), excess: excess * (1 + 8*u64)}, nil
 }
 
 // termRun is a term's n steps on the grid of spacing h, with the step's
@@ -698,7 +707,7 @@ func termRun(ctx context.Context, t runTerm, h float64, c cut, maxGrid, maxLen i
 	if err != nil {
 		return tmeas{}, stepGrid{}, 0, err
 	}
-	m, err := power(ctx, fromStep(sg), t.n, maxLen)
+	m, err := power(ctx, fromStep(sg), t.n, maxLen, h, c.lambda)
 	return m, sg, t.n, err
 }
 
@@ -778,13 +787,15 @@ func (p *plan) refineEpsilon(ctx context.Context, delta float64, o Options) (Int
 	var last Interval // the last grid's certified interval
 	haveLast := false
 	var stall stalled
+	coarsened := false // a grid's composition was coarsened: h no longer sets its spacing
 	for {
 		for _, d := range dirs {
 			if skip[d] {
 				continue
 			}
 			o.say("direction %d: composing at h = 2^%d", d, int(math.Log2(h)))
-			iv, err := p.dirEpsilon(ctx, d, delta, h, o)
+			iv, coarse, err := p.dirEpsilon(ctx, d, delta, h, o)
+			coarsened = coarsened || coarse
 			if err != nil {
 				if haveLast {
 					return last, precisionOr(err, fn)
@@ -808,7 +819,7 @@ func (p *plan) refineEpsilon(ctx context.Context, delta float64, o Options) (Int
 		if fixed || res.RelWidth() <= o.width() || res.Hi == 0 {
 			return res, nil
 		}
-		if stall.after(res.RelWidth()) && h <= 0x1p-16 {
+		if stall.after(res.RelWidth()) && (h <= 0x1p-16 || coarsened) {
 			return res, &precisionErr{fn, "width not reached: finer grids stopped narrowing the interval"}
 		}
 		last, haveLast = res, true
@@ -833,39 +844,40 @@ func (p *plan) refineEpsilon(ctx context.Context, delta float64, o Options) (Int
 	}
 }
 
-// dirEpsilon returns direction d's certified eps interval at spacing h.
-func (p *plan) dirEpsilon(ctx context.Context, d int, delta, h float64, o Options) (Interval, error) {
+// dirEpsilon returns direction d's certified eps interval at spacing h,
+// and whether its composition was coarsened.
+func (p *plan) dirEpsilon(ctx context.Context, d int, delta, h float64, o Options) (Interval, bool, error) {
 	terms := p.dirs[d]
 	lam := tiltDelta(func(l float64) float64 { return totalK(terms, l) }, delta)
+	prof := func(c *composed) func(float64) Interval {
+		return func(eps float64) Interval {
+			if iv, ok := p.beyond(d, eps); ok {
+				return iv
+			}
+			return c.delta(eps)
+		}
+	}
 	if am, n, ok := p.latticeOnly(d); ok {
 		c, err := latticeComposed(ctx, am, n, lam, o)
 		if err == nil {
-			return invert(func(eps float64) Interval {
-				if iv, ok := p.beyond(d, eps); ok {
-					return iv
-				}
-				return c.delta(eps)
-			}, delta, o.width()/50)
+			iv, err := invert(prof(c), delta, o.width()/50)
+			return iv, c.m.sh > 0, err
 		}
 		if !errors.Is(err, ErrTooLarge) {
-			return Interval{}, err
+			return Interval{}, false, err
 		}
 	}
 	// The run's +Inf mass is added to the upper delta: a budget of
 	// delta width 2^-10 moves eps's upper end by far less than the width.
 	c, err := composeRun(ctx, terms, h, lam, delta*o.width()*0x1p-10, o.maxGrid())
 	if err != nil {
-		return Interval{}, err
+		return Interval{}, false, err
 	}
 	if c == nil {
-		return Interval{0, 0}, nil
+		return Interval{0, 0}, false, nil
 	}
-	return invert(func(eps float64) Interval {
-		if iv, ok := p.beyond(d, eps); ok {
-			return iv
-		}
-		return c.delta(eps)
-	}, delta, o.width()/50)
+	iv, err := invert(prof(c), delta, o.width()/50)
+	return iv, c.m.sh > 0, err
 }
 
 // sortedKeys is the plan's terms' keys, for messages and tests.

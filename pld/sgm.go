@@ -246,11 +246,14 @@ func sgmCells(q, sigma, h, lambda, stepTail float64, add bool) (kmin int, cells 
 		// (the smallest, moved up to the lowest grid point in the upper
 		// measure, dropped from the lower: both moves keep them bounds,
 		// and change the composed delta by at most their mass each step).
+		// The cut on the side of the large losses goes where the budget
+		// says, nearer than the tilt's or farther (a tiny delta needs the
+		// tail far out); on the other side it only moves in.
 		if add {
-			xloCut = math.Max(xloCut, -z*s)
+			xloCut = -z * s
 			xhiCut = math.Min(xhiCut, z*s)
 		} else {
-			xhiCut = math.Min(xhiCut, 1+z*s)
+			xhiCut = 1 + z*s
 		}
 	}
 	Llo := sgmLoss(xloCut, q, s2)
@@ -337,21 +340,20 @@ func sgmCells(q, sigma, h, lambda, stepTail float64, add bool) (kmin int, cells 
 	return kmin, cells, leftTail, rightTail, checkSlivers(cells, h, rb, s2)
 }
 
-// tailZ returns z >= 4 with the normal upper tail at z about b (b > 0
-// and below the tail at 4), else 0 (no cut). It only places a cut; the
-// mass beyond is computed with its own bound.
+// tailZ returns z >= 4 with the normal upper tail at z about b (0 < b <
+// 3e-5), else 0 (no budget). It only places a cut; the mass beyond is
+// computed with its own bound. The tail is compared in logs (logPhi plus
+// the log of the Mills ratio), so b may be as small as the least float64.
 func tailZ(b float64) float64 {
 	if !(b > 0) || b >= 3e-5 {
 		return 0
 	}
-	if b < 1e-300 {
-		return 0
-	}
-	// bisection on Erfc (math.Erfcinv is Erfinv(1 - x): +Inf below 1e-16)
-	a, c := 4.0, 38.0
-	for i := 0; i < 50; i++ {
+	lb := math.Log(b)
+	a, c := 4.0, 64.0
+	for i := 0; i < 60; i++ {
 		m := (a + c) / 2
-		if math.Erfc(m/math.Sqrt2)/2 > b {
+		r, _ := mills(m)
+		if logPhi(m)+math.Log(r) > lb {
 			a = m
 		} else {
 			c = m

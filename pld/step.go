@@ -209,7 +209,7 @@ func buildStep(sc0 stepCells, h, lambda float64) stepGrid {
 	sg := stepGrid{k0: kmin, up: up, ref: ref, infMass: infMass, infLo: sc0.infLo, mass: mass, tiltRel: tiltRel}
 	// The lower measure: a post-processing of the cells, placed on the
 	// grid (garbleLower); where its checks fail, the split minus iota.
-	if g, ok := garbleLower(lsDown, alHi, aHiLo, cHi, math.Exp(lambda*h), eh1, n); ok {
+	if g, ok := garbleLower(lsDown, alHi, aHiLo, cHi, math.Exp(lambda*h), eh1, n, false); ok {
 		sg.lo = g
 		return sg
 	}
@@ -389,7 +389,7 @@ func logAdd(a, b float64) float64 {
 // bounds on alpha; AL (tilted at k): on A; cH (tilted at k): upper bounds
 // on C; el: e^(lambda h) (within 4u). Each outcome's inequality is checked
 // with the rounded values; ok is false if one fails.
-func garbleLower(aL, aH, AL, cH []float64, el, eh1 float64, n int) ([]float64, bool) {
+func garbleLower(aL, aH, AL, cH []float64, el, eh1 float64, n int, forward bool) ([]float64, bool) {
 	m := len(aL)
 	theta := make([]float64, m+1)
 	A := func(k int) float64 {
@@ -476,7 +476,11 @@ func garbleLower(aL, aH, AL, cH []float64, el, eh1 float64, n int) ([]float64, b
 		bSet[k-1] = thB[k-1]
 	}
 	s, best := mode, math.Inf(1)
-	for c := mode - 256; c <= mode+256; c++ {
+	if forward {
+		// the caller's cells make the forward chain contract everywhere
+		s, best = m, 0
+	}
+	for c := mode - 256; c <= mode+256 && !forward; c++ {
 		if c < 1 || c > m-1 {
 			continue
 		}
