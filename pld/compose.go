@@ -408,10 +408,15 @@ func (c *composed) delta(eps float64) Interval {
 	// the paths that reach +Inf add their mass (the vectors hold the
 	// finite paths only)
 	lo = (lo + c.infLo) * (1 - 2*u64)
-	if hi > 1 {
+	// a tilt far from eps can overflow the untilted weights: the bounds
+	// are then the trivial ones (NaN fails both comparisons)
+	if !(lo >= 0) {
+		lo = 0
+	}
+	if !(hi <= 1) {
 		hi = 1
 	}
-	return Interval{lo, hi * (1 + 4*u64)}
+	return Interval{math.Min(lo, 1), math.Min(1, hi*(1+4*u64))}
 }
 
 // sumAbsArg is sum over the entries counted of their mass times |eps - g|

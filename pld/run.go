@@ -511,7 +511,7 @@ func (p *plan) dirDelta(ctx context.Context, d int, eps float64, o Options) (Int
 	// tail budget: 2^-30 of the Chernoff estimate e^(K - lambda eps), an
 	// estimate above delta(eps) (it only places the cuts)
 	tail := math.Ldexp(math.Exp(K(lam)-lam*eps), -30)
-	h, fixed := 0x1p-10, o.H > 0
+	h, fixed := p.firstH(), o.H > 0
 	if fixed {
 		h = gridH(o.H)
 	}
@@ -576,6 +576,32 @@ func precisionOr(err error, fn string) error {
 	return err
 }
 
+// firstH is the first grid's spacing: a quarter of the narrowest step's
+// loss spread (from its cumulant estimate's second difference at 0), as a
+// power of two in [2^-18, 2^-10]; a grid coarser than a step's spread makes
+// the discretisation's error first order in h, so refining from there
+// only wastes grids.
+func (p *plan) firstH() float64 {
+	h := 0x1p-10
+	for d := range 2 {
+		for _, t := range p.dirs[d] {
+			if _, ok := t.up.(*atomMeasure); ok {
+				continue
+			}
+			const e = 1e-3
+			k0, k1, k2 := t.up.logMGF(0), t.up.logMGF(e), t.up.logMGF(2*e)
+			v := (k2 - 2*k1 + k0) / (e * e)
+			if !(v > 0) {
+				continue
+			}
+			for h > 0x1p-18 && h > math.Sqrt(v)/4 {
+				h /= 2
+			}
+		}
+	}
+	return h
+}
+
 // totalK is the run's cumulant estimate at lambda (upper measures).
 func totalK(terms []runTerm, lambda float64) float64 {
 	var t float64
@@ -612,12 +638,32 @@ func tiltEps(K func(float64) float64, eps float64) float64 {
 // tiltDelta minimises the Chernoff estimate (K(lambda) - log delta)/lambda.
 func tiltDelta(K func(float64) float64, delta float64) float64 {
 	f := func(l float64) float64 { return (K(l) - math.Log(delta)) / l }
+	// a scan by factors of 2 from 2^-24 (long runs want small tilts,
+	// about sqrt(2 log(1/delta) / variance)) to 256, then golden-section
+	// search in log lambda around the best
 	best, bl := math.Inf(1), 1.0
-	// long runs want small tilts (about sqrt(2 log(1/delta) / variance))
-	for l := 0x1p-24; l <= 256; l *= 1.25 {
+	for l := 0x1p-24; l <= 256; l *= 2 {
 		if v := f(l); v < best {
 			best, bl = v, l
 		}
+	}
+	a, b := math.Log(bl/2), math.Log(math.Min(2*bl, 256))
+	g := (math.Sqrt(5) - 1) / 2
+	c, d := b-g*(b-a), a+g*(b-a)
+	fc, fd := f(math.Exp(c)), f(math.Exp(d))
+	for i := 0; i < 16; i++ {
+		if fc < fd {
+			b, d, fd = d, c, fc
+			c = b - g*(b-a)
+			fc = f(math.Exp(c))
+		} else {
+			a, c, fc = c, d, fd
+			d = a + g*(b-a)
+			fd = f(math.Exp(d))
+		}
+	}
+	if l := math.Exp((a + b) / 2); f(l) < best {
+		return l
 	}
 	return bl
 }
@@ -776,7 +822,7 @@ func (p *plan) epsilon(ctx context.Context, delta float64, o Options) (Interval,
 // other).
 func (p *plan) refineEpsilon(ctx context.Context, delta float64, o Options) (Interval, error) {
 	const fn = "Epsilon"
-	h := 0x1p-10 // a cheap first grid
+	h := p.firstH()
 	fixed := o.H > 0
 	if fixed {
 		h = gridH(o.H)
@@ -788,13 +834,18 @@ func (p *plan) refineEpsilon(ctx context.Context, delta float64, o Options) (Int
 	haveLast := false
 	var stall stalled
 	coarsened := false // a grid's composition was coarsened: h no longer sets its spacing
+	var tilts [2]float64 // each direction's, computed once
 	for {
 		for _, d := range dirs {
 			if skip[d] {
 				continue
 			}
 			o.say("direction %d: composing at h = 2^%d", d, int(math.Log2(h)))
-			iv, coarse, err := p.dirEpsilon(ctx, d, delta, h, o)
+			if tilts[d] == 0 {
+				terms := p.dirs[d]
+				tilts[d] = tiltDelta(func(l float64) float64 { return totalK(terms, l) }, delta)
+			}
+			iv, coarse, err := p.dirEpsilon(ctx, d, delta, h, tilts[d], o)
 			coarsened = coarsened || coarse
 			if err != nil {
 				if haveLast {
@@ -846,9 +897,8 @@ func (p *plan) refineEpsilon(ctx context.Context, delta float64, o Options) (Int
 
 // dirEpsilon returns direction d's certified eps interval at spacing h,
 // and whether its composition was coarsened.
-func (p *plan) dirEpsilon(ctx context.Context, d int, delta, h float64, o Options) (Interval, bool, error) {
+func (p *plan) dirEpsilon(ctx context.Context, d int, delta, h, lam float64, o Options) (Interval, bool, error) {
 	terms := p.dirs[d]
-	lam := tiltDelta(func(l float64) float64 { return totalK(terms, l) }, delta)
 	prof := func(c *composed) func(float64) Interval {
 		return func(eps float64) Interval {
 			if iv, ok := p.beyond(d, eps); ok {
