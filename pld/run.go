@@ -833,7 +833,7 @@ func (p *plan) refineEpsilon(ctx context.Context, delta float64, o Options) (Int
 	var last Interval // the last grid's certified interval
 	haveLast := false
 	var stall stalled
-	coarsened := false // a grid's composition was coarsened: h no longer sets its spacing
+	coarsened := false   // a grid's composition was coarsened: h no longer sets its spacing
 	var tilts [2]float64 // each direction's, computed once
 	for {
 		for _, d := range dirs {
