@@ -677,13 +677,13 @@ const maxComposed = 1 << 23
 // the run's mass at +Inf: each step's cut at the large losses is placed
 // where its P-mass beyond is about tail over the number of steps.
 func composeRun(ctx context.Context, terms []runTerm, h, lambda, tail float64, maxGrid int) (*composed, error) {
-	var steps float64
+	var nsteps float64
 	for _, t := range terms {
-		steps += float64(t.n)
+		nsteps += float64(t.n)
 	}
 	stepTail := 0.0
-	if tail > 0 && steps > 0 {
-		stepTail = tail / steps
+	if tail > 0 && nsteps > 0 {
+		stepTail = tail / nsteps
 	}
 	maxLen := max(maxGrid, maxComposed)
 	var acc *tmeas
@@ -693,21 +693,17 @@ func composeRun(ctx context.Context, terms []runTerm, h, lambda, tail float64, m
 	// logF sums n log(M + tau), logKeep n log1p(-tau/(M + tau)) (rounded
 	// down), logLo n log1p(-iota) for the lower's exact +Inf masses.
 	var logF, logKeep, logLo, excess float64
+	var steps []tmeas
+	var counts []int64
 	for _, t := range terms {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		m, sg, n1, err := termRun(ctx, t, h, cut{lambda, stepTail}, maxGrid, maxLen)
+		m, sg, n, n1, err := termStep(ctx, t, h, cut{lambda, stepTail}, maxGrid, maxLen)
 		if err != nil {
 			return nil, err
 		}
-		if acc == nil {
-			acc = &m
-		} else {
-			a, b := alignSh(*acc, m, h, lambda)
-			c := conv(&a, &b)
-			acc = &c
-		}
+		steps, counts = append(steps, m), append(counts, n)
 		M, tau := sg.mass, sg.infMass
 		nf := float64(t.n)
 		logF += nf * math.Log((M+tau)*(1+4*u64)) * (1 + 4*u64)
@@ -717,24 +713,46 @@ func composeRun(ctx context.Context, terms []runTerm, h, lambda, tail float64, m
 		logLo += nf * math.Log1p(-sg.infLo) * (1 - 6*u64)
 		excess += float64(n1) * sg.excess
 	}
-	if acc == nil {
+	if len(steps) == 0 {
 		return nil, nil
+	}
+	// all at once in the frequency domain where the window fits; else
+	// each by repeated squaring (which can coarsen), then composed
+	if r, ok, err := powerFFT(ctx, steps, counts, maxLen); err != nil {
+		return nil, err
+	} else if ok {
+		acc = &r
+	} else {
+		for i, st := range steps {
+			m, err := power(ctx, st, counts[i], maxLen, h, lambda)
+			if err != nil {
+				return nil, err
+			}
+			if acc == nil {
+				acc = &m
+			} else {
+				a, b := alignSh(*acc, m, h, lambda)
+				c := conv(&a, &b)
+				acc = &c
+			}
+		}
 	}
 	inf := math.Exp(logF) * (1 + 8*u64) * -math.Expm1(logKeep) * (1 + 8*u64)
 	return &composed{m: *acc, g: dyadic(math.Ldexp(h, acc.sh)), lambda: lambda, inf: inf, infLo: math.Max(0, -math.Expm1(logLo)*(1-4*u64)), excess: excess * (1 + 8*u64)}, nil
 }
 
-// termRun is a term's n steps on the grid of spacing h, with the step's
-// grid (its masses at +Inf and its excess) and the count of the excess
-// (n, or 1 when the n steps were composed on the event's lattice and put
-// on the grid once).
-func termRun(ctx context.Context, t runTerm, h float64, c cut, maxGrid, maxLen int) (tmeas, stepGrid, int64, error) {
+// termStep is a term's step on the grid of spacing h and the count to
+// compose it, with the step's grid (its masses at +Inf and its excess) and
+// the count of the excess: the step and t.n, or, for a discrete event on
+// its lattice, the t.n steps composed there exactly and put on the grid
+// once (count 1, excess once).
+func termStep(ctx context.Context, t runTerm, h float64, c cut, maxGrid, maxLen int) (tmeas, stepGrid, int64, int64, error) {
 	if am, ok := t.up.(*atomMeasure); ok && t.lo == t.up && am.lat != nil && t.n > 1 {
 		lm, g, err := latticeRun(ctx, am, t.n, c.lambda, maxLen)
 		if err == nil {
 			m, sg, err := regrid(lm, g, c.lambda, h, maxGrid)
 			if err != nil {
-				return tmeas{}, stepGrid{}, 0, err
+				return tmeas{}, stepGrid{}, 0, 0, err
 			}
 			// the step's own masses for the +Inf bound
 			var M float64
@@ -742,19 +760,18 @@ func termRun(ctx context.Context, t runTerm, h float64, c cut, maxGrid, maxLen i
 				M += a.p.hi()
 			}
 			sg.mass, sg.infMass, sg.infLo = M*(1+float64(len(am.atoms))*u64), am.infHi, am.infLo
-			return m, sg, 1, nil
+			return m, sg, 1, 1, nil
 		}
 		if !errors.Is(err, ErrTooLarge) {
-			return tmeas{}, stepGrid{}, 0, err
+			return tmeas{}, stepGrid{}, 0, 0, err
 		}
 		// too long on its lattice: step by step on the grid
 	}
 	sg, err := stepOf(t.up, t.lo, h, c, maxGrid)
 	if err != nil {
-		return tmeas{}, stepGrid{}, 0, err
+		return tmeas{}, stepGrid{}, 0, 0, err
 	}
-	m, err := power(ctx, fromStep(sg), t.n, maxLen, h, c.lambda)
-	return m, sg, t.n, err
+	return fromStep(sg), sg, t.n, t.n, nil
 }
 
 // stepOf discretises one step: the upper measure from up's cells, the
