@@ -40,13 +40,13 @@ func powerFFT(ctx context.Context, steps []tmeas, counts []int64, maxLen int) (t
 	// normalise each step to total 1 (the quotient's rounding is an
 	// entry's relative error, in tiltRel)
 	type nstep struct {
-		x, l             []float64
-		k0               int
-		n                int64
-		lt               float64 // log of the scale taken out
-		slack, slackLo   float64 // relative to the step's totals
-		tilt             float64
-		mu, v            float64 // mean and variance of the index (upper vector)
+		x, l           []float64
+		k0             int
+		n              int64
+		lt             float64 // log of the scale taken out
+		slack, slackLo float64 // relative to the step's totals
+		tilt           float64
+		mu, v          float64 // mean and variance of the index (upper vector)
 	}
 	var ns []nstep
 	var logZ, tiltRel float64
@@ -257,7 +257,7 @@ func windowFor(xs [][]float64, k0s []int, ns []int64, M, V, wrap float64, maxLen
 				}
 			}
 			s *= 1 + float64(len(x)+2)*u64
-			t += float64(ns[i]) * (mx + math.Log(s)*(1+4*u64)+4*u64*math.Abs(mx)) * (1 + 2*u64)
+			t += float64(ns[i]) * (mx + math.Log(s)*(1+4*u64) + 4*u64*math.Abs(mx)) * (1 + 2*u64)
 		}
 		return t
 	}
