@@ -12,7 +12,6 @@
 package testtier
 
 import (
-	"fmt"
 	"os"
 	"testing"
 )
@@ -53,6 +52,6 @@ func Sampled(t testing.TB, leaves string) bool {
 func Skip(t testing.TB, leaves string) {
 	t.Helper()
 	if !Exhaustive(t) {
-		t.Skip(fmt.Sprintf("the exhaustive tier (%s=1) runs %s", Env, leaves))
+		t.Skipf("the exhaustive tier (%s=1) runs %s", Env, leaves)
 	}
 }

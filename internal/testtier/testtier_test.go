@@ -16,7 +16,7 @@ type recorder struct {
 func (r *recorder) Helper()                      {}
 func (r *recorder) Fatalf(f string, args ...any) { r.fatal = fmt.Sprintf(f, args...) }
 func (r *recorder) Logf(f string, args ...any)   { r.log = fmt.Sprintf(f, args...) }
-func (r *recorder) Skip(args ...any)             { r.skip = fmt.Sprint(args...) }
+func (r *recorder) Skipf(f string, args ...any)  { r.skip = fmt.Sprintf(f, args...) }
 
 func TestTiers(t *testing.T) {
 	for _, c := range []struct {
