@@ -103,8 +103,9 @@ func (p *params) tErr(nd *node) float64 {
 
 // expm1DD returns expm1(x (t + tl)), x t in double-double, correcting the
 // rounding of the product to first order (pl e^p, pl <= u |x t|; Method
-// 11). From x t = 709 on the correction is left out: there E is near
-// overflow or +Inf, and such nodes are summed in log form (Method 12).
+// 11). From x t = 709 on the correction is left out (E is near overflow
+// or +Inf there): the sums take nodes with beta t > 700 in log form
+// (Method 12) and do not use their E.
 func expm1DD(x, t, tl float64) float64 {
 	p := x * t
 	pl := math.FMA(x, t, -p) + x*tl
