@@ -15,16 +15,12 @@ import (
 	"github.com/rdpcheck/rdpcheck/reference"
 )
 
-type evRegion struct {
-	name string
-	pts  []func() (float64, float64, *big.Float, error) // fast, reference(64 bits)
-}
-
 // eventsSweepOrders: orders near 1 and the default orders (+Inf is
 // checked in the special cases), thinned under -short.
 func eventsSweepOrders(short bool) []float64 {
-	// orders near 1 first: both sums of classDiv2 cancel there (caught by
-	// the properties' events law at alpha = 1.00000001: 1.6e-7 high)
+	// orders near 1 first: both sums of internal/puredp's classPair.div
+	// cancel there (caught by the properties' events law at alpha =
+	// 1.00000001: 1.6e-7 high)
 	// (and from 1 + 2^-52, as every sweep: fast.NearOneSweep; kept whole
 	// under -short)
 	near := append(slices.Clone(fast.NearOneSweep), 1+1e-8, 1.0001, 1.001, 1.01, 1.05)

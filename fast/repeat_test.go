@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rdpcheck/rdpcheck/fast"
+	"github.com/rdpcheck/rdpcheck/internal/testtier"
 	"github.com/rdpcheck/rdpcheck/reference"
 )
 
@@ -38,6 +39,16 @@ func toBig(r []float64) []*big.Float {
 func TestRepeatAndSelectAgainstReference(t *testing.T) {
 	t.Parallel()
 	ctx := reference.Context{Prec: 128}
+	// Every order's point value is checked against the curve's; the
+	// reference (the cost) at every 22nd order under -short, every 4th by
+	// default, and at all of them in the exhaustive tier.
+	stride := 1
+	switch {
+	case testing.Short():
+		stride = 22
+	case testtier.Sampled(t, "the reference at the orders other than every 4th"):
+		stride = 4
+	}
 	for _, shape := range []float64{0, 0.5, 1, 3, math.Inf(1)} {
 		var mx float64
 		for _, sigma := range []float64{0.7, 8} {
@@ -53,15 +64,15 @@ func TestRepeatAndSelectAgainstReference(t *testing.T) {
 					t.Fatal(err)
 				}
 				for i, a := range orders {
-					if testing.Short() && i%22 != 0 {
-						continue
-					}
 					got, err := fast.RepeatAndSelect(orders, rdp, mean, shape, a)
 					if err != nil {
 						t.Fatal(err)
 					}
 					if got != out[i] {
 						t.Errorf("curve %v != point %v", out[i], got)
+					}
+					if i%stride != 0 {
+						continue
 					}
 					ref, err := ctx.RepeatAndSelect(orders, rb, mean, shape, a)
 					if err != nil {

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/testtier"
 )
 
 type slPoint struct {
@@ -21,6 +22,8 @@ type slPoint struct {
 	q, b, a  float64
 	curveIdx int // >= 0: the value comes from a SampledLaplaceCurve over DefaultOrders
 }
+
+func (p slPoint) regionName() string { return p.region }
 
 // slPoints draws the sampled Laplace sweep over the promised range: q in
 // [1e-10, 1], b in [0.05, 1000], integer orders to 1024, fractional orders
@@ -198,6 +201,9 @@ func TestSampledLaplaceCurveMatchesPointwise(t *testing.T) {
 func TestSampledLaplaceAccuracySweep(t *testing.T) {
 	t.Parallel()
 	pts := slPoints(testing.Short())
+	if !testing.Short() && testtier.Sampled(t, "the sampled Laplace sweep's points other than each region's first and every 4th") {
+		pts = everyNth(pts, 4)
+	}
 	type res struct {
 		rel float64
 		err error

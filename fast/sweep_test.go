@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/rdpcheck/rdpcheck/internal/testtier"
 	"github.com/rdpcheck/rdpcheck/reference"
 )
 
@@ -166,13 +167,17 @@ func relErr(fast float64, ref *big.Float) float64 {
 // Boost.Math's accuracy reports. It fails if any relative error exceeds
 // 1e-12 or any value is below the reference.
 //
-// Under -short it checks every 25th point of each region (the table is
-// then a sample, not the one of docs/accuracy.md).
+// The table of docs/accuracy.md is the exhaustive tier's
+// (RDPCHECK_EXHAUSTIVE=1); the default run checks the first and every 8th
+// point of each region, -short every 50th.
 func TestSGMAccuracySweep(t *testing.T) {
 	t.Parallel()
 	pts := sweepPoints()
-	if testing.Short() {
+	switch {
+	case testing.Short():
 		pts = everyNth(pts, 50) // the first of each region and every 50th
+	case testtier.Sampled(t, "the SGM sweep's points other than each region's first and every 8th"):
+		pts = everyNth(pts, 8)
 	}
 	// fast values first (cheap), curves once per (q, sigma)
 	fastV := make([]float64, len(pts))
@@ -265,20 +270,22 @@ func TestSGMAccuracySweep(t *testing.T) {
 	}
 	fmt.Fprintf(&b, "%-50s %6d\n", "total", total)
 	t.Log(b.String())
-	if total < 2000 && !testing.Short() {
+	if total < 2000 && testtier.Exhaustive(t) {
 		t.Errorf("only %d points", total)
 	}
 }
 
+func (p sweepPoint) regionName() string { return p.region }
+
 // everyNth keeps the first of every n points of each region.
-func everyNth(pts []sweepPoint, n int) []sweepPoint {
+func everyNth[P interface{ regionName() string }](pts []P, n int) []P {
 	seen := map[string]int{}
-	var out []sweepPoint
+	var out []P
 	for _, p := range pts {
-		if seen[p.region]%n == 0 {
+		if seen[p.regionName()]%n == 0 {
 			out = append(out, p)
 		}
-		seen[p.region]++
+		seen[p.regionName()]++
 	}
 	return out
 }

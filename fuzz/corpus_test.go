@@ -63,6 +63,16 @@ func events(mode byte, orders []float64, evs ...[]byte) []byte {
 
 func ev(op byte, x, y float64, n int) []byte { return encodeEvent(nil, op, x, y, n) }
 
+// extOp is the op byte that eventOp reads as the event class (opKaryRR
+// and after), with its flag bits (k-ary randomized response's relation,
+// the tree's reading and participations, repeat-and-select's shape).
+func extOp(class, flags byte) byte {
+	if class >= opDGauss {
+		return extended | extended2 | (class - opDGauss) | flags
+	}
+	return extended | (class - opKaryRR) | flags
+}
+
 // The peers' failure regions, as each constant says.
 const (
 	tfTiny  = "TF Privacy prints negative RDP at q = 1e-10 and is 5% low at 1e-8 (cancellation)"
@@ -209,22 +219,22 @@ var seeds = map[string][]seed{
 		acct("mapped-events", "mapped parameters: every event valid", events(0, nil,
 			encodeEvent(nil, opSGM|mapped, 0, 0, 0), encodeEvent(nil, opGaussian|mapped, 0, 0, 0), encodeEvent(nil, opEpsilon|mapped, 0, 0, 1))),
 		acct("otherclasses-events", "the events of dp_accounting's other classes on hardOrders (+Inf included), then eps and delta with a kept delta",
-			events(1, nil, ev(extended|0, 0.3, 10, 3), ev(extended|4, 1e-12, 1e6, 2), ev(extended|1, 50, 0, 10),
-				ev(extended|2, 0.1, 0.01, 2), ev(extended|3, 1, 1e-6, 10), ev(opEpsilon, 1e-5, 0, 1), ev(opEpsilon, 1e-5, 0, 0),
+			events(1, nil, ev(extOp(opKaryRR, 0), 0.3, 10, 3), ev(extOp(opKaryRR, 4), 1e-12, 1e6, 2), ev(extOp(opExpMech, 0), 50, 0, 10),
+				ev(extOp(opZCDPXi, 0), 0.1, 0.01, 2), ev(extOp(opEpsilonDelta, 0), 1, 1e-6, 10), ev(opEpsilon, 1e-5, 0, 1), ev(opEpsilon, 1e-5, 0, 0),
 				ev(opDelta, 30, 0, 1))),
 		acct("otherclasses-invalid", invalid+": the events of dp_accounting's other classes; the curve must not change",
-			events(0, nil, ev(opGaussian, 1, 0, 1), ev(extended|0, 1.5, 10, 1), ev(extended|4, 0.5, 2.5, 1), ev(extended|1, -1, 0, 1),
-				ev(extended|2, 0.1, nan, 1), ev(extended|3, 1, 1.5, 1), ev(extended|3, 1, 0.1, 0))),
+			events(0, nil, ev(opGaussian, 1, 0, 1), ev(extOp(opKaryRR, 0), 1.5, 10, 1), ev(extOp(opKaryRR, 4), 0.5, 2.5, 1), ev(extOp(opExpMech, 0), -1, 0, 1),
+				ev(extOp(opZCDPXi, 0), 0.1, nan, 1), ev(extOp(opEpsilonDelta, 0), 1, 1.5, 1), ev(extOp(opEpsilonDelta, 0), 1, 0.1, 0))),
 		acct("dgauss-tree-repeat", "the discrete Gaussian (small sigma, fractional orders), trees of 1024 and 1023 steps in both readings, a multi-participation tree, repeat-and-select (geometric, Poisson) on hardOrders (+Inf included), then eps",
-			events(1, nil, ev(extended|extended2|0, 0.1, 3, 2), ev(extended|extended2|0, 0.7, 1, 10),
-				ev(extended|extended2|1, 1, 1024, 1), ev(extended|extended2|1|4|8, 1, 1023, 3),
-				ev(extended|extended2|2|8, 2, 100, 1), ev(extended|extended2|3|8, 1, 10, 2), ev(extended|extended2|3|16, 0.5, 1000, 1),
+			events(1, nil, ev(extOp(opDGauss, 0), 0.1, 3, 2), ev(extOp(opDGauss, 0), 0.7, 1, 10),
+				ev(extOp(opTree, 0), 1, 1024, 1), ev(extOp(opTree, 4|8), 1, 1023, 3),
+				ev(extOp(opTreeMulti, 8), 2, 100, 1), ev(extOp(opRepeat, 8), 1, 10, 2), ev(extOp(opRepeat, 16), 0.5, 1000, 1),
 				ev(opEpsilon, 1e-5, 0, 1))),
 		acct("repeat-mean-near-one", "regression, found by this fuzzer: repeat-and-select (geometric) with mean 1.0034 gave fast ErrNotConverged (its gamma search stepped by ulps of the small log(1/gamma)); the reference's Newton iteration also stalled for means within 1e-9 of 1",
 			[]byte("0\xef00000000000000 \x0000")),
 		acct("dgauss-tree-repeat-invalid", invalid+": sensitivity 0.5, sigma 0, a negative tree, mean 0.5; the curve must not change",
-			events(0, nil, ev(opGaussian, 1, 0, 1), ev(extended|extended2|0, 1, 0.5, 1), ev(extended|extended2|0, 0, 1, 1),
-				ev(extended|extended2|1, 1, -5, 1), ev(extended|extended2|3, 1, 0.5, 1))),
+			events(0, nil, ev(opGaussian, 1, 0, 1), ev(extOp(opDGauss, 0), 1, 0.5, 1), ev(extOp(opDGauss, 0), 0, 1, 1),
+				ev(extOp(opTree, 0), 1, -5, 1), ev(extOp(opRepeat, 0), 1, 0.5, 1))),
 	},
 	"FuzzSampled": {
 		{"q1e-10-b1000-a2", "tiny q, flat Laplace: the moment is 1 + 1e-26", []any{1e-10, 1000.0, 2.0, 0.75}},

@@ -99,8 +99,7 @@ func gaussQuad(m1, s1, m2, s2, alpha float64, prec, tb uint) (*big.Float, error)
 	if !finite(c) || !finite(sd) || !(sd > 0) || !finite(c+40*sd) || !finite(c-40*sd) {
 		return nil, fmt.Errorf("integrand peak at %v, width %v: %w", c, sd, ErrUnsupported)
 	}
-	var logInt func(z *big.Float) *big.Float // log of the integrand (alpha != 1)
-	logInt = func(z *big.Float) *big.Float {
+	logInt := func(z *big.Float) *big.Float { // log of the integrand (alpha != 1)
 		a := logDens(z, M1, i1, c1)
 		a.Mul(a, A)
 		b := logDens(z, M2, i2, c2)

@@ -138,7 +138,6 @@ func (c Context) divergenceBig(fn string, P, Q []*big.Float, alpha float64) (*bi
 		// never forms alpha d_i itself, which for alpha = 1e300 is far
 		// outside big.Float's exponent range (every term used to underflow).
 		am1 := newF(wp).Sub(fl(alpha, wp), intF(1, wp))
-		var idx []int
 		var lp, d, x []*big.Float
 		for i := range P {
 			if P[i].Sign() == 0 || Q[i].Sign() == 0 {
@@ -146,7 +145,6 @@ func (c Context) divergenceBig(fn string, P, Q []*big.Float, alpha float64) (*bi
 			}
 			l := logF(P[i], wp)
 			di := newF(wp).Sub(l, logF(Q[i], wp))
-			idx = append(idx, i)
 			lp, d = append(lp, l), append(d, di)
 			x = append(x, newF(wp).Add(l, newF(wp).Mul(am1, di)))
 		}

@@ -275,6 +275,7 @@ func (dc *deltaConsts) at(eps *big.Float, wp uint) *big.Float {
 	return expF(m, wp)
 }
 
+//lint:ignore ST1005 Newton is a name, capitalised in any sentence
 var errNewton = errors.New("Newton's iteration for gamma did not converge")
 
 // tnbMeanF64 is the truncated negative binomial's mean at u = log(1/gamma),

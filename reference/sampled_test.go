@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"testing"
 
+	"github.com/rdpcheck/rdpcheck/internal/testtier"
 	"github.com/rdpcheck/rdpcheck/oracles"
 	"github.com/rdpcheck/rdpcheck/rdp"
 	"github.com/rdpcheck/rdpcheck/reference"
@@ -24,15 +25,16 @@ func TestSampledLaplaceOracleZW(t *testing.T) {
 	if testing.Short() {
 		alphas = []int64{2, 8, 64}
 	}
+	oneOrder := testtier.Sampled(t, "the Zhu-Wang comparison's second order of each (q, b)")
 	ctx := reference.Context{Prec: 128}
 	for i, q := range qs {
 		for j, b := range bs {
 			a := alphas[(i+j)%len(alphas)]
 			orders := []int64{a, alphas[(i+2*j+1)%len(alphas)]}
-			if testing.Short() {
-				if (i+j)%2 != 0 {
-					continue // -short: half the (q, b) pairs, every q, b and order still
-				}
+			if testing.Short() && (i+j)%2 != 0 {
+				continue // -short: half the (q, b) pairs, every q, b and order still
+			}
+			if oneOrder {
 				orders = orders[:1]
 			}
 			for _, a := range orders {
@@ -279,12 +281,13 @@ func TestSampledLaplaceDirections(t *testing.T) {
 	if testing.Short() {
 		qs, bs, as = []float64{1e-3, 0.3, 0.99}, []float64{0.05, 1, 100}, []float64{1, 2, 16, 256}
 	}
+	half := testtier.Sampled(t, "the half of the directions grid with q, b and alpha's indices summing to an odd number")
 	n, backward := 0, 0
 	for iq, q := range qs {
 		for ib, b := range bs {
 			for ia, a := range as {
-				if testing.Short() && (iq+ib+ia)%2 != 0 {
-					continue // -short: half, every (q, b) and every order still
+				if half && (iq+ib+ia)%2 != 0 {
+					continue // half, every (q, b) and every order still
 				}
 				f, bk, err := ctx.SampledLaplaceDirections(q, b, a)
 				if err != nil {

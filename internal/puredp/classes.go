@@ -13,17 +13,6 @@ import (
 // evClass is one likelihood-ratio class: weight w under Q, log ratio l.
 type evClass struct{ w, l carry.Val }
 
-// classDiv2 returns an upper bound on 1/(alpha-1) log(rest + sum_i w_i
-// e^(alpha l_i)) for two classes and a third of weight rest and log ratio
-// 0, whose weights and w e^l each sum to 1, finite alpha > 1. Where every term w e^(alpha l) is below e^0.5 it sums the
-// non-negative w (em(alpha l) - alpha em(l)) (em(y) = expm1(y) - y) and
-// takes log1p; else it sums in the log domain, where log S >= 0.5 and
-// nothing cancels.
-func classDiv2(c0, c1 evClass, rest carry.Val, alpha float64) float64 {
-	p := newClassPair(c0, c1, rest)
-	return p.div(alpha)
-}
-
 // evExp1 is carry.Exp with one call of math.Exp (none at 0) where the
 // argument's error is at most 2^-10: then exp(x.V + x.E) <= exp(x.V)
 // (1 + x.E + x.E^2) <= 1.002 v (with v's 2 ulps), so the error is at most
@@ -43,8 +32,10 @@ func evExp1(x carry.Val) carry.Val {
 	return carry.Val{V: v, E: e}
 }
 
-// classPair holds the order-free parts of classDiv2 (the logs of the
-// weights and em(l)), so that a curve computes them once.
+// classPair is two likelihood-ratio classes and a third of weight rest and
+// log ratio 0, whose weights and w e^l each sum to 1; newClassPair computes
+// the order-free parts of div (the logs of the weights and em(l)) once, so
+// that a curve reuses them.
 type classPair struct {
 	c0, c1       evClass
 	rest         carry.Val
@@ -94,7 +85,13 @@ func wPhi(w, p, l carry.Val) carry.Val {
 	return carry.Mul(w, carry.Sub(carry.Mul(l, carry.Expm1(l)), carry.Em(l)))
 }
 
-// div is classDiv2(c0, c1, rest, alpha) with the order-free parts reused.
+// div returns an upper bound on 1/(alpha-1) log(rest + sum_i w_i
+// e^(alpha l_i)) over the pair's classes, finite alpha > 1. Near order 1
+// ((alpha-1) max |l| <= 0.5) it sums a series of non-negative terms (see
+// below); else, where every term w e^(alpha l) is below e^0.5, it sums the
+// non-negative w (em(alpha l) - alpha em(l)) (em(y) = expm1(y) - y) and
+// takes log1p; else it sums in the log domain, where log S >= 0.5 and
+// nothing cancels.
 func (p *classPair) div(alpha float64) float64 {
 	A := carry.Exact(alpha)
 	am1 := carry.Exact(alpha - 1) // exact for alpha in (1, 2^53]

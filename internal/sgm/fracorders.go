@@ -255,7 +255,7 @@ func (sh *shared) prepare(p *params, g *grid, amin, amax float64) {
 	// overflowed): from there on every node is summed in log form.
 	sh.jU = n
 	for i := t1; i < n; i++ {
-		if nd := &nodes[i]; nd.lP < -708 || nd.lP+nd.t < -690 || math.IsInf(nd.y, 1) {
+		if logForm(&nodes[i]) {
 			sh.jU = i
 			break
 		}
@@ -318,10 +318,7 @@ func (sh *shared) advance(beta float64, deferOne bool) (pending bool) {
 				if reuse {
 					x.s = x.E
 				} else {
-					x.s = math.Expm1(dt)
-					if dt < 709 {
-						x.s += (1 + x.s) * dtl
-					}
+					x.s = expm1DD(d, x.t, x.tl)
 				}
 				if dt >= -0.5 {
 					// e^(dt) = 1 + expm1(dt), within u + 3u|s|/(1+s) <= 3u
@@ -349,13 +346,7 @@ func (sh *shared) restart(beta float64) {
 	for _, xs := range [2][]nodeX{sh.x[:sh.t0], sh.x[sh.t1:]} {
 		for i := range xs {
 			x := &xs[i]
-			p := beta * x.t
-			pl := math.FMA(beta, x.t, -p) + beta*x.tl
-			E := math.Expm1(p)
-			if p < 709 {
-				E += (1 + E) * pl
-			}
-			x.E = E
+			x.E = expm1DD(beta, x.t, x.tl)
 		}
 	}
 	sh.chain = true

@@ -101,13 +101,19 @@ func (p *params) tErr(nd *node) float64 {
 	return kT * nd.t
 }
 
-// expm1DD returns expm1(x (t + tl)) for x t <= 709, correcting the
-// rounding of the product to first order (pl e^p, pl <= u |x t|).
+// expm1DD returns expm1(x (t + tl)), x t in double-double, correcting the
+// rounding of the product to first order (pl e^p, pl <= u |x t|; Method
+// 11). From x t = 709 on the correction is left out (E is near overflow
+// or +Inf there): the sums take nodes with beta t > 700 in log form
+// (Method 12) and do not use their E.
 func expm1DD(x, t, tl float64) float64 {
 	p := x * t
 	pl := math.FMA(x, t, -p) + x*tl
 	E := math.Expm1(p)
-	return E + (1+E)*pl
+	if p < 709 {
+		E += (1 + E) * pl
+	}
+	return E
 }
 
 // grid caches nodes j in [lo, lo+len(nodes)).
@@ -252,11 +258,12 @@ func (p *params) fracCentres(a float64, large bool, c, lw *[4]float64) int {
 	return 4
 }
 
-// logForm reports whether a node with t > 0 is summed in log form (see
-// Method 12): its prefactor e^(lP+t) could be
-// subnormal, y overflowed, or E = expm1(beta t) could.
-func logForm(nd *node, bt float64) bool {
-	return nd.lP < -708 || nd.lP+nd.t < -690 || math.IsInf(nd.y, 1) || bt > 700
+// logForm reports whether a node with t > 0 is summed in log form at every
+// order (Method 12): its prefactor e^(lP+t) could be subnormal, or y
+// overflowed. (A node is also summed in log form at an order where E =
+// expm1(beta t) could overflow, beta t > 700.)
+func logForm(nd *node) bool {
+	return nd.lP < -708 || nd.lP+nd.t < -690 || math.IsInf(nd.y, 1)
 }
 
 // tailW is V = a log q + a(a-1)/(2 s^2), the log weight of the Gaussian at

@@ -5,15 +5,21 @@ import (
 	"flag"
 	"os"
 	"testing"
+
+	"github.com/rdpcheck/rdpcheck/internal/testtier"
 )
 
 var update = flag.Bool("update", false, "rewrite vectors/wor_FINDINGS.md")
 
 // TestWORFindings recomputes vectors/wor_FINDINGS.md from the peers' data
-// and the reference and requires it unchanged (-update rewrites it).
+// and the reference and requires it unchanged (-update rewrites it, in any
+// tier but -short).
 func TestWORFindings(t *testing.T) {
 	if testing.Short() {
 		t.Skip("70 reference curves up to order 1024")
+	}
+	if !*update {
+		testtier.Skip(t, "the WOR findings' check: 70 reference curves up to order 1024, 70 s")
 	}
 	events, err := os.ReadFile("../../peers/accountants/events.json")
 	if err != nil {

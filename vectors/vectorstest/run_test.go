@@ -21,9 +21,8 @@ import (
 
 // recorder is a tester that records what Run reports, by subtest.
 type recorder struct {
-	name    string
-	log     *map[string][]string // subtest name -> "error: ...", "skip: ...", "log: ..."
-	stopped bool
+	name string
+	log  *map[string][]string // subtest name -> "error: ...", "skip: ...", "log: ..."
 }
 
 func (r *recorder) Helper() {}
