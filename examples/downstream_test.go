@@ -3,28 +3,18 @@ package examples_test
 import (
 	"os"
 	"os/exec"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 )
 
-// goTool is the go command of the toolchain running this test.
+// goTool is the go command on PATH (the one go test runs from).
 func goTool(t *testing.T) string {
 	t.Helper()
-	if p := filepath.Join(runtime.GOROOT(), "bin", "go"); fileExists(p) {
-		return p
-	}
 	p, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go command:", err)
 	}
 	return p
-}
-
-func fileExists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
 }
 
 // TestDownstreamModule builds and runs examples/downstream, a module of

@@ -347,8 +347,7 @@ func (e *baseCurveEvent) at(a float64) float64 {
 // InfiniteEvent is an event with no privacy guarantee: +Inf at every
 // order.
 func InfiniteEvent() Event {
-	return CurveFunc(func(orders, out []float64) error {
-		orders = unaliased(orders, out)
+	return CurveFunc(func(_, out []float64) error {
 		for i := range out {
 			out[i] = math.Inf(1)
 		}

@@ -57,8 +57,6 @@ type precisionErr struct{ fn, msg string }
 func (e *precisionErr) Error() string { return pkgName + "." + e.fn + ": " + e.msg }
 func (e *precisionErr) Unwrap() error { return ErrPrecision }
 
-func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
-
 // checkDelta accepts delta in (0, 1].
 func checkDelta(fn string, delta float64) error {
 	if !(delta > 0 && delta <= 1) {

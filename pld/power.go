@@ -45,7 +45,6 @@ func powerFFT(ctx context.Context, steps []tmeas, counts []int64, maxLen int) (t
 		n              int64
 		lt             float64 // log of the scale taken out
 		slack, slackLo float64 // relative to the step's totals
-		tilt           float64
 		mu, v          float64 // mean and variance of the index (upper vector)
 	}
 	var ns []nstep

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"slices"
 )
 
 // Options tunes the certified computations. The zero value asks for the
@@ -27,7 +26,7 @@ type Options struct {
 	// Progress, when not nil, is called with a line saying what the
 	// computation is doing (the grid being composed), at most once per
 	// grid and direction.
-	Progress func(msg string)
+	Progress func(msg string) `json:"-"`
 }
 
 func (o Options) width() float64 {
@@ -945,14 +944,4 @@ func (p *plan) dirEpsilon(ctx context.Context, d int, delta, h, lam float64, o O
 	}
 	iv, err := invert(prof(c), delta, o.width()/50)
 	return iv, c.m.sh > 0, err
-}
-
-// sortedKeys is the plan's terms' keys, for messages and tests.
-func (p *plan) sortedKeys(d int) []string {
-	var k []string
-	for _, t := range p.dirs[d] {
-		k = append(k, t.up.key())
-	}
-	slices.Sort(k)
-	return k
 }

@@ -391,9 +391,6 @@ func epochSteps(epochs, n, batch *big.Rat) float64 {
 	return f
 }
 
-// stepCount is -steps as an int.
-func (s *sgmFlags) stepCount() int { return int(s.steps.v) }
-
 // newFlagSet makes a flag set whose -h prints the command's description.
 func newFlagSet(name, description string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
