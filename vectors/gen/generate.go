@@ -349,6 +349,7 @@ var flagNotes = map[string]string{
 	"NoSampling":       "q = 1 in a run: those steps are the Gaussian mechanism, whose composed profile is a difference of normal tails.",
 	"Phases":           "the run has phases of different sampling rates or noise: the privacy loss distributions of the phases are composed (convolved), not the phases' (eps, delta).",
 	"NothingReleased":  "q = 0 or steps = 0: nothing about the individual is released; the profile is 0 (eps = 0 at every delta, delta = 0 at every eps >= 0).",
+	"DeltaOne":         "delta = 1: every mechanism is (0, 1)-DP, so eps is 0; an accountant whose delta must be below 1 may reject the input instead.",
 	"InfiniteEpsilon":  "eps = +inf: every mechanism is (inf, 0)-DP, so delta is 0; an accountant whose eps must be finite may reject the input instead.",
 	"ZCDPLine":         "(1 - alpha) sensitivity is an integer: the discrete Gaussian's divergence equals its zCDP line alpha sensitivity^2/(2 sigma^2) exactly.",
 	// Invalid inputs.
