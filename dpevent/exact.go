@@ -514,7 +514,9 @@ func cloneEvent(e pld.Event) pld.Event {
 // LowerComposition's interval and the upper end of Composition's (see
 // ExactTerm.Lower). Its errors are pld.Epsilon's (an interval wider than
 // asked comes with an error wrapping pld.ErrPrecision; a cancelled ctx
-// with ctx's error), with the path of the event they concern.
+// with ctx's error, checked before anything is computed since pld's
+// closed forms do not look at ctx), with the path of the event they
+// concern.
 func (x *Exact) Epsilon(ctx context.Context, delta float64, opts ...pld.Options) (pld.Interval, error) {
 	if err := ctx.Err(); err != nil {
 		return pld.Interval{Lo: 0, Hi: math.Inf(1)}, err
