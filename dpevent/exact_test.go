@@ -591,3 +591,27 @@ func TestExactGaussianFile(t *testing.T) {
 	}
 	checkEpsInterval(t, "file", got, 1e-5, func(e float64) float64 { return gaussDelta(1, e) })
 }
+
+// TestExactPassesPLDRefusal: what package pld refuses for an event it
+// knows (a TruncatedSampledGaussian, not certified on every branch) comes
+// back naming the event's path and class, still ErrUnsupported; once pld
+// certifies it, the interval is checked for sanity only (no value here
+// depends on it).
+func TestExactPassesPLDRefusal(t *testing.T) {
+	x, err := exactOf(t, composedJS(gaussJS("1"), selfJS(tsgJS, "3")), AddOrRemoveOne)
+	if err != nil {
+		t.Fatal(err)
+	}
+	iv, err := x.Epsilon(context.Background(), 1e-5)
+	switch {
+	case err == nil:
+		if !(iv.Lo > 0 && iv.Lo <= iv.Hi) {
+			t.Errorf("interval %v", iv)
+		}
+	case !strings.HasPrefix(err.Error(), "event.events[1].event: TruncatedSubsampledGaussianDpEvent: TruncatedSampledGaussian(n=1000, q=0.01, batch=12, sigma=1): ") ||
+		!errors.Is(err, pld.ErrUnsupported) || strings.Contains(err.Error(), "pld"):
+		t.Errorf("err = %v", err)
+	default:
+		t.Log(err)
+	}
+}
