@@ -107,7 +107,7 @@ func runAccount(args []string, stdout, stderr io.Writer) int {
 			target = eps.v
 		}
 		if opt, err = exactEventInterval(stderr, "account", x, wantDelta, target); err != nil {
-			return fail(stderr, "account", err)
+			return fail(stderr, "account", fmt.Errorf("%s: %w", name, err))
 		}
 	}
 	if noRDP {
