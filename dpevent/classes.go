@@ -16,10 +16,7 @@ import (
 // "<path>: <class>: not yet supported: <why>". A class leaves this list
 // when its entry joins classes.
 var notYetSupported = map[string]string{
-	"DiscreteLaplaceDpEvent":             "the discrete Laplace mechanism; dp_accounting's RdpAccountant does not account it either",
-	"SampledWithReplacementDpEvent":      "sampling with replacement; dp_accounting's RdpAccountant does not account it either",
-	"MixtureOfGaussiansDpEvent":          "mixtures of Gaussians; dp_accounting's RdpAccountant does not account them either",
-	"TruncatedSubsampledGaussianDpEvent": "the truncated subsampled Gaussian; dp_accounting's RdpAccountant does not account it either",
+	"SampledWithReplacementDpEvent": "sampling with replacement; neither of dp_accounting's accountants (RDP, PLD) accounts it either",
 }
 
 // NotYetSupported returns the dp_accounting event classes rdpcheck does not
@@ -73,6 +70,7 @@ const (
 	kindEvents               // a list of events (List)
 	kindCounts               // an integer or a list of integers (Ints)
 	kindOptCount             // null or an integer (Num; NaN for null)
+	kindNumbers              // a list of floats (Nums), each checked
 )
 
 // field is one field of a class. check returns "" for a valid value, else
@@ -132,6 +130,25 @@ func (f field) decode(t *tape, e *Event, v *value, i int32) error {
 				return err
 			}
 			v.list[j] = s
+		}
+	case kindNumbers:
+		n := &t.nodes[i]
+		if n.kind != '[' {
+			return errAt(path(), "must be a list of numbers, not %s", t.describe(i))
+		}
+		v.nums = make([]float64, n.n)
+		for j := range n.n {
+			at := func() string { return fmt.Sprintf("%s[%d]", path(), j) }
+			x, err := number(t, at, t.kids[n.first+j])
+			if err != nil {
+				return err
+			}
+			if f.check != nil {
+				if msg := f.check(x); msg != "" {
+					return errAt(at(), "%s (is %v)", msg, x)
+				}
+			}
+			v.nums[j] = x
 		}
 	case kindCounts:
 		n := &t.nodes[i]
@@ -219,10 +236,15 @@ func init() {
 		// Gaussian noise of standard deviation noise_multiplier times the
 		// l2-sensitivity: alpha/(2 sigma^2) (dp_accounting: the sampled
 		// Gaussian at q = 1).
+		// noise_multiplier 0 is no noise: +Inf at every order, as
+		// dp_accounting's _compute_rdp_poisson_subsampled_gaussian gives.
 		"GaussianDpEvent": {
-			fields: []field{{name: "noise_multiplier", check: positive}},
+			fields: []field{{name: "noise_multiplier", check: nonNegative}},
 			account: func(e *Event, n int64, p *Plan) error {
 				s := e.Num("noise_multiplier")
+				if s == 0 {
+					return p.infinite(e, noNoise)
+				}
 				what := fmt.Sprintf("Gaussian sigma=%v", s)
 				if err := p.add(e, n, what, fast.GaussianEvent(s),
 					func(c reference.Context, a float64) (*big.Float, error) { return c.Gaussian(s, a) }); err != nil {
@@ -232,8 +254,18 @@ func init() {
 				return nil
 			}},
 		// Laplace noise of scale noise_multiplier times the l1-sensitivity
-		// (dp_accounting: _laplace_rdp(1/noise_multiplier, order)).
-		"LaplaceDpEvent": oneNumber("noise_multiplier", positive, "Laplace b=%v", fast.LaplaceEvent, reference.Context.Laplace),
+		// (dp_accounting: _laplace_rdp(1/noise_multiplier, order));
+		// noise_multiplier 0 is no noise (dp_accounting divides by it).
+		"LaplaceDpEvent": {
+			fields: []field{{name: "noise_multiplier", check: nonNegative}},
+			account: func(e *Event, n int64, p *Plan) error {
+				b := e.Num("noise_multiplier")
+				if b == 0 {
+					return p.infinite(e, noNoise)
+				}
+				return p.add(e, n, fmt.Sprintf("Laplace b=%v", b), fast.LaplaceEvent(b),
+					func(c reference.Context, a float64) (*big.Float, error) { return c.Laplace(b, a) })
+			}},
 		// (xi, rho)-zCDP: xi + rho alpha at every order.
 		"ZCDpEvent": {
 			fields: []field{{name: "rho", check: nonNegative}, {name: "xi", check: nonNegative, optional: true}},
@@ -294,6 +326,9 @@ func init() {
 				if l := e.Sub("event"); l.Class == "LaplaceDpEvent" {
 					// dp_accounting refuses it; rdpcheck has its exact RDP
 					b := l.Num("noise_multiplier")
+					if b == 0 {
+						return p.sampledNoNoise(e, q)
+					}
 					return p.add(e, n, fmt.Sprintf("Poisson-sampled Laplace q=%v b=%v", q, b), fast.SampledLaplaceEvent(q, b),
 						func(c reference.Context, a float64) (*big.Float, error) { return c.SampledLaplace(q, b, a) })
 				}
@@ -303,6 +338,9 @@ func init() {
 						return err
 					}
 					return accountPoissonBound(e, n, p, q)
+				}
+				if s == 0 {
+					return p.sampledNoNoise(e, q)
 				}
 				// each float64 operation of the reduction errs by at most 2
 				// ulps: rounding sigma down only raises the RDP
@@ -322,6 +360,20 @@ func init() {
 		c.name = k
 		classes[k] = c
 	}
+}
+
+// noNoise is the note of a Gaussian or Laplace event of noise_multiplier 0.
+const noNoise = "an event of noise_multiplier 0: no noise, no privacy guarantee, so epsilon is +Inf"
+
+// sampledNoNoise accounts a sampling event (e) with sampling ratio q of
+// an event of noise 0: nothing when q = 0 (the sub-event never runs; RDP 0
+// at every order in dp_accounting), else +Inf at every order (a record
+// that is sampled is seen).
+func (p *Plan) sampledNoNoise(e *Event, q float64) error {
+	if q == 0 {
+		return nil
+	}
+	return p.infinite(e, "a sampling event of an event of noise_multiplier 0: a sampled record is seen exactly, so the RDP is +Inf at every order and epsilon is +Inf")
 }
 
 // effectiveSigma is dp_accounting's _effective_gaussian_noise_multiplier

@@ -310,6 +310,9 @@ func accountWOR(e *Event, n int64, p *Plan) error {
 	}
 	q := WORSamplingRatio(size, m)
 	if s, ops, err := effectiveSigma(e.Sub("event")); err == nil {
+		if s == 0 {
+			return p.sampledNoNoise(e, q)
+		}
 		if ops > 0 {
 			s = math.Nextafter(s*(1-float64(2*ops+2)*0x1p-53), 0)
 		}

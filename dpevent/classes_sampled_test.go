@@ -1,10 +1,14 @@
 package dpevent
 
 import (
+	"errors"
 	"math"
 	"math/big"
+	"strings"
 	"testing"
 
+	"github.com/rdpcheck/rdpcheck/fast"
+	"github.com/rdpcheck/rdpcheck/rdp"
 	"github.com/rdpcheck/rdpcheck/reference"
 )
 
@@ -123,5 +127,76 @@ func TestWORSamplingRatio(t *testing.T) {
 	}
 	if q := WORSamplingRatio(3, 2); q != 0.6666666666666667 {
 		t.Errorf("WORSamplingRatio(3, 2) = %v, want 0.6666666666666667", q)
+	}
+}
+
+// TestNoNoise: an event of noise_multiplier 0 (dp_accounting's domain is
+// >= 0) is no privacy: RDP +Inf at every order with a note, as
+// dp_accounting's _compute_rdp_poisson_subsampled_gaussian gives for the
+// Gaussian; sampled with probability 0 it never runs (RDP 0, as there).
+func TestNoNoise(t *testing.T) {
+	g0 := `{"class_name": "GaussianDpEvent", "noise_multiplier": 0}`
+	l0 := `{"class_name": "LaplaceDpEvent", "noise_multiplier": 0}`
+	g1 := `{"class_name": "GaussianDpEvent", "noise_multiplier": 1}`
+	poisson := func(q, sub string) string {
+		return `{"class_name": "PoissonSampledDpEvent", "sampling_probability": ` + q + `, "event": ` + sub + `}`
+	}
+	for _, c := range []struct {
+		in       string
+		rel      Relation
+		infinite bool
+	}{
+		{g0, AddOrRemoveOne, true},
+		{l0, ReplaceSpecial, true},
+		{poisson("0.5", g0), AddOrRemoveOne, true},
+		{poisson("0.5", l0), AddOrRemoveOne, true},
+		{poisson("0.5", `{"class_name": "ComposedDpEvent", "events": [`+g1+`, `+g0+`]}`), AddOrRemoveOne, true},
+		{poisson("0", g0), AddOrRemoveOne, false},
+		{poisson("0", l0), ReplaceSpecial, false},
+		{`{"class_name": "SampledWithoutReplacementDpEvent", "source_dataset_size": 10, "sample_size": 1, "event": ` + g0 + `}`, ReplaceOne, true},
+		{`{"class_name": "SampledWithoutReplacementDpEvent", "source_dataset_size": 10, "sample_size": 0, "event": ` + g0 + `}`, ReplaceOne, false},
+	} {
+		f, err := Decode([]byte(c.in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := NewPlan(f.Event, c.rel)
+		if err != nil {
+			t.Fatalf("%s: %v", c.in, err)
+		}
+		r, err := p.Epsilon(1e-5, nil, fast.Improved)
+		if err != nil {
+			t.Fatalf("%s: %v", c.in, err)
+		}
+		if c.infinite {
+			if !math.IsInf(r.Epsilon, 1) || len(p.Notes) != 1 || !strings.Contains(p.Notes[0], "noise_multiplier 0") {
+				t.Errorf("%s: eps %v, notes %q; want +Inf and a note", c.in, r.Epsilon, p.Notes)
+			}
+		} else if r.Epsilon != 0 || len(p.Terms) != 0 || len(p.Notes) != 0 {
+			t.Errorf("%s: eps %v, terms %d, notes %q; want nothing", c.in, r.Epsilon, len(p.Terms), p.Notes)
+		}
+	}
+}
+
+// TestNoRDP: the classes only dp_accounting's PLD accountant composes are
+// read, and NewPlan refuses them with ErrNoRDP (of kind rdp.ErrInput),
+// naming the event, wherever they are in the tree.
+func TestNoRDP(t *testing.T) {
+	for _, ev := range []string{
+		`{"class_name": "DiscreteLaplaceDpEvent", "noise_parameter": 1, "sensitivity": 1}`,
+		`{"class_name": "MixtureOfGaussiansDpEvent", "standard_deviation": 1, "sensitivities": [0, 1], "sampling_probs": [0.5, 0.5]}`,
+		`{"class_name": "TruncatedSubsampledGaussianDpEvent", "dataset_size": 100, "sampling_probability": 0.1, "truncated_batch_size": 12, "noise_multiplier": 1}`,
+	} {
+		f, err := Decode([]byte(`{"class_name": "ComposedDpEvent", "events": [{"class_name": "GaussianDpEvent", "noise_multiplier": 1}, ` +
+			`{"class_name": "PoissonSampledDpEvent", "sampling_probability": 0.5, "event": ` + ev + `}]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		class := f.Event.List("events")[1].Sub("event").Class
+		_, err = NewPlan(f.Event, AddOrRemoveOne)
+		want := "event.events[1].event: " + class + ": no RDP accounting (dp_accounting's RdpAccountant has none either)"
+		if err == nil || !strings.HasPrefix(err.Error(), want) || !errors.Is(err, ErrNoRDP) || !errors.Is(err, rdp.ErrInput) {
+			t.Errorf("%s: err = %v\nwant %s..., ErrNoRDP and rdp.ErrInput", class, err, want)
+		}
 	}
 }

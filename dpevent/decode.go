@@ -16,8 +16,8 @@
 // the table in classes.go; the classes it does not read yet are listed
 // once, in notYetSupported. An unknown class or key, a key given twice, a
 // missing field or a value out of its domain is an error naming its path
-// in the JSON (`event.events[2].noise_multiplier: must be finite and > 0
-// (is 0)`), and for a key the class and the keys it accepts; nothing is
+// in the JSON (`event.events[2].noise_multiplier: must be finite and >= 0
+// (is -1)`), and for a key the class and the keys it accepts; nothing is
 // skipped. Counts are integers in [0, 2^53] however written (1e4 is 10000).
 //
 // Reading and planning take time and memory linear in the file's size,
@@ -106,6 +106,7 @@ type value struct {
 	sub  *Event
 	list []*Event
 	ints []int64
+	nums []float64
 }
 
 func (e *Event) val(name string) *value {
@@ -149,6 +150,15 @@ func (e *Event) List(name string) []*Event {
 func (e *Event) Ints(name string) []int64 {
 	if v := e.val(name); v != nil {
 		return slices.Clone(v.ints)
+	}
+	return nil
+}
+
+// Nums returns the list-of-numbers field name ("sensitivities"). The
+// slice is new: changing it changes nothing the event holds.
+func (e *Event) Nums(name string) []float64 {
+	if v := e.val(name); v != nil {
+		return slices.Clone(v.nums)
 	}
 	return nil
 }

@@ -44,7 +44,7 @@ func ExampleDecode() {
 	  {"class_name": "GaussianDpEvent", "noise_multiplier": 1},
 	  {"class_name": "LaplaceDpEvent", "noise_multiplier": -2}]}`))
 	fmt.Println(err)
-	// Output: event.events[1].noise_multiplier: must be finite and > 0 (is -2)
+	// Output: event.events[1].noise_multiplier: must be finite and >= 0 (is -2)
 }
 
 // An event file from examples/events: the MNIST tutorial's 60 epochs of

@@ -170,8 +170,8 @@ func TestTermsDistinct(t *testing.T) {
 // TestPathShort: a deep event's path shows its ends and how many levels
 // are left out.
 func TestPathShort(t *testing.T) {
-	_, err := Decode([]byte(strings.Replace(string(deepComposed(20)), `"noise_multiplier": 1.0}]}`, `"noise_multiplier": 0}]}`, 1)))
-	want := "event.events[1].events[1].events[1][... 13 levels ...].events[1].events[1].events[1].events[1].noise_multiplier: must be finite and > 0 (is 0)"
+	_, err := Decode([]byte(strings.Replace(string(deepComposed(20)), `"noise_multiplier": 1.0}]}`, `"noise_multiplier": -1}]}`, 1)))
+	want := "event.events[1].events[1].events[1][... 13 levels ...].events[1].events[1].events[1].events[1].noise_multiplier: must be finite and >= 0 (is -1)"
 	if err == nil || err.Error() != want {
 		t.Errorf("err = %v\nwant %s", err, want)
 	}

@@ -58,7 +58,7 @@ func runAccount(args []string, stdout, stderr io.Writer) int {
 	var rel relationFlag
 	fs.Var(&rel, "relation", "neighboring relation, overriding the file's: ADD_OR_REMOVE_ONE, REPLACE_ONE or REPLACE_SPECIAL (default: the file's, else ADD_OR_REMOVE_ONE)")
 	withRef := fs.Bool("reference", false, "also compute the value at the order found with the arbitrary-precision reference (progress on stderr)")
-	exact := fs.Bool("exact", false, "also print a certified interval around the optimal value, from the privacy loss distribution, for files of Gaussian and Poisson-sampled Gaussian events under ADD_OR_REMOVE_ONE (seconds to a minute)")
+	exact := fs.Bool("exact", false, "also print a certified interval around the optimal value, from the privacy loss distribution, for any file of the events dp_accounting's PLD accountant composes, under the relations it takes for them (seconds to a minute); events without RDP accounting (DiscreteLaplace, MixtureOfGaussians, TruncatedSubsampledGaussian) get this interval only")
 	// flags may come before or after the file
 	var files []string
 	for rest := args; ; {
@@ -79,28 +79,39 @@ func runAccount(args []string, stdout, stderr io.Writer) int {
 		return usageError(stderr, "account", "give one of -delta (for epsilon) or -eps (for delta)")
 	}
 	pr := startProgress(stderr, "account")
-	p, res, ref, err := accountFile(files[0], rel.rel, wantDelta, eps.v, d, o, *withRef, pr)
+	name, data, err := readEventFile(files[0], pr)
+	var x *dpevent.Exact
+	if err == nil && *exact {
+		// the privacy loss distribution's refusal comes first: it is what
+		// -exact asks for
+		pr.set("mapping %s to its privacy loss distributions", name)
+		x, err = exactOfFile(name, data, rel.rel)
+	}
+	var p *dpevent.Plan
+	var res *dpevent.Result
+	var ref string
+	if err == nil {
+		p, res, ref, err = accountData(name, data, rel.rel, wantDelta, eps.v, d, o, *withRef, pr)
+	}
 	pr.end()
-	if err != nil {
+	// an event with no RDP accounting: -exact's interval alone
+	noRDP := *exact && errors.Is(err, dpevent.ErrNoRDP)
+	if err != nil && !noRDP {
 		return fail(stderr, "account", err)
 	}
+	rdpErr := err
 	var opt pld.Interval
 	if *exact {
-		sgm, err := p.SGMPhases()
-		if err != nil {
-			return fail(stderr, "account", fmt.Errorf("-exact: %w", err))
-		}
-		phases := make([]pld.Phase, len(sgm))
-		for i, ph := range sgm {
-			phases[i] = pld.Phase{Q: ph.Q, Sigma: ph.Sigma, Steps: int(ph.Count)}
-		}
 		target := d.delta.v
 		if wantDelta {
 			target = eps.v
 		}
-		if opt, err = exactInterval(stderr, "account", phases, wantDelta, target); err != nil {
-			return fail(stderr, "account", err)
+		if opt, err = exactEventInterval(stderr, "account", x, wantDelta, target); err != nil {
+			return fail(stderr, "account", fmt.Errorf("%s: %w", name, err))
 		}
+	}
+	if noRDP {
+		return printExactOnly(stdout, stderr, x, opt, wantDelta, d.json, rdpErr)
 	}
 	if d.json {
 		events := make([]map[string]any, len(p.Terms))
@@ -122,6 +133,9 @@ func runAccount(args []string, stdout, stderr io.Writer) int {
 				out["delta_optimal"] = exactJSON(opt)
 			} else {
 				out["epsilon_optimal"] = exactJSON(opt)
+			}
+			if n := x.Notes(); len(n) > 0 {
+				out["exact_notes"] = n
 			}
 		}
 		if *withRef {
@@ -168,6 +182,9 @@ func runAccount(args []string, stdout, stderr io.Writer) int {
 			v = res.Delta
 		}
 		printExact(stdout, opt, v, wantDelta)
+		for _, n := range x.Notes() {
+			fmt.Fprintln(stdout, "note:", n)
+		}
 	}
 	return 0
 }
@@ -191,12 +208,11 @@ func (f *relationFlag) Set(v string) error {
 	return nil
 }
 
-// accountFile reads the event file name ("-": standard input), plans it
-// under its relation (or rel) and accounts it: delta at eps when
-// wantDelta, else epsilon at d.delta, and with withRef the reference's
-// value at the order found. pr is told each step.
-func accountFile(name string, rel *dpevent.Relation, wantDelta bool, eps float64, d dpFlags, o *bestOrdersFlag, withRef bool, pr *progress) (p *dpevent.Plan, res *dpevent.Result, ref string, err error) {
+// readEventFile reads the event file name ("-": standard input),
+// returning the name to tell the user.
+func readEventFile(name string, pr *progress) (string, []byte, error) {
 	var data []byte
+	var err error
 	if name == "-" {
 		pr.set("reading standard input")
 		data, err = io.ReadAll(stdin)
@@ -209,8 +225,35 @@ func accountFile(name string, rel *dpevent.Relation, wantDelta bool, eps float64
 		if pe, ok := err.(*fs.PathError); ok {
 			err = pe.Err // the path is named below
 		}
-		return nil, nil, "", fmt.Errorf("cannot read %s: %w", name, err)
+		return name, nil, fmt.Errorf("cannot read %s: %w", name, err)
 	}
+	return name, data, nil
+}
+
+// exactOfFile decodes the event file name's contents data and maps it,
+// under its relation (or rel), to the privacy loss distributions
+// dp_accounting's PLD accountant composes; its errors name the file.
+func exactOfFile(name string, data []byte, rel *dpevent.Relation) (*dpevent.Exact, error) {
+	f, err := dpevent.Decode(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	r := f.Relation
+	if rel != nil {
+		r = *rel
+	}
+	x, err := dpevent.NewExact(f.Event, r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: -exact: %w", name, err)
+	}
+	return x, nil
+}
+
+// accountData plans the event file's contents data (named name) under its
+// relation (or rel) and accounts it: delta at eps when wantDelta, else
+// epsilon at d.delta, and with withRef the reference's value at the order
+// found. pr is told each step.
+func accountData(name string, data []byte, rel *dpevent.Relation, wantDelta bool, eps float64, d dpFlags, o *bestOrdersFlag, withRef bool, pr *progress) (p *dpevent.Plan, res *dpevent.Result, ref string, err error) {
 	pr.set("decoding and planning %s (%.3g MB)", name, float64(len(data))/1e6)
 	if p, err = dpevent.ReadBytes(data, rel); err != nil {
 		return nil, nil, "", fmt.Errorf("%s: %w", name, err)
