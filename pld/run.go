@@ -350,24 +350,27 @@ func (p *plan) delta(ctx context.Context, eps float64, o Options) (Interval, err
 		return f(eps), nil
 	}
 	if up, lo, ok := p.sides(); ok {
-		// one-sided events: each side on its own pairs, to the width
-		a, errA := up.delta(ctx, eps, o)
-		b, errB := lo.delta(ctx, eps, o)
-		return Interval{b.Lo, a.Hi}, firstErr(errA, errB)
+		return bothSides(up, lo, o, func(q *plan, o Options) (Interval, error) { return q.delta(ctx, eps, o) })
 	}
+	// The answer is the larger direction's: a direction is refined only
+	// until its upper end is at most the other's lower end, and a
+	// direction that missed the width matters only if the answer does.
 	var res Interval
 	var firstE error
 	for _, d := range p.directions() {
 		iv, ok := p.beyond(d, eps)
 		var err error
 		if !ok {
-			iv, err = p.dirDelta(ctx, d, eps, o)
+			iv, err = p.dirDelta(ctx, d, eps, res.Lo, o)
 		}
 		if err != nil && !errors.Is(err, ErrPrecision) {
 			return Interval{0, 1}, err
 		}
 		firstE = firstErr(firstE, err)
 		res.Lo, res.Hi = math.Max(res.Lo, iv.Lo), math.Max(res.Hi, iv.Hi)
+	}
+	if res.RelWidth() <= o.width() || res.Hi == 0 {
+		firstE = nil
 	}
 	return res, firstE
 }
@@ -417,6 +420,40 @@ func (p *plan) sides() (up, lo *plan, ok bool) {
 		return &q
 	}
 	return side(true), side(false), true
+}
+
+// bothSides is the interval of a plan with one-sided events from its
+// sides' plans (sides): the lower plan's lower end and the upper plan's
+// upper end. The gap between the sides is the class's, which no grid
+// closes; so each side is computed first to a width of 1e-2, and refined
+// further only to an eighth of that gap (or to Options.Width, if larger),
+// not to a width the answer cannot have.
+func bothSides(up, lo *plan, o Options, f func(*plan, Options) (Interval, error)) (Interval, error) {
+	const first = 1e-2
+	run := func(o Options) (Interval, error) {
+		a, errA := f(up, o)
+		b, errB := f(lo, o)
+		return Interval{b.Lo, a.Hi}, firstErr(errA, errB)
+	}
+	if o.H > 0 || o.width() >= first {
+		return run(o)
+	}
+	coarse := o
+	coarse.Width = first
+	a, errA := f(up, coarse)
+	b, errB := f(lo, coarse)
+	if err := firstErr(errA, errB); err != nil {
+		return Interval{b.Lo, a.Hi}, err
+	}
+	w := o.width()
+	if b.Hi > 0 && a.Lo > b.Hi {
+		w = math.Max(w, (a.Lo/b.Hi-1)/8)
+	}
+	if w >= first {
+		return Interval{b.Lo, a.Hi}, nil
+	}
+	o.Width = w
+	return run(o)
 }
 
 // closedForm returns the profile of a composition that has one (all
@@ -492,9 +529,10 @@ func latticeComposed(ctx context.Context, m *atomMeasure, n int64, lambda float6
 }
 
 // dirDelta is one direction's certified delta(eps), refined until the
-// width (or the budget) is reached; the intersection of the grids'
-// intervals (each certified) is returned.
-func (p *plan) dirDelta(ctx context.Context, d int, eps float64, o Options) (Interval, error) {
+// width (or the budget) is reached or its upper end is at most floor (the
+// other direction's lower end); the intersection of the grids' intervals
+// (each certified) is returned.
+func (p *plan) dirDelta(ctx context.Context, d int, eps, floor float64, o Options) (Interval, error) {
 	terms := p.dirs[d]
 	K := func(l float64) float64 { return totalK(terms, l) }
 	lam := tiltEps(K, eps)
@@ -527,7 +565,7 @@ func (p *plan) dirDelta(ctx context.Context, d int, eps float64, o Options) (Int
 		}
 		iv := c.delta(eps)
 		best.Lo, best.Hi = math.Max(best.Lo, iv.Lo), math.Min(best.Hi, iv.Hi)
-		if fixed || best.RelWidth() <= o.width() || best.Hi == 0 {
+		if fixed || best.RelWidth() <= o.width() || best.Hi <= floor {
 			return best, nil
 		}
 		if stall.after(best.RelWidth()) && (h <= 0x1p-16 || c.m.sh > 0) {
@@ -822,9 +860,7 @@ func (p *plan) epsilon(ctx context.Context, delta float64, o Options) (Interval,
 		return invert(f, delta, tol)
 	}
 	if up, lo, ok := p.sides(); ok {
-		a, errA := up.epsilon(ctx, delta, o)
-		b, errB := lo.epsilon(ctx, delta, o)
-		return Interval{b.Lo, a.Hi}, firstErr(errA, errB)
+		return bothSides(up, lo, o, func(q *plan, o Options) (Interval, error) { return q.epsilon(ctx, delta, o) })
 	}
 	return p.refineEpsilon(ctx, delta, o)
 }
