@@ -340,3 +340,23 @@ func TestTSGBadParameters(t *testing.T) {
 		}
 	}
 }
+
+// TestInfMassAllAtInf: a step whose upper measure has all its mass at
+// +Inf (TSG at Sigma = 0, Q = 1, Batch = N under AddOrRemoveOne, whose
+// upper pair is non-private) makes the upper plan's mass at +Inf exactly
+// 1 from below too, so that Epsilon answers +Inf for delta within 4u of
+// 1 at once instead of refining grids that cannot narrow.
+func TestInfMassAllAtInf(t *testing.T) {
+	c := Composition{Terms: []Term{{TruncatedSampledGaussian{100, 1, 100, 0}, 1}, {Gaussian{3}, 5}}}
+	p, err := makePlan("Epsilon", c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	up, _, ok := p.sides()
+	if !ok {
+		t.Fatal("the plan is not one-sided")
+	}
+	if m := up.infMass(0); m != (Interval{1, 1}) {
+		t.Errorf("upper plan's mass at +Inf = [%.17g, %.17g], want [1, 1]", m.Lo, m.Hi)
+	}
+}
