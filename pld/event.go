@@ -183,7 +183,14 @@ type MixtureOfGaussians struct {
 // replace-one sampled Gaussian; Section 5.3 of dp_accounting's
 // supplementary material), and the lower end is that of the instance in
 // which the other records contribute 0, a sampled Gaussian whose rate is
-// the probability that the record is in the truncated batch.
+// the probability that the record is in the truncated batch. The upper
+// end is a bound, the lower end exact for that instance; without
+// truncation the interval is the sampled Gaussian's, exact. As
+// dp_accounting at commit b5b0286 of google/differential-privacy
+// (dp_event.py and pld/pld_privacy_accountant.py, which composes it under
+// ADD_OR_REMOVE_ONE and REPLACE_ONE); under ReplaceSpecial the pairs are
+// AddOrRemoveOne's with N-1 others. Q = 0 or Batch = 0 is a no-op. The
+// method is in tsg.go.
 type TruncatedSampledGaussian struct {
 	N     int64
 	Q     float64
@@ -365,8 +372,4 @@ func (NonPrivate) check() error { return nil }
 // relErr is an event that a relation does not support.
 func relErr(e Event, rel Relation, supported string) error {
 	return &UnsupportedError{Event: e.String(), Msg: fmt.Sprintf("not supported under %v (supported: %s, as dp_accounting's PLD accountant)", rel, supported)}
-}
-
-func (e TruncatedSampledGaussian) pair(rel Relation) (pairOf, error) {
-	return pairOf{}, &UnsupportedError{Event: e.String(), Msg: "not yet certified"}
 }

@@ -220,6 +220,9 @@ func (p *plan) infMass(d int) Interval {
 		}
 	}
 	lo := -math.Expm1(slo) * (1 - 4*u64)
+	if math.IsInf(slo, -1) {
+		lo = 1 // a step with all its mass at +Inf: exactly 1
+	}
 	hi := math.Min(1, -math.Expm1(shi)*(1+4*u64))
 	return Interval{math.Max(lo, 0), hi}
 }
