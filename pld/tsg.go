@@ -619,9 +619,9 @@ var (
 // weight), so that the scaled cells stay far from subnormal numbers.
 const weightFloor = 0x1p-600
 
-// bothSides returns the measures of a pair per direction, the second filled
+// pairMeasures returns the measures of a pair per direction, the second filled
 // in (the first) when the pair is symmetric.
-func bothSides(pr pairOf) (up, lo [2]measure) {
+func pairMeasures(pr pairOf) (up, lo [2]measure) {
 	up, lo = pr.up, pr.lo
 	if up[1] == nil {
 		up[1] = up[0]
@@ -665,7 +665,7 @@ func (e TruncatedSampledGaussian) pair(rel Relation) (pairOf, error) {
 	case !bd.truncates && plain.nonPrivate:
 		up = [2]measure{nonPrivateMeasure, nonPrivateMeasure}
 	case !bd.truncates:
-		up, _ = bothSides(plain)
+		up, _ = pairMeasures(plain)
 	case e.Sigma == 0:
 		// the mixture at no noise: both components have losses <= 0 or
 		// +Inf but for the SGM's add direction (loss -log(1-Q), mass 1-t,
@@ -688,7 +688,7 @@ func (e TruncatedSampledGaussian) pair(rel Relation) (pairOf, error) {
 		wa := math.Max(math.Min(tHi, 1), weightFloor)
 		q2 := math.Min(math.Max(q2Hi, 0x1p-1000), e.Q)
 		repl := sgmReplaceMeasure(q2, e.Sigma/2)
-		plainUp, _ := bothSides(plain)
+		plainUp, _ := pairMeasures(plain)
 		for d := range 2 {
 			switch {
 			case sHi == 0:
@@ -715,7 +715,7 @@ func (e TruncatedSampledGaussian) pair(rel Relation) (pairOf, error) {
 	case inst.nonPrivate:
 		lo = [2]measure{nonPrivateMeasure, nonPrivateMeasure}
 	default:
-		_, lo = bothSides(inst)
+		_, lo = pairMeasures(inst)
 	}
 	pr := pairOf{up: up, lo: lo}
 	if up[0] == up[1] && lo[0] == lo[1] {
