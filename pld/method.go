@@ -34,7 +34,7 @@ package pld
 // they are only measures on the grid g_k = k h (h a power of two, so g_k
 // is exact).
 //
-// 2. One step on the grid (grid.go, measure.go). The loss is monotone in
+// 2. One step on the grid (step.go, buildStep; the cells from measure.go). The loss is monotone in
 // the outcome x, so the cell (g_j, g_(j+1)] is an x-interval, and its
 // P-mass alpha_j, Q-mass beta_j and surplus A_j = E_P[1_cell (1 - e^(g_j-L))]
 // are normal integrals (normal64.go: Mills ratio, and Taylor series free of
@@ -56,7 +56,7 @@ package pld
 // split is of the cell less its slivers (their loss is within h/4 of the
 // boundary, so they move A by at most their mass times 1 - e^-h + h/4:
 // the split's error stays of the order of the sliver mass, not 1/h times).
-// Lower measure: a post-processing of the pair (measure.go, garbleLower).
+// Lower measure: a post-processing of the pair (step.go, garbleLower).
 // Merging each cell's outcomes into one (P-mass alpha_j, Q-mass beta_j) is
 // a post-processing; so is sending the fraction theta_j of cell j to an
 // outcome k = j and the rest to k = j + 1. Outcome k's P - e^(g_k) Q is
@@ -91,28 +91,39 @@ package pld
 // negligible R takes the cells next to the clamped points, up to four
 // times, and then every cell.
 //
-// 3. Composition (compose.go, fft.go). The measures are tilted,
-// p_k e^(lambda g_k), lambda >= 0 near the saddle point of the query, so
-// that the float64 FFT's absolute error is small relative to the part of
-// the distribution that delta(eps) reads. Runs are composed by repeated
-// squaring; each convolution's entrywise error is bounded from Higham's
-// Thm. 24.2 (radix-2 Cooley-Tukey, twiddles within 16u), a bound E on the
-// 2-norm of the result's error vector, so that its entries' absolute
-// errors sum to at most sqrt(len) E. A square a*a whose tilted mass is
-// all but 2^-12 in a window H much shorter than a is computed as H*H +
-// R*(a + H), R = a - H (compose.go, square): the first on H's length, the
-// second with R's small norms, so that the error is that of the window,
-// not sqrt(len) times the whole (the error of an early square is doubled
-// by every square after it). Each vector keeps max(computed, 0)
-// (the exact values are >= 0, so clamping moves no entry away from them)
-// and a slack: the upper's S with E_U phi <= E_up phi +
-// S sup phi(l) e^(-lambda l) for all phi >= 0 (sqrt(len) E, and the
-// tilted mass dropped at the ends, which is at most 1e-24 of the total or
-// twice sqrt(len) E), propagated as S_ab = S_a (T_b + S_b) + S_b T_a +
-// sqrt(len) E (T the vectors' tilted sums); the lower's S' bounds the
-// tilted total variation between the lower vector and a measure X below
-// the composed lower measure, propagated the same way (what is dropped at
-// the ends is dropped from X too, which keeps X below).
+// 3. Composition (run.go composeRun; power.go, compose.go, lattice.go,
+// fft.go). Each distinct event of a direction is one step measure
+// (termStep); events whose losses lie on a lattice (randomized response,
+// discrete Laplace, (eps, delta), the exponential mechanism's bounds) are
+// first composed exactly on their own lattice (lattice.go, latticeRun)
+// and regridded once (regrid), so their atoms are not smeared n times.
+// The measures are tilted, p_k e^(lambda g_k), lambda >= 0 near the
+// saddle point of the query (tiltEps, tiltDelta: golden-section search on
+// the cumulant K(lambda) - lambda eps), so that the float64 FFT's absolute
+// error is small relative to the part of the distribution delta(eps)
+// reads. All terms are then composed at once in the frequency domain
+// (powerFFT: one transform a step, the transforms raised to their counts
+// and multiplied, one transform back), with a componentwise error bound
+// (its doc) and a window from Chernoff's bound on the normalised steps
+// (windowFor). Where that window does not fit the budget, or the bound
+// grows past 1%, each term is composed by repeated squaring (power), a
+// convolution's entrywise error bounded from Higham's Thm. 24.2
+// (radix-2 Cooley-Tukey, twiddles within 16u), a bound E on the 2-norm of
+// the result's error vector, so that its entries' absolute errors sum to
+// at most sqrt(len) E. A square a*a whose tilted mass is all but 2^-12 in
+// a window H much shorter than a is computed as H*H + R*(a + H), R = a -
+// H (compose.go, square). A vector longer than the budget is coarsened
+// (coarsen): the upper vector's mass moved up to a grid of twice the
+// spacing (above, by the curve lemma), the lower one's by the same
+// forward post-processing as garbleLower's. Each vector keeps
+// max(computed, 0) (the exact values are >= 0, so clamping moves no entry
+// away from them) and a slack: the upper's S with E_U phi <= E_up phi +
+// S sup phi(l) e^(-lambda l) for all phi >= 0, propagated as S_ab =
+// S_a (T_b + S_b) + S_b T_a + sqrt(len) E (T the vectors' tilted sums);
+// the lower's S' bounds the tilted total variation between the lower
+// vector and a measure X below the composed lower measure, propagated
+// the same way (what is dropped at the ends is dropped from X too, which
+// keeps X below).
 //
 // 4. delta(eps). Upper: the sum over g_k > eps of p_k (1 - e^(eps-g_k)),
 // plus S e^(-lambda eps) kappa (kappa = sup_y (1-e^-y) e^(-lambda y)), plus
@@ -128,14 +139,21 @@ package pld
 // 5. eps(delta) (invert): Hi is an eps at which the certified upper delta
 // is <= delta; Lo is 0 or an eps at which the certified lower delta
 // exceeds delta; each is checked at the value returned. The profile's
-// interval is the larger of the two directions' at each end. SGMEpsilon
-// refines h from 2^-10 until hi/lo - 1 <= Options.Width (to the h the h^2
-// law predicts from the width reached, one to three halvings at a time;
-// by halving while the lower end is 0), keeping for each
-// direction the intersection of its certified intervals over the grids
-// (each contains the truth), and dropping a direction from finer grids
-// once its Hi is at most the other's Lo (the larger of the two eps can
-// then come only from the other).
+// interval is the larger of the two directions' at each end. Epsilon
+// (refineEpsilon) refines h from the first grid (firstH: a quarter of the
+// narrowest step's loss spread) until hi/lo - 1 <= Options.Width, to the
+// h the h^2 law predicts from the width reached, one to three halvings at
+// a time, keeping for each direction the intersection of its certified
+// intervals over the grids (each contains the truth), and dropping a
+// direction from finer grids once its Hi is at most the other's Lo. Delta
+// (dirDelta) refines each direction the same way, the second only until
+// its Hi is at most the first's Lo. Refinement stops with ErrPrecision
+// when four grids in a row narrow the interval by less than a fifth (the
+// width is then held by what the grid does not set) or at the budget.
+// A composition with one-sided events (whose upper pair is not their
+// lower one) is two compositions, of the upper pairs and of the lower
+// ones (plan.sides); each is refined only to an eighth of the gap between
+// them (bothSides).
 //
 // Assumptions, stated and tested: math.Exp, Expm1, Log, Log1p, Erfc and
 // Sincos within 2 ulps (normal64_test.go checks the normal integrals
