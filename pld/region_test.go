@@ -64,9 +64,10 @@ var (
 		steps:  []int{1, 10, 100, 1e4, 1e6, 1e8},
 		deltas: []float64{1e-18, 1e-15, 1e-10, 1e-5, 1e-3},
 	}
-	// The quick subset exercises every path of the machinery: rows both
-	// sides answer in well under a second, rows that take seconds, a row
-	// past the limit, and rows skipped after it.
+	// The quick subset: rows both sides answer in about a second, rows
+	// that take rdpcheck tens of seconds, and rows beyond dp_accounting's
+	// memory at the default cap (measured at ce30588). A short -regionlimit
+	// (1.5s) also sends both sides past the limit and skips rows after it.
 	regionQuickGrid = regionGrid{
 		qs:     []float64{1e-3, 0.5},
 		sigmas: []float64{1},
