@@ -687,6 +687,17 @@ func tiltDelta(K func(float64) float64, delta float64) float64 {
 			best, bl = v, l
 		}
 	}
+	if bl == 256 {
+		// no interior minimum: the estimate falls towards the largest
+		// loss, an atom heavier than delta (randomized response): a tilt
+		// this large would leave the losses below it, where eps lies,
+		// under the transform's error. Tilt instead by log(1/delta) over
+		// the loss's spread (the second difference of K at 0).
+		const e = 1e-3
+		if v := (K(2*e) - 2*K(e) + K(0)) / (e * e); v > 0 {
+			return math.Min(256, math.Max(0x1p-24, -math.Log(delta)/math.Sqrt(v)))
+		}
+	}
 	a, b := math.Log(bl/2), math.Log(math.Min(2*bl, 256))
 	g := (math.Sqrt(5) - 1) / 2
 	c, d := b-g*(b-a), a+g*(b-a)
