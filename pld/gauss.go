@@ -80,8 +80,8 @@ func gaussDeltaMu2(m2 *big.Float, eps float64) Interval {
 	}
 }
 
-// outward rounds x to float64 widened by rel relative on each side, with Lo
-// clamped at 0.
+// outward rounds x, a delta, to float64 widened by rel relative on each
+// side, clamped to [0, 1] where every delta lies.
 func outward(x *big.Float, rel float64) Interval {
 	v, _ := x.Float64()
 	if v <= 0 {
@@ -93,10 +93,7 @@ func outward(x *big.Float, rel float64) Interval {
 	hi := v * (1 + rel)
 	lo = math.Nextafter(lo, 0)
 	hi = math.Nextafter(hi, inf)
-	if lo < 0 {
-		lo = 0
-	}
-	return Interval{lo, hi}
+	return Interval{math.Max(lo, 0), math.Min(hi, 1)}
 }
 
 var inf = math.Inf(1)
