@@ -601,3 +601,30 @@ func TestExactPassesPLDRefusal(t *testing.T) {
 		t.Log(err)
 	}
 }
+
+// An Exact is safe for concurrent use: its methods on several goroutines
+// give one goroutine's answers (CI runs this under the race detector).
+func TestExactConcurrent(t *testing.T) {
+	ctx := context.Background()
+	x, err := exactOf(t, composedJS(rrJS, laplaceJS("2")), ReplaceSpecial)
+	if err != nil {
+		t.Fatal(err)
+	}
+	answers := func() string {
+		e, err := x.Epsilon(ctx, 0.15)
+		d, err2 := x.Delta(ctx, 1)
+		return fmt.Sprint(e, err, d, err2)
+	}
+	want := answers()
+	got := make([]string, 4)
+	var wg sync.WaitGroup
+	for i := range got {
+		wg.Go(func() { got[i] = answers() })
+	}
+	wg.Wait()
+	for i, g := range got {
+		if g != want {
+			t.Errorf("goroutine %d: %s, want %s", i, g, want)
+		}
+	}
+}
