@@ -1,6 +1,7 @@
 package dpevent_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 
@@ -82,4 +83,36 @@ func ExampleDecode_file() {
 	// eps = 2.632654 at order 8.0583
 	// event.events[0].event x14063: 1.3938
 	// event.events[1] x1: 0.0359
+}
+
+// The optimal eps of an event file, certified (package pld's interval,
+// the floor under every accountant), beside the RDP accountant's: events
+// of three kinds under REPLACE_SPECIAL.
+func ExampleNewExact() {
+	js := `{"event": {"class_name": "ComposedDpEvent", "events": [
+	  {"class_name": "SelfComposedDpEvent", "count": 10, "event": {"class_name": "LaplaceDpEvent", "noise_multiplier": 20}},
+	  {"class_name": "RandomizedResponseDpEvent", "noise_parameter": 0.5, "num_buckets": 4},
+	  {"class_name": "SelfComposedDpEvent", "count": 100, "event": {"class_name": "PoissonSampledDpEvent",
+	    "sampling_probability": 0.01, "event": {"class_name": "GaussianDpEvent", "noise_multiplier": 1.0}}}]},
+	  "neighboring_relation": "REPLACE_SPECIAL"}`
+	f, err := dpevent.Decode([]byte(js))
+	if err != nil {
+		panic(err)
+	}
+	x, err := dpevent.NewExact(f.Event, f.Relation)
+	if err != nil {
+		panic(err)
+	}
+	iv, err := x.Epsilon(context.Background(), 1e-5)
+	if err != nil {
+		panic(err)
+	}
+	plan, err := dpevent.NewPlan(f.Event, f.Relation)
+	if err != nil {
+		panic(err)
+	}
+	rdp, _ := plan.Epsilon(1e-5, nil, fast.Improved)
+	fmt.Printf("optimal eps in [%.4f, %.4f]; RDP's %.4f\n", iv.Lo, iv.Hi, rdp.Epsilon)
+	// Output:
+	// optimal eps in [1.7424, 1.7441]; RDP's 2.1754
 }
