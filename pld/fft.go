@@ -192,19 +192,10 @@ func convPair(a1, a2, b1, b2 []float64, square bool) (ra, rb []float64, err floa
 	}
 	out := make([]complex128, n)
 	for k := 0; k < n; k++ {
-		j := (n - k) & (n - 1)
-		zk, zj := za[k], za[j]
-		cj := complex(real(zj), -imag(zj))
-		A1 := (zk + cj) * 0.5
-		A2 := (zk - cj) * complex(0, -0.5)
-		var B1, B2 complex128
-		if square {
-			B1, B2 = A1, A2
-		} else {
-			wk, wj := zb[k], zb[j]
-			cw := complex(real(wj), -imag(wj))
-			B1 = (wk + cw) * 0.5
-			B2 = (wk - cw) * complex(0, -0.5)
+		A1, A2 := separate(za, k)
+		B1, B2 := A1, A2
+		if !square {
+			B1, B2 = separate(zb, k)
 		}
 		out[k] = A1*B1 + complex(0, 1)*(A2*B2)
 	}
@@ -249,4 +240,13 @@ func getPlanEta(n int) float64 {
 	eta := mu + g4*(math.Sqrt2+mu)
 	t := float64(lg)
 	return t * eta / (1 - t*eta)
+}
+
+// separate returns, at frequency k, the transforms of the real vectors x
+// and y from the transform z of x + i y (len(z) a power of two): the
+// conjugate-symmetric and antisymmetric parts of z.
+func separate(z []complex128, k int) (X, Y complex128) {
+	zk, zj := z[k], z[(len(z)-k)&(len(z)-1)]
+	cj := complex(real(zj), -imag(zj))
+	return (zk + cj) * 0.5, (zk - cj) * complex(0, -0.5)
 }

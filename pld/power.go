@@ -150,11 +150,7 @@ func powerFFT(ctx context.Context, steps []tmeas, counts []int64, maxLen int) (t
 		p.transform(z, false)
 		nf := float64(s.n)
 		for k := 0; k < N; k++ {
-			j := (N - k) & (N - 1)
-			zk, zj := z[k], z[j]
-			cj := complex(real(zj), -imag(zj))
-			X := (zk + cj) * 0.5
-			L := (zk - cj) * complex(0, -0.5)
+			X, L := separate(z, k)
 			P[k] *= cpow(X, s.n)
 			Q[k] *= cpow(L, s.n)
 			mx := math.Hypot(real(X), imag(X))*(1+4*u64) + exs[i] + u64*math.Hypot(real(X), imag(X))
