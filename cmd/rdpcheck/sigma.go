@@ -58,14 +58,8 @@ func runSigma(args []string, stdout, stderr io.Writer) int {
 	if err := r.needEach("steps", "a whole number >= 1, or epochs= with n= and batch="); err != nil {
 		return usageError(stderr, "sigma", err.Error())
 	}
-	for _, n := range []struct {
-		name string
-		f    *numFlag
-		what string
-	}{{"eps", eps, "the target epsilon, > 0"}, {"delta", d.delta, "the target delta, in (0, 1)"}} {
-		if err := need(n.name, n.f, n.what); err != nil {
-			return usageError(stderr, "sigma", err.Error())
-		}
+	if err := needTarget(eps, &d); err != nil {
+		return usageError(stderr, "sigma", err.Error())
 	}
 	free := r.missing("sigma")
 	if len(free) == 0 {
@@ -164,4 +158,13 @@ func roundUpMeeting(sigma, target float64, epsAt func(float64) (float64, error))
 func sigmaJSON(q float64, steps int, eps, delta float64, conv fast.Conversion, sigma, achieved float64, orders string) map[string]any {
 	return map[string]any{"q": schema.JSONFloat(q), "steps": steps, "eps": schema.JSONFloat(eps), "delta": schema.JSONFloat(delta),
 		"conversion": conv.String(), "sigma": schema.JSONFloat(sigma), "epsilon_achieved": schema.JSONFloat(achieved), "orders": orders}
+}
+
+// needTarget requires the target (eps, delta) that sigma and steps search
+// for.
+func needTarget(eps *numFlag, d *dpFlags) error {
+	if err := need("eps", eps, "the target epsilon, > 0"); err != nil {
+		return err
+	}
+	return need("delta", d.delta, "the target delta, in (0, 1)")
 }

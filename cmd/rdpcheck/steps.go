@@ -52,14 +52,8 @@ func runSteps(args []string, stdout, stderr io.Writer) int {
 	if err := r.needEach("sigma", "the noise multiplier, > 0"); err != nil {
 		return usageError(stderr, "steps", err.Error())
 	}
-	for _, n := range []struct {
-		name string
-		f    *numFlag
-		what string
-	}{{"eps", eps, "the target epsilon, > 0"}, {"delta", d.delta, "the target delta, in (0, 1)"}} {
-		if err := need(n.name, n.f, n.what); err != nil {
-			return usageError(stderr, "steps", err.Error())
-		}
+	if err := needTarget(eps, &d); err != nil {
+		return usageError(stderr, "steps", err.Error())
 	}
 	free := r.missing("steps")
 	if len(free) != 1 {
