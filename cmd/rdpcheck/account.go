@@ -10,7 +10,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/rdpcheck/rdpcheck/cases"
 	"github.com/rdpcheck/rdpcheck/dpevent"
 	"github.com/rdpcheck/rdpcheck/fast"
 	"github.com/rdpcheck/rdpcheck/pld"
@@ -318,11 +317,11 @@ func accountReference(p *dpevent.Plan, res *dpevent.Result, wantDelta bool, conv
 		if err != nil {
 			return "", err
 		}
-		return cases.Decimal(v), nil
+		return decimal(v), nil
 	}
 	v, err := p.ReferenceEpsilon(c, res.Delta, res.Order, conv, progress)
 	if err != nil {
 		return "", err
 	}
-	return cases.Decimal(v), nil
+	return decimal(v), nil
 }

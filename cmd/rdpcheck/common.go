@@ -16,9 +16,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rdpcheck/rdpcheck/cases"
 	"github.com/rdpcheck/rdpcheck/fast"
+	"github.com/rdpcheck/rdpcheck/internal/wording"
 	"github.com/rdpcheck/rdpcheck/rdp"
+	"github.com/rdpcheck/rdpcheck/vectors/schema"
 )
 
 // maxSteps is the largest count of steps (or events) the commands take:
@@ -535,7 +536,7 @@ func fail(stderr io.Writer, cmd string, err error) int {
 
 // userMessage words a library error for the user, without Go package or
 // function names: an InputError as "arg = value: what it must be".
-func userMessage(err error) string { return cases.Wording{}.Message(err) }
+func userMessage(err error) string { return wording.Wording{}.Message(err) }
 
 // roundUpDigits is the least number of n significant digits >= x > 0,
 // as the float64 that prints as those digits (itself >= x), so that a
@@ -587,3 +588,7 @@ func writeJSON(w io.Writer, v any) error {
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
 }
+
+// decimal is v with every digit it has (as the vector files write it), for
+// output that is read back.
+func decimal(v *big.Float) string { return schema.FormatBig(v, 'g', schema.ExactDigits) }

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/rdpcheck/rdpcheck/cases"
 	"github.com/rdpcheck/rdpcheck/fast"
 	"github.com/rdpcheck/rdpcheck/internal/figure"
+	"github.com/rdpcheck/rdpcheck/internal/wording"
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
 )
 
@@ -70,7 +70,7 @@ type mechanism struct {
 	// spec is how the user gave it (-mech sgm:q=0.01,...), words its
 	// errors in the user's names.
 	spec  string
-	words cases.Wording
+	words wording.Wording
 }
 
 // curve writes the mechanism's composed curve at orders, rounded up as
@@ -332,7 +332,7 @@ func parseMechanism(spec string) (mechanism, error) {
 	if count > 1 && name != "sgm" && name != "wor" {
 		label += fmt.Sprintf(" x%d", count)
 	}
-	return mechanism{label: label, event: e, count: count, spec: "-mech " + strings.TrimSpace(spec), words: cases.Wording{Names: mechArgNames[name]}}, nil
+	return mechanism{label: label, event: e, count: count, spec: "-mech " + strings.TrimSpace(spec), words: wording.Wording{Names: mechArgNames[name]}}, nil
 }
 
 // splitKeyValues reads "key=value,..." (what names the form in errors):

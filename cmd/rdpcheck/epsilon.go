@@ -5,7 +5,6 @@ import (
 	"io"
 	"math"
 
-	"github.com/rdpcheck/rdpcheck/cases"
 	"github.com/rdpcheck/rdpcheck/dpsgd"
 	"github.com/rdpcheck/rdpcheck/fast"
 	"github.com/rdpcheck/rdpcheck/pld"
@@ -245,5 +244,5 @@ func referenceEpsilon(q, sigma float64, steps int, orders []float64, delta float
 	if err != nil {
 		return "", 0, err
 	}
-	return cases.Decimal(eps), order, nil
+	return decimal(eps), order, nil
 }

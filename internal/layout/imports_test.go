@@ -106,3 +106,24 @@ func TestImportRules(t *testing.T) {
 		t.Fatalf("go list found %d packages", n)
 	}
 }
+
+// TestUserBinaryDeps: the user's command links none of the maintainers'
+// machinery (the oracles, the vector generator and verifier, the peer
+// study, the -cases runner), which CONTRIBUTING.md's table alone cannot
+// say, as cmd/rdpcheck may import anything: its whole dependency graph
+// is checked.
+func TestUserBinaryDeps(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "../../cmd/rdpcheck").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	if !slices.Contains(deps, module+"fast") {
+		t.Fatalf("go list -deps ./cmd/rdpcheck lists no fast: %v", deps)
+	}
+	for _, banned := range []string{"oracles", "vectors/gen", "vectors/verify", "vectors/peerstudy", "cases"} {
+		if slices.Contains(deps, module+banned) {
+			t.Errorf("cmd/rdpcheck depends on %s, a maintainers' package", banned)
+		}
+	}
+}
