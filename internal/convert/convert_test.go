@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"github.com/ALTree/bigfloat"
 	"math"
 	"math/big"
 	"testing"
@@ -14,30 +15,6 @@ const u = 0x1p-53
 
 func bf(x float64) *big.Float { return new(big.Float).SetPrec(prec).SetFloat64(x) }
 
-// bigLog is log x for x > 0 at 256 bits, by its own series (x = m 2^e, m in
-// [1/2, 1), log m = 2 atanh((m-1)/(m+1)), log 2 = 2 atanh(1/3)), sharing
-// nothing with the code under test or with reference.
-func bigLog(x *big.Float) *big.Float {
-	m := new(big.Float).SetPrec(prec)
-	e := x.MantExp(m)
-	atanh2 := func(z *big.Float) *big.Float { // 2 atanh z, |z| <= 1/3
-		z2 := new(big.Float).SetPrec(prec).Mul(z, z)
-		term := new(big.Float).SetPrec(prec).Set(z)
-		sum := new(big.Float).SetPrec(prec).Set(z)
-		q := new(big.Float).SetPrec(prec)
-		for k := 3; term.Sign() != 0 && term.MantExp(nil)-sum.MantExp(nil) > -prec-8; k += 2 {
-			term.Mul(term, z2)
-			sum.Add(sum, q.Quo(term, bf(float64(k))))
-		}
-		return sum.Mul(sum, bf(2))
-	}
-	num := new(big.Float).SetPrec(prec).Sub(m, bf(1))
-	den := new(big.Float).SetPrec(prec).Add(m, bf(1))
-	lm := atanh2(num.Quo(num, den))
-	ln2 := atanh2(new(big.Float).SetPrec(prec).Quo(bf(1), bf(3)))
-	return lm.Add(lm, ln2.Mul(ln2, bf(float64(e))))
-}
-
 // exactEps is the conversion's eps at the order a from the formulas
 // themselves at 256 bits: improved (Balle et al. 2020, Theorem 21) rdp +
 // log1p(-1/a) - (log delta + log a)/(a-1), classic rdp + log(1/delta)/(a-1).
@@ -47,8 +24,8 @@ func exactEps(conv rdp.Conversion, a, r, ld float64) *big.Float {
 		t := new(big.Float).SetPrec(prec).Quo(bf(-ld), am1)
 		return t.Add(t, bf(r))
 	}
-	l1 := bigLog(new(big.Float).SetPrec(prec).Quo(am1, bf(a)))
-	t := new(big.Float).SetPrec(prec).Add(bf(ld), bigLog(bf(a)))
+	l1 := bigfloat.Log(new(big.Float).SetPrec(prec).Quo(am1, bf(a)))
+	t := new(big.Float).SetPrec(prec).Add(bf(ld), bigfloat.Log(bf(a)))
 	t.Quo(t, am1)
 	l1.Sub(l1, t)
 	return l1.Add(l1, bf(r))
@@ -105,7 +82,7 @@ func TestLog1mInv(t *testing.T) {
 	for _, a := range []float64{1 + 0x1p-52, 1 + 0x1p-30, 1.1, 1.999999, 2, 2.5, 1e3, 1e17} {
 		got := Log1mInv(a)
 		am1 := new(big.Float).SetPrec(prec).Sub(bf(a), bf(1))
-		want := bigLog(am1.Quo(am1, bf(a)))
+		want := bigfloat.Log(am1.Quo(am1, bf(a)))
 		rel, _ := new(big.Float).Quo(new(big.Float).Sub(bf(got), want), want).Float64()
 		if math.Abs(rel) > 6*u {
 			t.Errorf("Log1mInv(%.17g) = %.17g, relative error %g against %s", a, got, rel, want.Text('g', 25))
@@ -166,9 +143,9 @@ func exactLogDelta(conv rdp.Conversion, a, r, eps float64) *big.Float {
 	if conv == rdp.Classic {
 		return d.Mul(d, am1)
 	}
-	d.Add(d, bigLog(new(big.Float).SetPrec(prec).Quo(am1, bf(a))))
+	d.Add(d, bigfloat.Log(new(big.Float).SetPrec(prec).Quo(am1, bf(a))))
 	d.Mul(d, am1)
-	return d.Sub(d, bigLog(bf(a)))
+	return d.Sub(d, bigfloat.Log(bf(a)))
 }
 
 // TestDeltaRoundedUp: Delta's log is at or above the least exact log
@@ -198,7 +175,7 @@ func TestDeltaRoundedUp(t *testing.T) {
 				}
 				continue
 			}
-			lg := bigLog(bf(delta))
+			lg := bigfloat.Log(bf(delta))
 			diff, _ := new(big.Float).Sub(lg, least).Float64()
 			lf, _ := least.Float64()
 			// the margin 10u mag + 2u added, an error of as much, exp's 6u
@@ -259,7 +236,7 @@ func TestSearchBounds(t *testing.T) {
 					if dl == 0 {
 						continue
 					}
-					ldl := bigLog(bf(dl))
+					ldl := bigfloat.Log(bf(dl))
 					for i := 0; i <= 16; i++ {
 						a := c.a + (c.b-c.a)*float64(i)/16
 						ld := exactLogDelta(conv, a, rdpA, eps)

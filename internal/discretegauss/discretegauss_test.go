@@ -1,6 +1,7 @@
 package discretegauss
 
 import (
+	"github.com/ALTree/bigfloat"
 	"math"
 	"math/big"
 	"testing"
@@ -9,47 +10,6 @@ import (
 const prec = 160
 
 func bf(x float64) *big.Float { return new(big.Float).SetPrec(prec).SetFloat64(x) }
-
-// bigLog is log x for x > 0 at 160 bits by its own series: x = m 2^e, m
-// in [1/2, 1), log m = 2 atanh((m-1)/(m+1)), log 2 = 2 atanh(1/3).
-func bigLog(x *big.Float) *big.Float {
-	m := new(big.Float).SetPrec(prec)
-	e := x.MantExp(m)
-	atanh2 := func(z *big.Float) *big.Float {
-		z2 := new(big.Float).SetPrec(prec).Mul(z, z)
-		term := new(big.Float).SetPrec(prec).Set(z)
-		sum := new(big.Float).SetPrec(prec).Set(z)
-		q := new(big.Float).SetPrec(prec)
-		for k := 3; term.Sign() != 0 && term.MantExp(nil)-sum.MantExp(nil) > -prec-8; k += 2 {
-			term.Mul(term, z2)
-			sum.Add(sum, q.Quo(term, bf(float64(k))))
-		}
-		return sum.Mul(sum, bf(2))
-	}
-	num := new(big.Float).SetPrec(prec).Sub(m, bf(1))
-	den := new(big.Float).SetPrec(prec).Add(m, bf(1))
-	lm := atanh2(num.Quo(num, den))
-	ln2 := atanh2(new(big.Float).SetPrec(prec).Quo(bf(1), bf(3)))
-	return lm.Add(lm, ln2.Mul(ln2, bf(float64(e))))
-}
-
-// bigExp is e^x at 160 bits: Taylor's series of x/2^k, |x/2^k| < 2^-8,
-// squared k times.
-func bigExp(x *big.Float) *big.Float {
-	k := max(0, x.MantExp(nil)+8)
-	y := new(big.Float).SetPrec(prec+64).SetMantExp(x, -k)
-	sum := new(big.Float).SetPrec(prec + 64).SetInt64(1)
-	term := new(big.Float).SetPrec(prec + 64).SetInt64(1)
-	for n := 1; n < 200 && term.Sign() != 0; n++ {
-		term.Mul(term, y)
-		term.Quo(term, new(big.Float).SetInt64(int64(n)))
-		sum.Add(sum, term)
-	}
-	for range k {
-		sum.Mul(sum, sum)
-	}
-	return sum.SetPrec(prec)
-}
 
 // theta is sum over the integers x of exp(-(x-c)^2/(2 sigma^2)) for c in
 // [0, 1/2], by direct summation over |x - c| <= 15 sigma + 2 (the terms
@@ -62,11 +22,11 @@ func theta(sigma float64, c *big.Float) *big.Float {
 	w := int(15*sigma) + 2
 	d := new(big.Float).SetPrec(prec).Sub(bf(float64(-w)), c) // x - c at x = -w
 	t := new(big.Float).SetPrec(prec).Mul(d, d)
-	t = bigExp(t.Quo(t, s2))
+	t = bigfloat.Exp(t.Quo(t, s2))
 	r := new(big.Float).SetPrec(prec).Mul(d, bf(2))
 	r.Add(r, bf(1))
-	r = bigExp(r.Quo(r, s2))
-	step := bigExp(new(big.Float).SetPrec(prec).Quo(bf(2), s2))
+	r = bigfloat.Exp(r.Quo(r, s2))
+	step := bigfloat.Exp(new(big.Float).SetPrec(prec).Quo(bf(2), s2))
 	sum := bf(0)
 	for x := -w; x <= w+1; x++ {
 		sum.Add(sum, t)
@@ -101,7 +61,7 @@ func exact(sigma, d, alpha float64, theta0 *big.Float) *big.Float {
 	if f.Sign() == 0 {
 		return m
 	}
-	l := bigLog(new(big.Float).SetPrec(prec).Quo(theta(sigma, f), theta0))
+	l := bigfloat.Log(new(big.Float).SetPrec(prec).Quo(theta(sigma, f), theta0))
 	l.Quo(l, new(big.Float).SetPrec(prec).Sub(bf(alpha), bf(1)))
 	return m.Add(m, l)
 }

@@ -1,6 +1,7 @@
 package divergence
 
 import (
+	"github.com/ALTree/bigfloat"
 	"math"
 	"math/big"
 	"testing"
@@ -15,47 +16,6 @@ const prec = 256
 const tol = 1e-14
 
 func bf(x float64) *big.Float { return new(big.Float).SetPrec(prec).SetFloat64(x) }
-
-// bigLog is log x for x > 0 at 256 bits by its own series: x = m 2^e, m
-// in [1/2, 1), log m = 2 atanh((m-1)/(m+1)), log 2 = 2 atanh(1/3).
-func bigLog(x *big.Float) *big.Float {
-	m := new(big.Float).SetPrec(prec)
-	e := x.MantExp(m)
-	atanh2 := func(z *big.Float) *big.Float {
-		z2 := new(big.Float).SetPrec(prec).Mul(z, z)
-		term := new(big.Float).SetPrec(prec).Set(z)
-		sum := new(big.Float).SetPrec(prec).Set(z)
-		q := new(big.Float).SetPrec(prec)
-		for k := 3; term.Sign() != 0 && term.MantExp(nil)-sum.MantExp(nil) > -prec-8; k += 2 {
-			term.Mul(term, z2)
-			sum.Add(sum, q.Quo(term, bf(float64(k))))
-		}
-		return sum.Mul(sum, bf(2))
-	}
-	num := new(big.Float).SetPrec(prec).Sub(m, bf(1))
-	den := new(big.Float).SetPrec(prec).Add(m, bf(1))
-	lm := atanh2(num.Quo(num, den))
-	ln2 := atanh2(new(big.Float).SetPrec(prec).Quo(bf(1), bf(3)))
-	return lm.Add(lm, ln2.Mul(ln2, bf(float64(e))))
-}
-
-// bigExp is e^x at 256 bits: Taylor's series of x/2^k, |x/2^k| < 2^-8,
-// squared k times.
-func bigExp(x *big.Float) *big.Float {
-	k := max(0, x.MantExp(nil)+8)
-	y := new(big.Float).SetPrec(prec+64).SetMantExp(x, -k)
-	sum := new(big.Float).SetPrec(prec + 64).SetInt64(1)
-	term := new(big.Float).SetPrec(prec + 64).SetInt64(1)
-	for n := 1; n < 200 && term.Sign() != 0; n++ {
-		term.Mul(term, y)
-		term.Quo(term, new(big.Float).SetInt64(int64(n)))
-		sum.Add(sum, term)
-	}
-	for range k {
-		sum.Mul(sum, sum)
-	}
-	return sum.SetPrec(prec)
-}
 
 // oneMinus is 1 - alpha exactly (not rounded to float64 first).
 func oneMinus(alpha float64) *big.Float {
@@ -76,7 +36,7 @@ func exactDiscrete(p, q []float64, alpha float64) (v *big.Float, inf bool) {
 		if s.Sign() == 0 {
 			return nil, true
 		}
-		return bigLog(s).Neg(bigLog(s)), false
+		return bigfloat.Log(s).Neg(bigfloat.Log(s)), false
 	case alpha == 1:
 		s := bf(0)
 		for i := range p {
@@ -86,7 +46,7 @@ func exactDiscrete(p, q []float64, alpha float64) (v *big.Float, inf bool) {
 			if q[i] == 0 {
 				return nil, true
 			}
-			l := bigLog(new(big.Float).SetPrec(prec).Quo(bf(p[i]), bf(q[i])))
+			l := bigfloat.Log(new(big.Float).SetPrec(prec).Quo(bf(p[i]), bf(q[i])))
 			s.Add(s, l.Mul(l, bf(p[i])))
 		}
 		return s, false
@@ -104,7 +64,7 @@ func exactDiscrete(p, q []float64, alpha float64) (v *big.Float, inf bool) {
 				best = r
 			}
 		}
-		return bigLog(best), false
+		return bigfloat.Log(best), false
 	}
 	s := bf(0)
 	for i := range p {
@@ -114,14 +74,14 @@ func exactDiscrete(p, q []float64, alpha float64) (v *big.Float, inf bool) {
 		if q[i] == 0 {
 			return nil, true
 		}
-		e := new(big.Float).SetPrec(prec).Mul(bf(alpha), bigLog(bf(p[i])))
-		e.Add(e, new(big.Float).SetPrec(prec).Mul(oneMinus(alpha), bigLog(bf(q[i]))))
-		s.Add(s, bigExp(e))
+		e := new(big.Float).SetPrec(prec).Mul(bf(alpha), bigfloat.Log(bf(p[i])))
+		e.Add(e, new(big.Float).SetPrec(prec).Mul(oneMinus(alpha), bigfloat.Log(bf(q[i]))))
+		s.Add(s, bigfloat.Exp(e))
 	}
 	if s.Sign() == 0 {
 		return nil, true
 	}
-	l := bigLog(s)
+	l := bigfloat.Log(s)
 	return l.Quo(l, oneMinus(alpha).Neg(oneMinus(alpha))), false
 }
 
@@ -270,7 +230,7 @@ func exactGaussian(m1, s1, m2, s2, alpha float64) (*big.Float, bool) {
 	dm2 := new(big.Float).SetPrec(prec).Mul(dm, dm)
 	v1 := new(big.Float).SetPrec(prec).Mul(bf(s1), bf(s1))
 	v2 := new(big.Float).SetPrec(prec).Mul(bf(s2), bf(s2))
-	logRatio := bigLog(new(big.Float).SetPrec(prec).Quo(bf(s2), bf(s1)))
+	logRatio := bigfloat.Log(new(big.Float).SetPrec(prec).Quo(bf(s2), bf(s1)))
 	switch {
 	case alpha == 0:
 		return bf(0), false
@@ -296,7 +256,7 @@ func exactGaussian(m1, s1, m2, s2, alpha float64) (*big.Float, bool) {
 	if sa.Sign() <= 0 {
 		return nil, true
 	}
-	x := bigLog(new(big.Float).SetPrec(prec).Quo(v2, sa))
+	x := bigfloat.Log(new(big.Float).SetPrec(prec).Quo(v2, sa))
 	x.Quo(x, oneMinus(alpha).Mul(oneMinus(alpha), bf(-2)))
 	x.Add(x, logRatio)
 	mp := new(big.Float).SetPrec(prec).Mul(bf(alpha), dm2)

@@ -2,6 +2,7 @@ package puredp
 
 import (
 	"fmt"
+	"github.com/ALTree/bigfloat"
 	"math"
 	"math/big"
 	"testing"
@@ -12,47 +13,6 @@ import (
 var prec uint = 256
 
 func bf(x float64) *big.Float { return new(big.Float).SetPrec(prec).SetFloat64(x) }
-
-// bigLog is log x for x > 0 at 256 bits by its own series: x = m 2^e, m
-// in [1/2, 1), log m = 2 atanh((m-1)/(m+1)), log 2 = 2 atanh(1/3).
-func bigLog(x *big.Float) *big.Float {
-	m := new(big.Float).SetPrec(prec)
-	e := x.MantExp(m)
-	atanh2 := func(z *big.Float) *big.Float {
-		z2 := new(big.Float).SetPrec(prec).Mul(z, z)
-		term := new(big.Float).SetPrec(prec).Set(z)
-		sum := new(big.Float).SetPrec(prec).Set(z)
-		q := new(big.Float).SetPrec(prec)
-		for k := 3; term.Sign() != 0 && term.MantExp(nil)-sum.MantExp(nil) > -int(prec)-8; k += 2 {
-			term.Mul(term, z2)
-			sum.Add(sum, q.Quo(term, bf(float64(k))))
-		}
-		return sum.Mul(sum, bf(2))
-	}
-	num := new(big.Float).SetPrec(prec).Sub(m, bf(1))
-	den := new(big.Float).SetPrec(prec).Add(m, bf(1))
-	lm := atanh2(num.Quo(num, den))
-	ln2 := atanh2(new(big.Float).SetPrec(prec).Quo(bf(1), bf(3)))
-	return lm.Add(lm, ln2.Mul(ln2, bf(float64(e))))
-}
-
-// bigExp is e^x at 256 bits: Taylor's series of x/2^k, |x/2^k| < 2^-8,
-// squared k times.
-func bigExp(x *big.Float) *big.Float {
-	k := max(0, x.MantExp(nil)+8)
-	y := new(big.Float).SetPrec(prec+64).SetMantExp(x, -k)
-	sum := new(big.Float).SetPrec(prec + 64).SetInt64(1)
-	term := new(big.Float).SetPrec(prec + 64).SetInt64(1)
-	for n := 1; n < 2000 && term.Sign() != 0 && term.MantExp(nil) > -int(prec)-80; n++ {
-		term.Mul(term, y)
-		term.Quo(term, new(big.Float).SetInt64(int64(n)))
-		sum.Add(sum, term)
-	}
-	for range k {
-		sum.Mul(sum, sum)
-	}
-	return sum.SetPrec(prec)
-}
 
 func add(x, y *big.Float) *big.Float { return new(big.Float).SetPrec(prec).Add(x, y) }
 func sub(x, y *big.Float) *big.Float { return new(big.Float).SetPrec(prec).Sub(x, y) }
@@ -68,7 +28,7 @@ func renyi(p, q []*big.Float, alpha float64) *big.Float {
 func logs(p []*big.Float) []*big.Float {
 	l := make([]*big.Float, len(p))
 	for i, x := range p {
-		l[i] = bigLog(x)
+		l[i] = bigfloat.Log(x)
 	}
 	return l
 }
@@ -80,9 +40,9 @@ func renyiLog(lp, lq []*big.Float, alpha float64) *big.Float {
 	B := sub(bf(1), A)
 	s := bf(0)
 	for i := range lp {
-		s = add(s, bigExp(add(mul(A, lp[i]), mul(B, lq[i]))))
+		s = add(s, bigfloat.Exp(add(mul(A, lp[i]), mul(B, lq[i]))))
 	}
-	return quo(bigLog(s), sub(A, bf(1)))
+	return quo(bigfloat.Log(s), sub(A, bf(1)))
 }
 
 // check fails unless got is at or above want and within rel of it.
@@ -127,7 +87,7 @@ const eventTol = 1e-12
 // eps at +Inf; 0 at eps = 0. Tight and TightCurve both.
 func TestTight(t *testing.T) {
 	for _, eps := range []float64{1e-8, 1e-3, 0.5, 1, 5, 50} {
-		e := bigExp(bf(eps))
+		e := bigfloat.Exp(bf(eps))
 		den := add(bf(1), e)
 		P := []*big.Float{quo(e, den), quo(bf(1), den)}
 		Q := []*big.Float{P[1], P[0]}
@@ -179,8 +139,8 @@ func TestKaryRR(t *testing.T) {
 				}
 				check(t, fmt.Sprintf("KaryRR(%g, %g, special).At(%g)", noise, k, alpha), spec.At(alpha), w1, eventTol)
 			}
-			check(t, fmt.Sprintf("KaryRR(%g, %g, one).At(+Inf)", noise, k), one.At(math.Inf(1)), bigLog(quo(b, a)), eventTol)
-			ls, ln := bigLog(mul(b, bf(k))), bigLog(N)
+			check(t, fmt.Sprintf("KaryRR(%g, %g, one).At(+Inf)", noise, k), one.At(math.Inf(1)), bigfloat.Log(quo(b, a)), eventTol)
+			ls, ln := bigfloat.Log(mul(b, bf(k))), bigfloat.Log(N)
 			if ln.Neg(ln).Cmp(ls) > 0 {
 				ls = ln
 			}
@@ -201,8 +161,8 @@ func TestKaryRR(t *testing.T) {
 func TestExponentialMechanism(t *testing.T) {
 	for _, eps := range []float64{1e-12, 1e-8, 1e-3, 0.5, 1, 5, 50} {
 		E := bf(eps)
-		v := quo(E, sub(bigExp(E), bf(1)))
-		K := sub(sub(v, bf(1)), bigLog(v))
+		v := quo(E, sub(bigfloat.Exp(E), bf(1)))
+		K := sub(sub(v, bf(1)), bigfloat.Log(v))
 		out := make([]float64, len(eventOrders))
 		ExponentialMechanismCurve(eps, eventOrders, out)
 		tol := eventTol
@@ -235,7 +195,7 @@ func TestRandomizedResponse(t *testing.T) {
 		for _, a := range append([]float64{1}, eventOrders...) {
 			var want *big.Float
 			if a == 1 {
-				want = mul(sub(mul(bf(2), P), bf(1)), bigLog(quo(P, Q)))
+				want = mul(sub(mul(bf(2), P), bf(1)), bigfloat.Log(quo(P, Q)))
 			} else {
 				want = renyi([]*big.Float{P, Q}, []*big.Float{Q, P}, a)
 			}
@@ -244,7 +204,7 @@ func TestRandomizedResponse(t *testing.T) {
 			}
 			check(t, fmt.Sprintf("RandomizedResponse(%g, %g)", p, a), RandomizedResponse(p, a), want, 1e-14)
 		}
-		want := bigLog(quo(P, Q))
+		want := bigfloat.Log(quo(P, Q))
 		check(t, fmt.Sprintf("RandomizedResponse(%g, +Inf)", p), RandomizedResponse(p, math.Inf(1)), want.Abs(want), 1e-14)
 	}
 }
@@ -261,18 +221,18 @@ func TestZCDP(t *testing.T) {
 	prec = 2300
 	for _, eps := range []float64{1e-300, 1e-160, 1e-20, 1e-8, 1e-3, 0.5, 1, 2, 5, 50, 800} {
 		E := bf(eps)
-		em := bigExp(E)
-		ep := bigExp(new(big.Float).Neg(E))
+		em := bigfloat.Exp(E)
+		ep := bigfloat.Exp(new(big.Float).Neg(E))
 		check(t, fmt.Sprintf("LaplaceZCDP(%g)", eps), LaplaceZCDP(eps), sub(add(E, ep), bf(1)), 1e-14)
 		for _, k := range []float64{2, 3, 6} {
 			want := quo(mul(E, sub(em, bf(1))), add(em, bf(k-1)))
 			check(t, fmt.Sprintf("KaryRRZCDP(%g, %g)", eps, k), KaryRRZCDP(eps, k), want, 1e-14)
 		}
 		// tanh(x) = (1 - e^-2x)/(1 + e^-2x), x = eps/4
-		e2 := bigExp(quo(new(big.Float).Neg(E), bf(2)))
+		e2 := bigfloat.Exp(quo(new(big.Float).Neg(E), bf(2)))
 		check(t, fmt.Sprintf("RAPPORZCDP(%g)", eps), RAPPORZCDP(eps), mul(E, quo(sub(bf(1), e2), add(bf(1), e2))), 1e-14)
 		c := quo(E, sub(bf(1), ep))
-		check(t, fmt.Sprintf("BoundedRangeZCDP(%g)", eps), BoundedRangeZCDP(eps), sub(sub(c, bf(1)), bigLog(c)), 1e-14)
+		check(t, fmt.Sprintf("BoundedRangeZCDP(%g)", eps), BoundedRangeZCDP(eps), sub(sub(c, bf(1)), bigfloat.Log(c)), 1e-14)
 	}
 	if LaplaceZCDP(0) != 0 || KaryRRZCDP(0, 3) != 0 || RAPPORZCDP(0) != 0 || BoundedRangeZCDP(0) != 0 {
 		t.Errorf("eps = 0: %g %g %g %g, want 0", LaplaceZCDP(0), KaryRRZCDP(0, 3), RAPPORZCDP(0), BoundedRangeZCDP(0))

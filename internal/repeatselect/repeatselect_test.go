@@ -2,6 +2,7 @@ package repeatselect
 
 import (
 	"fmt"
+	"github.com/ALTree/bigfloat"
 	"math"
 	"math/big"
 	"testing"
@@ -10,47 +11,6 @@ import (
 const prec = 256
 
 func bf(x float64) *big.Float { return new(big.Float).SetPrec(prec).SetFloat64(x) }
-
-// bigLog is log x for x > 0 at 256 bits by its own series: x = m 2^e, m
-// in [1/2, 1), log m = 2 atanh((m-1)/(m+1)), log 2 = 2 atanh(1/3).
-func bigLog(x *big.Float) *big.Float {
-	m := new(big.Float).SetPrec(prec)
-	e := x.MantExp(m)
-	atanh2 := func(z *big.Float) *big.Float {
-		z2 := new(big.Float).SetPrec(prec).Mul(z, z)
-		term := new(big.Float).SetPrec(prec).Set(z)
-		sum := new(big.Float).SetPrec(prec).Set(z)
-		q := new(big.Float).SetPrec(prec)
-		for k := 3; term.Sign() != 0 && term.MantExp(nil)-sum.MantExp(nil) > -prec-8; k += 2 {
-			term.Mul(term, z2)
-			sum.Add(sum, q.Quo(term, bf(float64(k))))
-		}
-		return sum.Mul(sum, bf(2))
-	}
-	num := new(big.Float).SetPrec(prec).Sub(m, bf(1))
-	den := new(big.Float).SetPrec(prec).Add(m, bf(1))
-	lm := atanh2(num.Quo(num, den))
-	ln2 := atanh2(new(big.Float).SetPrec(prec).Quo(bf(1), bf(3)))
-	return lm.Add(lm, ln2.Mul(ln2, bf(float64(e))))
-}
-
-// bigExp is e^x at 256 bits: Taylor's series of x/2^k, |x/2^k| < 2^-8,
-// squared k times.
-func bigExp(x *big.Float) *big.Float {
-	k := max(0, x.MantExp(nil)+8)
-	y := new(big.Float).SetPrec(prec+64).SetMantExp(x, -k)
-	sum := new(big.Float).SetPrec(prec + 64).SetInt64(1)
-	term := new(big.Float).SetPrec(prec + 64).SetInt64(1)
-	for n := 1; n < 200 && term.Sign() != 0; n++ {
-		term.Mul(term, y)
-		term.Quo(term, new(big.Float).SetInt64(int64(n)))
-		sum.Add(sum, term)
-	}
-	for range k {
-		sum.Mul(sum, sum)
-	}
-	return sum.SetPrec(prec)
-}
 
 func add(x, y *big.Float) *big.Float { return new(big.Float).SetPrec(prec).Add(x, y) }
 func sub(x, y *big.Float) *big.Float { return new(big.Float).SetPrec(prec).Sub(x, y) }
@@ -65,12 +25,12 @@ func logInvGamma(mean, eta float64) *big.Float {
 	M := bf(mean)
 	switch eta {
 	case 1:
-		return bigLog(M)
+		return bigfloat.Log(M)
 	case 2:
 		s := add(bf(1), quo(bf(8), M))
 		s.Sqrt(s)
 		g := quo(sub(s, bf(1)), bf(2))
-		l := bigLog(g)
+		l := bigfloat.Log(g)
 		return l.Neg(l)
 	}
 	panic("no closed form")
@@ -92,7 +52,7 @@ type theorems struct {
 }
 
 func newTheorems(orders, rdp []float64, mean, shape float64) *theorems {
-	th := &theorems{orders: orders, rdp: rdp, mean: mean, shape: shape, logMean: bigLog(bf(mean)), A: map[int]*big.Float{}, zero: -1, infPos: -1}
+	th := &theorems{orders: orders, rdp: rdp, mean: mean, shape: shape, logMean: bigfloat.Log(bf(mean)), A: map[int]*big.Float{}, zero: -1, infPos: -1}
 	least := math.Inf(1)
 	for j, a := range orders {
 		if a < 1 || math.IsInf(rdp[j], 1) {
@@ -121,7 +81,7 @@ func newTheorems(orders, rdp []float64, mean, shape float64) *theorems {
 			}
 		}
 	} else if least > 0 && !math.IsInf(least, 1) {
-		tv := bigLog(sub(bf(1), bigExp(bf(-least))))
+		tv := bigfloat.Log(sub(bf(1), bigfloat.Exp(bf(-least))))
 		th.tv = tv.Quo(tv, bf(2))
 	}
 	return th
@@ -144,7 +104,7 @@ func (th *theorems) at(i int) *big.Float {
 	epsHat := bf(0)
 	epsF := 0.0
 	if !math.IsInf(lam, 1) {
-		epsHat = bigLog(quo(bf(lam), bf(lam-1)))
+		epsHat = bigfloat.Log(quo(bf(lam), bf(lam-1)))
 		epsF = math.Log1p(1 / (lam - 1))
 	}
 	if th.zero >= 0 || (th.infPos >= 0 && bf(r[th.infPos]).Cmp(epsHat) <= 0) {
@@ -168,7 +128,7 @@ func (th *theorems) at(i int) *big.Float {
 		}
 		A, ok := th.A[j]
 		if !ok {
-			A = sub(mul(add(bf(r[j]), bigLog(quo(bf(a-1), bf(a)))), bf(a-1)), bigLog(bf(a)))
+			A = sub(mul(add(bf(r[j]), bigfloat.Log(quo(bf(a-1), bf(a)))), bf(a-1)), bigfloat.Log(bf(a)))
 			th.A[j] = A
 		}
 		c := sub(A, mul(bf(a-1), epsHat))
@@ -178,7 +138,7 @@ func (th *theorems) at(i int) *big.Float {
 	}
 	dh := bf(1)
 	if logDelta != nil && logDelta.Sign() < 0 {
-		dh = bigExp(logDelta)
+		dh = bigfloat.Exp(logDelta)
 	}
 	return add(v, mul(bf(th.mean), dh))
 }

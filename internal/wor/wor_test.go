@@ -2,6 +2,7 @@ package wor
 
 import (
 	"fmt"
+	"github.com/ALTree/bigfloat"
 	"math"
 	"math/big"
 	"testing"
@@ -16,47 +17,6 @@ const prec = 640
 
 func bf(x float64) *big.Float { return new(big.Float).SetPrec(prec).SetFloat64(x) }
 func bi(n int64) *big.Float   { return new(big.Float).SetPrec(prec).SetInt64(n) }
-
-// bigLog is log x for x > 0 by its own series: x = m 2^e, m in [1/2, 1),
-// log m = 2 atanh((m-1)/(m+1)), log 2 = 2 atanh(1/3).
-func bigLog(x *big.Float) *big.Float {
-	m := new(big.Float).SetPrec(prec)
-	e := x.MantExp(m)
-	atanh2 := func(z *big.Float) *big.Float {
-		z2 := new(big.Float).SetPrec(prec).Mul(z, z)
-		term := new(big.Float).SetPrec(prec).Set(z)
-		sum := new(big.Float).SetPrec(prec).Set(z)
-		q := new(big.Float).SetPrec(prec)
-		for k := 3; term.Sign() != 0 && term.MantExp(nil)-sum.MantExp(nil) > -prec-8; k += 2 {
-			term.Mul(term, z2)
-			sum.Add(sum, q.Quo(term, bi(int64(k))))
-		}
-		return sum.Mul(sum, bi(2))
-	}
-	num := new(big.Float).SetPrec(prec).Sub(m, bi(1))
-	den := new(big.Float).SetPrec(prec).Add(m, bi(1))
-	lm := atanh2(num.Quo(num, den))
-	ln2 := atanh2(new(big.Float).SetPrec(prec).Quo(bi(1), bi(3)))
-	return lm.Add(lm, ln2.Mul(ln2, bi(int64(e))))
-}
-
-// bigExp is e^x: Taylor's series of x/2^k, |x/2^k| < 2^-8, squared k
-// times.
-func bigExp(x *big.Float) *big.Float {
-	k := max(0, x.MantExp(nil)+8)
-	y := new(big.Float).SetPrec(prec+64).SetMantExp(x, -k)
-	sum := new(big.Float).SetPrec(prec + 64).SetInt64(1)
-	term := new(big.Float).SetPrec(prec + 64).SetInt64(1)
-	for n := 1; n < 400 && term.Sign() != 0 && term.MantExp(nil) > -prec-80; n++ {
-		term.Mul(term, y)
-		term.Quo(term, new(big.Float).SetInt64(int64(n)))
-		sum.Add(sum, term)
-	}
-	for range k {
-		sum.Mul(sum, sum)
-	}
-	return sum.SetPrec(prec)
-}
 
 func add(x, y *big.Float) *big.Float { return new(big.Float).SetPrec(prec).Add(x, y) }
 func sub(x, y *big.Float) *big.Float { return new(big.Float).SetPrec(prec).Sub(x, y) }
@@ -111,7 +71,7 @@ func theorem9LogA(q float64, base rdp.BaseCurve, a int) *big.Float {
 	Q := bf(q)
 	var P *big.Float
 	if !math.IsInf(base.Inf, 1) {
-		P = sub(bigExp(bf(base.Inf)), bi(1))
+		P = sub(bigfloat.Exp(bf(base.Inf)), bi(1))
 	}
 	minP := func(j int) *big.Float {
 		if P == nil {
@@ -119,13 +79,13 @@ func theorem9LogA(q float64, base rdp.BaseCurve, a int) *big.Float {
 		}
 		return minF(bi(2), powInt(P, j))
 	}
-	e2 := bigExp(bf(base.Eps[0]))
+	e2 := bigfloat.Exp(bf(base.Eps[0]))
 	A := add(bi(1), mul(mul(powInt(Q, 2), binom(a, 2)), minF(mul(bi(4), sub(e2, bi(1))), mul(e2, minP(2)))))
 	for j := 3; j <= a; j++ {
-		t := bigExp(mul(bi(int64(j-1)), bf(base.Eps[j-2])))
+		t := bigfloat.Exp(mul(bi(int64(j-1)), bf(base.Eps[j-2])))
 		A = add(A, mul(mul(powInt(Q, j), binom(a, j)), mul(t, minP(j))))
 	}
-	return bigLog(A)
+	return bigfloat.Log(A)
 }
 
 // checkUp fails unless got is at or above want and within rel of it.
@@ -195,7 +155,7 @@ func theorem27LogA(q, sigma float64, a int) *big.Float {
 	c := quo(bi(1), mul(bi(2), mul(bf(sigma), bf(sigma))))
 	ex := make([]*big.Float, a+2) // e^((i-1) eps(i)) = e^(i(i-1) c)
 	for i := range ex {
-		ex[i] = bigExp(mul(bi(int64(i*(i-1))), c))
+		ex[i] = bigfloat.Exp(mul(bi(int64(i*(i-1))), c))
 	}
 	D := func(j int) *big.Float {
 		s := bi(0)
@@ -220,7 +180,7 @@ func theorem27LogA(q, sigma float64, a int) *big.Float {
 		}
 		A = add(A, mul(mul(powInt(Q, j), binom(a, j)), minF(mul(bi(4), B), mul(bi(2), ex[j]))))
 	}
-	return bigLog(A)
+	return bigfloat.Log(A)
 }
 
 // gaussLine is alpha/(2 sigma^2), the unsampled Gaussian.
