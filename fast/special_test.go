@@ -550,3 +550,31 @@ func TestSpecialInputRegressions(t *testing.T) {
 		}
 	}
 }
+
+// TestPoissonBoundHugeBase: a base curve near MaxFloat64, whose
+// cgf (k-1) base overflows, gives +Inf, a valid bound, and a huge finite
+// one a finite bound (both caught by TestContractSpecialInputs: q 0.5,
+// alpha 2.5, base {0, MaxFloat64}, and q 5e-324, alpha 1, base {1e100},
+// were NaN with a nil error).
+func TestPoissonBoundHugeBase(t *testing.T) {
+	for _, c := range []struct {
+		q, alpha float64
+		base     []float64
+	}{
+		{0.5, 2.5, []float64{0, math.MaxFloat64}},
+		{0.5, 3, []float64{0, 1e308}},
+		{1, 3, []float64{1, math.MaxFloat64}},
+	} {
+		v, err := fast.PoissonBound(c.q, c.alpha, c.base)
+		if err != nil || !math.IsInf(v, 1) {
+			t.Errorf("PoissonBound(%g, %g, %v) = %v, %v; want +Inf", c.q, c.alpha, c.base, v, err)
+		}
+	}
+	// A huge but finite cgf: the sum's largest term, q^2 (e^x - 1) with
+	// x = 1e100, has a log whose low part (2 log q = -1489) is beyond exp's
+	// range, and the term was dropped (NaN). The bound is at least that
+	// term's log, 1e100 - 1489.8, whose nearest float64 is 1e100.
+	if v, err := fast.PoissonBound(5e-324, 1, []float64{1e100}); err != nil || !(v >= 1e100 && v < math.Inf(1)) {
+		t.Errorf("PoissonBound(5e-324, 1, [1e100]) = %v, %v; want at least 1e100, finite", v, err)
+	}
+}

@@ -20,8 +20,11 @@ func PoissonBound(q, alpha float64, base []float64) float64 {
 	if alpha > 2 {
 		frac = alpha - math.Floor(alpha)
 	}
+	// +Inf where an order's cgf, (k-1) base[k-2], is beyond float64 (a
+	// base of +Inf, or one near MaxFloat64): a valid bound, and the sum
+	// below would turn the overflow into NaN.
 	for k := 2; k <= hiOrd; k++ {
-		if (q < 1 || k == loOrd || k == hiOrd) && math.IsInf(base[k-2], 1) {
+		if (q < 1 || k == loOrd || k == hiOrd) && math.IsInf(float64(k-1)*base[k-2], 1) {
 			return math.Inf(1)
 		}
 	}
@@ -39,7 +42,10 @@ func PoissonBound(q, alpha float64, base []float64) float64 {
 		type term struct{ h, l, r float64 }
 		var ts []term
 		bh, bl := 0.0, 0.0 // log C(k, l), built up
-		M := math.Inf(-1)
+		// M + Ml is the largest term's log in double-double: the terms are
+		// taken relative to all of it, as a huge x leaves a low part
+		// (-1489 beside 1e100) that is not small on the scale of exp.
+		M, Ml := math.Inf(-1), 0.0
 		for l := 1; l <= k; l++ {
 			nh, nl := carry.LogDD(float64(k - l + 1))
 			dh, dl := carry.LogDD(float64(l))
@@ -74,23 +80,26 @@ func PoissonBound(q, alpha float64, base []float64) float64 {
 			// for l = 2), and the log 3 constant's half ulp.
 			r := float64(k-l)*carry.Unit*math.Abs(l1q) + 8*carry.Unit*(1+math.Abs(kh)) + 8*carry.Unit
 			ts = append(ts, term{th, tl, r})
-			M = math.Max(M, th)
+			if th > M || (th == M && tl > Ml) {
+				M, Ml = th, tl
+			}
 		}
 		if len(ts) == 0 {
 			return 0
 		}
 		var s, e float64
 		for _, t := range ts {
-			d := (t.h - M) + t.l // error u |t.h - M| + u |d|
+			d := (t.h - M) + (t.l - Ml) // error u |t.h - M| + u |t.l - Ml| + u |d|
 			if d < -745 {
 				continue
 			}
 			x := math.Exp(d)
 			s += x
-			e += x * (t.r + 2*carry.Unit*math.Abs(t.h-M) + 4*carry.Unit)
+			e += x * (t.r + 2*carry.Unit*(math.Abs(t.h-M)+math.Abs(t.l-Ml)) + 4*carry.Unit)
 		}
 		rel := e/s + float64(len(ts)+2)*carry.Unit
-		ls := M + math.Log(s) + 2*rel + 2*carry.Unit*math.Abs(M+math.Log(s))
+		lsum := Ml + math.Log(s)
+		ls := M + lsum + 2*rel + 2*carry.Unit*(math.Abs(M+lsum)+math.Abs(lsum))
 		return carry.RoundUp(log1pOfExp(ls), 4*carry.Unit)
 	}
 	var num float64
