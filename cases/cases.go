@@ -630,10 +630,6 @@ func parseNumber(raw json.RawMessage) (float64, error) {
 	return x, nil
 }
 
-// Decimal renders a reference value as -cases writes it: 50 significant
-// digits (the reference guarantees 76 at 256 bits), or "inf".
-func Decimal(v *big.Float) string { return schema.FormatBig(v, 'g', schema.ExactDigits) }
-
 // answerKeys are the fields an answer may add, in the order they are
 // written.
 var answerKeys = []string{"lower", "upper", "warning", "reference", "fast", "fast_error", "epsilon_reference", "order", "epsilon_fast", "order_fast", "epsilon_fast_error", "error"}
@@ -664,7 +660,7 @@ func Answer(line []byte) map[string]any {
 	if kindOf(line) == legacyEpsilon {
 		prefix = "epsilon_"
 	}
-	out := map[string]any{prefix + "reference": Decimal(v)}
+	out := map[string]any{prefix + "reference": schema.BigDec(v)}
 	if k.HasOrder {
 		out["order"] = schema.JSONFloat(order)
 	}

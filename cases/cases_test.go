@@ -54,7 +54,7 @@ func TestOlderForms(t *testing.T) {
 	eps, order, _ := dpsgd.ReferenceEpsilon(reference.Context{}, 0.004266666666666667, 1.1, 14063, orders, 1e-5, reference.Improved, nil)
 	feps, forder, _ := dpsgd.FastEpsilon(0.004266666666666667, 1.1, 14063, orders, 1e-5, fast.Improved)
 	want := []map[string]any{
-		{"q": 0.01, "sigma": 1.1, "alpha": 8.0, "reference": Decimal(ref), "fast": f},
+		{"q": 0.01, "sigma": 1.1, "alpha": 8.0, "reference": schema.BigDec(ref), "fast": f},
 		// q = 1: alpha / (2 sigma^2) for the double nearest 1.1, in exact
 		// rational arithmetic (Python: Fraction(2) / (2 * Fraction(1.1)**2),
 		// printed with decimal at 60 digits): 0.82644628099173540372976413221260334080184621703930027762...;
@@ -62,7 +62,7 @@ func TestOlderForms(t *testing.T) {
 		{"q": 1.0, "sigma": 1.1, "alpha": 2.0, "reference": "0.8264462809917354037297641322126033408018462170393", "fast": fq1},
 		{"q": 0.01, "sigma": 1.0, "alpha": "inf", "reference": "inf", "fast": "inf"},
 		{"kind": "epsilon", "q": 0.004266666666666667, "sigma": 1.1, "steps": 14063.0, "delta": 1e-5, "orders": []any{2.0, 4.0, 8.0, 8.1, 16.0, 32.0},
-			"epsilon_reference": Decimal(eps), "order": order, "epsilon_fast": feps, "order_fast": forder},
+			"epsilon_reference": schema.BigDec(eps), "order": order, "epsilon_fast": feps, "order_fast": forder},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("answers (-want +got):\n%s", diff)
@@ -394,7 +394,7 @@ func mustExact(t *testing.T, s string) *big.Float {
 
 // decimalOf is the committed 50-digit value as -cases writes it.
 func decimalOf(t *testing.T, expected string) string {
-	return Decimal(mustExact(t, expected))
+	return schema.BigDec(mustExact(t, expected))
 }
 
 // TestRunVectors: -format vectors writes the older forms' points as a vector

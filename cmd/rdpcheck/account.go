@@ -317,11 +317,11 @@ func accountReference(p *dpevent.Plan, res *dpevent.Result, wantDelta bool, conv
 		if err != nil {
 			return "", err
 		}
-		return decimal(v), nil
+		return schema.BigDec(v), nil
 	}
 	v, err := p.ReferenceEpsilon(c, res.Delta, res.Order, conv, progress)
 	if err != nil {
 		return "", err
 	}
-	return decimal(v), nil
+	return schema.BigDec(v), nil
 }

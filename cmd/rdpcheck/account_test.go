@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/rdpcheck/rdpcheck/cases"
 	"github.com/rdpcheck/rdpcheck/dpsgd"
 	"github.com/rdpcheck/rdpcheck/reference"
+	"github.com/rdpcheck/rdpcheck/vectors/schema"
 )
 
 const eventDir = "../../peers/accountants/dpevents/"
@@ -50,8 +50,8 @@ func TestEpsilonBestOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if best.EpsilonReference != cases.Decimal(ref) || ref.Cmp(big.NewFloat(best.Epsilon)) > 0 {
-		t.Errorf("reference %s (printed %s), fast %v", cases.Decimal(ref), best.EpsilonReference, best.Epsilon)
+	if best.EpsilonReference != schema.BigDec(ref) || ref.Cmp(big.NewFloat(best.Epsilon)) > 0 {
+		t.Errorf("reference %s (printed %s), fast %v", schema.BigDec(ref), best.EpsilonReference, best.Epsilon)
 	}
 }
 

@@ -16,7 +16,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/rdpcheck/rdpcheck/cases"
 	"github.com/rdpcheck/rdpcheck/dpsgd"
 	"github.com/rdpcheck/rdpcheck/fast"
 	"github.com/rdpcheck/rdpcheck/pld"
@@ -170,8 +169,8 @@ func TestEpsilonReferenceProgress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.EpsilonReference != cases.Decimal(eps) {
-		t.Errorf("epsilon_reference %s, want %s", got.EpsilonReference, cases.Decimal(eps))
+	if got.EpsilonReference != schema.BigDec(eps) {
+		t.Errorf("epsilon_reference %s, want %s", got.EpsilonReference, schema.BigDec(eps))
 	}
 }
 

@@ -19,7 +19,6 @@ import (
 	"github.com/rdpcheck/rdpcheck/fast"
 	"github.com/rdpcheck/rdpcheck/internal/wording"
 	"github.com/rdpcheck/rdpcheck/rdp"
-	"github.com/rdpcheck/rdpcheck/vectors/schema"
 )
 
 // maxSteps is the largest count of steps (or events) the commands take:
@@ -588,7 +587,3 @@ func writeJSON(w io.Writer, v any) error {
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
 }
-
-// decimal is v with every digit it has (as the vector files write it), for
-// output that is read back.
-func decimal(v *big.Float) string { return schema.FormatBig(v, 'g', schema.ExactDigits) }

@@ -244,5 +244,5 @@ func referenceEpsilon(q, sigma float64, steps int, orders []float64, delta float
 	if err != nil {
 		return "", 0, err
 	}
-	return decimal(eps), order, nil
+	return schema.BigDec(eps), order, nil
 }

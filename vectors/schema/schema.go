@@ -311,6 +311,11 @@ func FormatBig(v *big.Float, verb byte, prec int) string {
 	return v.Text(verb, prec)
 }
 
+// BigDec is v with ExactDigits significant digits (the reference
+// guarantees 76 at 256 bits), or "inf": how a reference value is written
+// for a user (gen-vectors -cases, rdpcheck's -reference and -exact).
+func BigDec(v *big.Float) string { return FormatBig(v, 'g', ExactDigits) }
+
 // Dec is x as its shortest round-trip decimal; inf, -inf, nan otherwise.
 func Dec(x float64) string { return Format(x, 'g', -1) }
 
