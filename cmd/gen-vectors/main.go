@@ -29,7 +29,7 @@
 // lineage's printed values in peers/tfprivacy (embedded in the command),
 // tfprivacy/sgm_rdp.json, tfprivacy/dpsgd_epsilon.json,
 // tfprivacy/expectations.json and tfprivacy/FINDINGS.md (package
-// vectors/peerstudy). Paths are relative to the module root, wherever it is
+// cmd/gen-vectors/internal/peerstudy). Paths are relative to the module root, wherever it is
 // run from. Output is byte-identical on every run and machine. Every value
 // is computed twice, with the reference at 256 and at 320 bits, and a value
 // on which the two do not agree is not written (the run fails, naming it;
@@ -90,9 +90,9 @@ import (
 	"time"
 
 	"github.com/rdpcheck/rdpcheck/cases"
+	"github.com/rdpcheck/rdpcheck/cmd/gen-vectors/internal/peerstudy"
 	"github.com/rdpcheck/rdpcheck/peers"
 	"github.com/rdpcheck/rdpcheck/vectors/gen"
-	"github.com/rdpcheck/rdpcheck/vectors/peerstudy"
 )
 
 // quickSample: -check -quick computes one (q, sigma) pair of SGM curves in

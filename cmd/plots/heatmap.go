@@ -8,20 +8,12 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/rdpcheck/rdpcheck/internal/figure"
 	"github.com/rdpcheck/rdpcheck/vectors"
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/palette"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 )
 
 // errorBins are the heat map's categories, by |relative error|; the last
@@ -56,34 +48,6 @@ func binOf(relErr string, flags []string) int {
 		}
 	}
 	return len(errorBins) - 1
-}
-
-// grid is the worst bin over sigma at each (alpha, q).
-type grid struct {
-	qs, alphas []float64
-	worst      [][]int // [alpha][q]
-}
-
-func (g grid) Dims() (c, r int)   { return len(g.alphas), len(g.qs) }
-func (g grid) Z(c, r int) float64 { return float64(g.worst[c][r]) }
-func (g grid) X(c int) float64    { return float64(c) }
-func (g grid) Y(r int) float64    { return float64(r) }
-
-type binPalette struct{}
-
-func (binPalette) Colors() []color.Color {
-	out := make([]color.Color, len(errorBins))
-	for i, b := range errorBins {
-		out[i] = b.color
-	}
-	return out
-}
-
-// swatch is a legend entry: a filled square.
-type swatch struct{ c color.Color }
-
-func (s swatch) Thumbnail(c *draw.Canvas) {
-	c.FillPolygon(s.c, c.ClipPolygonXY([]vg.Point{c.Min, {X: c.Max.X, Y: c.Min.Y}, c.Max, {X: c.Min.X, Y: c.Max.Y}}))
 }
 
 // plotHeatmaps writes one heat map per peer version into dir and returns
@@ -125,46 +89,49 @@ func plotHeatmaps(dir string) ([]string, error) {
 	}
 	slices.Sort(qs)
 	slices.Sort(alphas)
+	var cats []figure.Category
+	for _, b := range errorBins {
+		cats = append(cats, figure.Category{Label: b.label, Color: b.color})
+	}
+	var columns, rows []string
+	for i, a := range alphas {
+		label := ""
+		if i%2 == 0 || i == len(alphas)-1 {
+			label = strconv.FormatFloat(a, 'g', -1, 64)
+		}
+		columns = append(columns, label)
+	}
+	for _, q := range qs {
+		rows = append(rows, figure.SciLabel(q)) // one format for the axis: 1e-8, 4e-3, 9.9e-1, 1e0
+	}
 	var names []string
 	for _, peer := range peers {
-		gr := grid{qs: qs, alphas: alphas, worst: make([][]int, len(alphas))}
+		// the worst bin over sigma at each (alpha, q)
+		cells := make([][]int, len(alphas))
 		for i, a := range alphas {
-			gr.worst[i] = make([]int, len(qs))
+			cells[i] = make([]int, len(qs))
 			for j, q := range qs {
-				gr.worst[i][j] = worst[peer][key{q, a}]
+				cells[i][j] = worst[peer][key{q, a}]
 			}
 		}
-		p := plot.New()
-		p.Title.Text = fmt.Sprintf("%s: the worst relative error of its RDP over σ from 0.3 to 50, against the reference", peerTitle(peer))
-		p.Title.Padding = vg.Points(6)
-		p.X.Label.Text = "RDP order α (the vectors' orders, evenly spaced)"
-		p.Y.Label.Text = "sampling rate q (the vectors' values)"
-		hm := plotter.NewHeatMap(gr, binPalette{})
-		hm.Min, hm.Max = 0, float64(len(errorBins)-1)
-		p.Add(hm)
-		var xt, yt []plot.Tick
-		for i, a := range alphas {
-			label := ""
-			if i%2 == 0 || i == len(alphas)-1 {
-				label = strconv.FormatFloat(a, 'g', -1, 64)
-			}
-			xt = append(xt, plot.Tick{Value: float64(i), Label: label})
-		}
-		for j, q := range qs {
-			yt = append(yt, plot.Tick{Value: float64(j), Label: sciLabel(q)})
-		}
-		p.X.Tick.Marker, p.Y.Tick.Marker = plot.ConstantTicks(xt), plot.ConstantTicks(yt)
-		p.X.Padding, p.Y.Padding = 0, 0
 		name := "heatmap_" + peer + ".png"
-		if err := saveWithSideLegend(p, filepath.Join(dir, name)); err != nil {
+		err := figure.HeatMap{
+			Title:       fmt.Sprintf("%s: the worst relative error of its RDP over σ from 0.3 to 50, against the reference", peerTitle(peer)),
+			XLabel:      "RDP order α (the vectors' orders, evenly spaced)",
+			YLabel:      "sampling rate q (the vectors' values)",
+			Columns:     columns,
+			Rows:        rows,
+			Cells:       cells,
+			Categories:  cats,
+			LegendTitle: "worst |relative error|:",
+		}.Draw(filepath.Join(dir, name))
+		if err != nil {
 			return nil, err
 		}
 		names = append(names, name)
 	}
 	return names, nil
 }
-
-var _ = palette.Palette(binPalette{})
 
 // peerTitle is a vector group's peer as the findings name it.
 func peerTitle(peer string) string {
@@ -177,40 +144,4 @@ func peerTitle(peer string) string {
 		return "dp_accounting 0.6.0"
 	}
 	return peer
-}
-
-// sciLabel writes q in one format for the whole axis, a mantissa and a
-// power of ten: 1e-8, 4e-3, 9.9e-1, 1e0.
-func sciLabel(q float64) string {
-	s := strconv.FormatFloat(q, 'e', -1, 64)
-	m, e, _ := strings.Cut(s, "e")
-	exp, _ := strconv.Atoi(e)
-	return m + "e" + strconv.Itoa(exp)
-}
-
-// saveWithSideLegend draws p on the left and the bins' legend, under its
-// title, in a strip on the right (a legend inside would hide cells), with
-// a margin on every side.
-func saveWithSideLegend(p *plot.Plot, path string) error {
-	const w, h, strip = 11 * vg.Inch, 5 * vg.Inch, 2.3 * vg.Inch
-	img := vgimg.New(w, h)
-	dc := draw.Crop(draw.New(img), figure.Margin, -figure.Margin, figure.Margin, -figure.Margin)
-	p.Draw(draw.Crop(dc, 0, -strip, 0, 0))
-	l := plot.NewLegend()
-	l.Add("worst |relative error|:", swatch{color.White})
-	for _, b := range errorBins {
-		l.Add(b.label, swatch{b.color})
-	}
-	l.Top, l.Left = true, true
-	l.YOffs = -vg.Points(30)
-	l.Draw(draw.Crop(dc, w-2*figure.Margin-strip+vg.Points(12), 0, 0, 0))
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }

@@ -5,7 +5,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"github.com/rdpcheck/rdpcheck/internal/figure"
 	"image/color"
 	"io"
 	"math"
@@ -13,11 +12,7 @@ import (
 	"path/filepath"
 
 	"github.com/rdpcheck/rdpcheck/fast"
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
+	"github.com/rdpcheck/rdpcheck/internal/figure"
 )
 
 const usage = `usage: go run ./cmd/plots [-out DIR]
@@ -126,49 +121,23 @@ func plotDPSGD(path string) error {
 	if err != nil {
 		return err
 	}
-	p := plot.New()
-	p.Title.Text = fmt.Sprintf("TF Privacy's MNIST tutorial: q = 256/60000, σ = %g, %d steps, δ = 1e-5", sigma, steps)
-	p.Title.Padding = vg.Points(6)
-	p.X.Label.Text = "RDP order α"
-	p.Y.Label.Text = "ε (nats, log scale)"
-	p.Y.Scale = plot.LogScale{}
-	p.X.Tick.Marker = figure.LinearTicks{Start: 2, Step: 2, Minor: 1}
-	p.Y.Tick.Marker = figure.LogTicks{}
-	p.Add(plotter.NewGrid())
-	legend := figure.NewLegend()
-	for i, s := range []figure.Series{
-		figure.SeriesOf("RDP of the whole run at order α", orders, rdp),
-		figure.SeriesOf("ε for δ = 1e-5 from order α alone (improved conversion)", orders, epsAt),
-	} {
-		l, err := plotter.NewLine(s.XY)
-		if err != nil {
-			return err
-		}
-		l.Color, l.Dashes, l.Width = plotutil.Color(i), plotutil.Dashes(i), vg.Points(1.5)
-		p.Add(l)
-		legend.Add(s.Label, l)
-	}
-	for _, m := range []struct {
-		label      string
-		order, eps float64
-		shape      draw.GlyphDrawer
-		color      color.Color
-		radius     float64
-	}{
-		// a ring and a cross, so that both show where the two answers meet
-		{fmt.Sprintf("rdpcheck epsilon (best order): ε = %.5f at order %.3f", best, bestOrder), bestOrder, best, draw.RingGlyph{}, color.RGBA{0x1f, 0x5f, 0xbf, 0xff}, 7},
-		{fmt.Sprintf("dp_accounting (best of its 156 orders): ε = %.5f at order %g", grid, gridOrder), gridOrder, grid, draw.CrossGlyph{}, color.Black, 5},
-	} {
-		s, err := plotter.NewScatter(plotter.XYs{{X: m.order, Y: m.eps}})
-		if err != nil {
-			return err
-		}
-		s.Shape, s.Color, s.Radius = m.shape, m.color, vg.Points(m.radius)
-		p.Add(s)
-		legend.Add(m.label, s)
-	}
-	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 1, 16, 0.1, 100 // after Add, which widens them
-	return figure.Save(p, legend, 8*vg.Inch, 5.5*vg.Inch, path)
+	return figure.Chart{
+		Title: fmt.Sprintf("TF Privacy's MNIST tutorial: q = 256/60000, σ = %g, %d steps, δ = 1e-5", sigma, steps),
+		X:     figure.Axis{Label: "RDP order α", Min: 1, Max: 16, Ticks: figure.LinearTicks{Start: 2, Step: 2, Minor: 1}},
+		Y:     figure.Axis{Label: "ε (nats, log scale)", Log: true, Min: 0.1, Max: 100},
+		Lines: []figure.Line{
+			{Series: figure.SeriesOf("RDP of the whole run at order α", orders, rdp)},
+			{Series: figure.SeriesOf("ε for δ = 1e-5 from order α alone (improved conversion)", orders, epsAt)},
+		},
+		Marks: []figure.Marks{
+			// a ring and a cross, so that both show where the two answers meet
+			{Series: figure.Series{Label: fmt.Sprintf("rdpcheck epsilon (best order): ε = %.5f at order %.3f", best, bestOrder), Points: []figure.Point{{X: bestOrder, Y: best}}},
+				Shape: figure.Ring, Color: color.RGBA{0x1f, 0x5f, 0xbf, 0xff}, Radius: 7},
+			{Series: figure.Series{Label: fmt.Sprintf("dp_accounting (best of its 156 orders): ε = %.5f at order %g", grid, gridOrder), Points: []figure.Point{{X: gridOrder, Y: grid}}},
+				Shape: figure.Cross, Color: color.Black, Radius: 5},
+		},
+		Width: 8, Height: 5.5,
+	}.Draw(path)
 }
 
 // plotComposition compares accounting methods for k applications of the

@@ -108,10 +108,11 @@ func TestImportRules(t *testing.T) {
 }
 
 // TestUserBinaryDeps: the user's command links none of the maintainers'
-// machinery (the oracles, the vector generator and verifier, the peer
-// study, the -cases runner), which CONTRIBUTING.md's table alone cannot
-// say, as cmd/rdpcheck may import anything: its whole dependency graph
-// is checked.
+// machinery, which CONTRIBUTING.md's table alone cannot say, as
+// cmd/rdpcheck may import anything: its whole dependency graph is checked
+// against each banned package and everything under it. It does link
+// internal/figure and gonum.org/v1/plot: rdpcheck curve -png and -svg
+// draw through them.
 func TestUserBinaryDeps(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", "../../cmd/rdpcheck").Output()
 	if err != nil {
@@ -121,9 +122,62 @@ func TestUserBinaryDeps(t *testing.T) {
 	if !slices.Contains(deps, module+"fast") {
 		t.Fatalf("go list -deps ./cmd/rdpcheck lists no fast: %v", deps)
 	}
-	for _, banned := range []string{"oracles", "vectors/gen", "vectors/verify", "vectors/peerstudy", "cases"} {
-		if slices.Contains(deps, module+banned) {
-			t.Errorf("cmd/rdpcheck depends on %s, a maintainers' package", banned)
+	banned := []string{
+		"oracles",         // the independent ways to the truth
+		"properties",      // the laws and their mutants
+		"vectors/gen",     // the vector files' writer
+		"vectors/verify",  // the two-precision verification
+		"cases",           // gen-vectors -cases
+		"cmd/gen-vectors", // the generator's command, and under it the peer study
+		"cmd/plots",       // the pictures of docs/
+	}
+	for _, dep := range deps {
+		rel, ours := strings.CutPrefix(dep, module)
+		if !ours {
+			continue
+		}
+		for _, b := range banned {
+			if rel == b || strings.HasPrefix(rel, b+"/") {
+				t.Errorf("cmd/rdpcheck depends on %s, a maintainers' package", rel)
+			}
 		}
 	}
 }
+
+// TestPlotOnlyInFigure: of the module's packages, internal/figure alone
+// imports gonum.org/v1/plot, in its code or its tests, so that every
+// picture is drawn through figure's API and shares its layout.
+func TestPlotOnlyInFigure(t *testing.T) {
+	out, err := exec.Command("go", "list", "-json", "../../...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	figure := false
+	for {
+		var p struct {
+			ImportPath                         string
+			Imports, TestImports, XTestImports []string
+		}
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range slices.Concat(p.Imports, p.TestImports, p.XTestImports) {
+			if imp != plotModule && !strings.HasPrefix(imp, plotModule+"/") {
+				continue
+			}
+			if p.ImportPath == module+"internal/figure" {
+				figure = true
+				continue
+			}
+			t.Errorf("%s imports %s: draw through internal/figure instead (CONTRIBUTING.md)", strings.TrimPrefix(p.ImportPath, module), imp)
+		}
+	}
+	if !figure {
+		t.Errorf("internal/figure imports no package of %s: the scan saw none of its imports", plotModule)
+	}
+}
+
+const plotModule = "gonum.org/v1/plot"

@@ -19,7 +19,7 @@ func findingsCheck(t *testing.T, name string, make func() ([]byte, error)) []byt
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := "../" + name
+	path := vectorsDir + name
 	if *update {
 		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
@@ -31,14 +31,14 @@ func findingsCheck(t *testing.T, name string, make func() ([]byte, error)) []byt
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("%s is stale: run go test ./vectors/peerstudy -run 'TestEventsFindings|TestSampledFindings' -update", name)
+		t.Errorf("%s is stale: run go test ./cmd/gen-vectors/internal/peerstudy -run 'TestEventsFindings|TestSampledFindings' -update", name)
 	}
 	return got
 }
 
 func readPeers(t *testing.T, name string) []byte {
 	t.Helper()
-	b, err := os.ReadFile("../../peers/accountants/" + name)
+	b, err := os.ReadFile(root + "peers/accountants/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestEventsFindings(t *testing.T) {
 	events, conv := readPeers(t, "events.json"), readPeers(t, "conversions.json")
 	got := findingsCheck(t, EventsFindingsName, func() ([]byte, error) { return EventsFindings(events, conv, 128) })
 	table := summaryOf(got)
-	page, err := os.ReadFile("../../" + findingsPage)
+	page, err := os.ReadFile(root + findingsPage)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestSampledFindings(t *testing.T) {
 		t.Fatal("no summary table")
 	}
 	table := s[i : i+strings.Index(s[i:], "\n\n")+1]
-	page, err := os.ReadFile("../../" + findingsPage)
+	page, err := os.ReadFile(root + findingsPage)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,7 @@ package peerstudy
 // (run, query) of peers/pld/profile.json, the floor and ceiling against which
 // vectors/pld_FINDINGS.md grades the peers. Computing them takes minutes, so
 // they are cached in a committed file and recomputed only on request
-// (go test ./vectors/peerstudy -run TestPLDCertified -pldcache).
+// (go test ./cmd/gen-vectors/internal/peerstudy -run TestPLDCertified -pldcache).
 
 import (
 	"encoding/json"
@@ -21,6 +21,10 @@ import (
 
 // PLDCertifiedName is the cache, relative to the repository root.
 const PLDCertifiedName = "peers/pld/certified.json"
+
+// PLDCertifiedCommand rewrites the cache. The cache records the command
+// that wrote it; this one is the command of the package as it is now.
+const PLDCertifiedCommand = "go test ./cmd/gen-vectors/internal/peerstudy -run TestPLDCertified -pldcache -timeout 2h"
 
 // PLDGrids are the fixed grid spacings (pld.Options.H) at which every query
 // is certified. Each gives a certified interval on its own; the cache keeps
@@ -236,7 +240,7 @@ func ComputePLDCertified(profile []byte, workers int) (*PLDCertified, error) {
 	wg.Wait()
 	c := &PLDCertified{
 		Note:    "package pld's certified interval [lo, hi] around the optimal eps(delta) or delta(eps) (add/remove, Poisson-subsampled Gaussian) of every run and query of profile.json; lo and hi are the intersection of the attempts, one per fixed grid spacing h (pld.Options.H), each certified on its own. Seconds are wall time on the machine that wrote the file.",
-		Command: "go test ./vectors/peerstudy -run TestPLDCertified -pldcache -timeout 2h",
+		Command: PLDCertifiedCommand,
 		Workers: workers,
 		Seconds: math.Round(time.Since(t0).Seconds()),
 		Entries: out,

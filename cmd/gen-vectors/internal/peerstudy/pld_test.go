@@ -16,11 +16,11 @@ var pldCache = flag.Bool("pldcache", false, "recompute peers/pld/certified.json 
 
 func readPLD(t *testing.T) ([]byte, *PLDCertified) {
 	t.Helper()
-	profile, err := os.ReadFile("../../peers/pld/profile.json")
+	profile, err := os.ReadFile(root + "peers/pld/profile.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile("../../" + PLDCertifiedName)
+	b, err := os.ReadFile(root + PLDCertifiedName)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func gitOut(t *testing.T, args ...string) string {
 // disjoint intervals mean the cache is stale or a certificate is wrong.
 func TestPLDCertified(t *testing.T) {
 	if *pldCache {
-		profile, err := os.ReadFile("../../peers/pld/profile.json")
+		profile, err := os.ReadFile(root + "peers/pld/profile.json")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,9 +55,9 @@ func TestPLDCertified(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.PLDCommit = gitOut(t, "log", "-1", "--format=%H", "--", "../../pld")
+		c.PLDCommit = gitOut(t, "log", "-1", "--format=%H", "--", root+"pld")
 		c.Head = gitOut(t, "rev-parse", "HEAD")
-		c.PLDDirty = gitOut(t, "status", "--porcelain", "--", "../../pld") != ""
+		c.PLDDirty = gitOut(t, "status", "--porcelain", "--", root+"pld") != ""
 		var b bytes.Buffer
 		b.WriteString("{\n")
 		hdr, _ := json.Marshal(struct {
@@ -83,7 +83,7 @@ func TestPLDCertified(t *testing.T) {
 			b.WriteString("\n")
 		}
 		b.WriteString("]}\n")
-		if err := os.WriteFile("../../"+PLDCertifiedName, b.Bytes(), 0o644); err != nil {
+		if err := os.WriteFile(root+PLDCertifiedName, b.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("%d entries in %g s with %d workers", len(c.Entries), c.Seconds, c.Workers)
@@ -135,17 +135,17 @@ func TestPLDFindings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := "../" + PLDFindingsName
+	path := vectorsDir + PLDFindingsName
 	if *update {
 		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if err := PLDSlackPlot(profile, c, "../"+PLDSlackName); err != nil {
+		if err := PLDSlackPlot(profile, c, vectorsDir+PLDSlackName); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	if _, err := os.Stat("../" + PLDSlackName); err != nil || !bytes.Contains(got, []byte("("+PLDSlackName+")")) {
+	if _, err := os.Stat(vectorsDir + PLDSlackName); err != nil || !bytes.Contains(got, []byte("("+PLDSlackName+")")) {
 		t.Errorf("the findings must show %s, which -update draws (%v)", PLDSlackName, err)
 	}
 	want, err := os.ReadFile(path)
@@ -153,17 +153,17 @@ func TestPLDFindings(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("%s is stale: run go test ./vectors/peerstudy -run TestPLDFindings -update", PLDFindingsName)
+		t.Errorf("%s is stale: run go test ./cmd/gen-vectors/internal/peerstudy -run TestPLDFindings -update", PLDFindingsName)
 	}
 	// The findings page links the report, and the README links the page.
-	page, err := os.ReadFile("../../" + findingsPage)
+	page, err := os.ReadFile(root + findingsPage)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(page), "(../vectors/"+PLDFindingsName+")") {
 		t.Errorf("%s does not link vectors/%s", findingsPage, PLDFindingsName)
 	}
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile(root + "README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
