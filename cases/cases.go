@@ -80,7 +80,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/rdpcheck/rdpcheck/dpsgd"
+	"github.com/rdpcheck/rdpcheck/dpevent"
 	"github.com/rdpcheck/rdpcheck/fast"
 	"github.com/rdpcheck/rdpcheck/internal/workers"
 	"github.com/rdpcheck/rdpcheck/pld"
@@ -248,10 +248,22 @@ var computations = map[string]*Kind{
 		}},
 	schema.DPSGDEpsilon: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
-			return dpsgd.ReferenceEpsilon(c, a.Q, a.Sigma, a.Steps, a.Orders, a.Delta, a.Conversion, nil)
+			return dpevent.DPSGDReferenceEpsilon(c, dpsgdPhase(a), a.Orders, a.Delta, a.Conversion, nil)
 		},
 		Fast: func(a *Args) (float64, float64, error) {
-			return dpsgd.FastEpsilon(a.Q, a.Sigma, a.Steps, a.Orders, a.Delta, a.Conversion)
+			p, err := dpevent.DPSGD([]dpevent.Phase{dpsgdPhase(a)}, false)
+			if err != nil {
+				return 0, 0, err
+			}
+			if len(a.Orders) == 0 {
+				// nil would ask the plan for the best order
+				return 0, 0, &rdp.InputError{Pkg: "cases", Func: "DPSGDEpsilon", Arg: "orders", Value: math.NaN(), Msg: "must not be empty"}
+			}
+			r, err := p.Epsilon(a.Delta, a.Orders, a.Conversion)
+			if err != nil {
+				return 0, 0, err
+			}
+			return r.Epsilon, r.Order, nil
 		}},
 	schema.SampledLaplace: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
@@ -749,4 +761,9 @@ func Run(r io.Reader, w io.Writer) error {
 		bw.WriteByte('\n')
 	}
 	return bw.Flush()
+}
+
+// dpsgdPhase is the line's DP-SGD run, one Poisson-sampled phase.
+func dpsgdPhase(a *Args) dpevent.Phase {
+	return dpevent.Phase{Q: a.Q, Sigma: a.Sigma, Steps: int64(a.Steps)}
 }

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/rdpcheck/rdpcheck/dpsgd"
+	"github.com/rdpcheck/rdpcheck/dpevent"
 	"github.com/rdpcheck/rdpcheck/fast"
 	"github.com/rdpcheck/rdpcheck/reference"
 	"github.com/rdpcheck/rdpcheck/vectors"
@@ -51,8 +51,17 @@ func TestOlderForms(t *testing.T) {
 	f, _ := fast.SGM(0.01, 1.1, 8)
 	fq1, _ := fast.SGM(1, 1.1, 2)
 	orders := []float64{2, 4, 8, 8.1, 16, 32}
-	eps, order, _ := dpsgd.ReferenceEpsilon(reference.Context{}, 0.004266666666666667, 1.1, 14063, orders, 1e-5, reference.Improved, nil)
-	feps, forder, _ := dpsgd.FastEpsilon(0.004266666666666667, 1.1, 14063, orders, 1e-5, fast.Improved)
+	run := dpevent.Phase{Q: 0.004266666666666667, Sigma: 1.1, Steps: 14063}
+	eps, order, _ := dpevent.DPSGDReferenceEpsilon(reference.Context{}, run, orders, 1e-5, reference.Improved, nil)
+	plan, err := dpevent.DPSGD([]dpevent.Phase{run}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr, err := plan.Epsilon(1e-5, orders, fast.Improved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	feps, forder := fr.Epsilon, fr.Order
 	want := []map[string]any{
 		{"q": 0.01, "sigma": 1.1, "alpha": 8.0, "reference": schema.BigDec(ref), "fast": f},
 		// q = 1: alpha / (2 sigma^2) for the double nearest 1.1, in exact
@@ -414,7 +423,7 @@ func TestRunVectors(t *testing.T) {
 	}
 	f, _ := schema.Parse(out.Bytes())
 	v, _ := reference.SGM(0.01, 1.1, 8)
-	eps, order, _ := dpsgd.ReferenceEpsilon(reference.Context{}, 0.01, 2, 100, []float64{2, 4, 8, math.Inf(1)}, 1e-5, reference.Improved, nil)
+	eps, order, _ := dpevent.DPSGDReferenceEpsilon(reference.Context{}, dpevent.Phase{Q: 0.01, Sigma: 2, Steps: 100}, []float64{2, 4, 8, math.Inf(1)}, 1e-5, reference.Improved, nil)
 	type row struct{ Group, Result, Expected, Order string }
 	var got []row
 	for _, g := range f.TestGroups {

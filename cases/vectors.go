@@ -10,7 +10,7 @@ import (
 	"sync"
 	"unicode"
 
-	"github.com/rdpcheck/rdpcheck/dpsgd"
+	"github.com/rdpcheck/rdpcheck/dpevent"
 	"github.com/rdpcheck/rdpcheck/reference"
 	"github.com/rdpcheck/rdpcheck/vectors"
 	"github.com/rdpcheck/rdpcheck/vectors/gen"
@@ -70,7 +70,7 @@ func RunVectors(r io.Reader, w, progress io.Writer) error {
 				t.Flags = append(t.Flags, "ManyOrders")
 			}
 			j := e.Add(t.Comment, func(c reference.Context, _ verify.Points) (verify.Out, error) {
-				v, o, err := dpsgd.ReferenceEpsilon(c, a.Q, a.Sigma, a.Steps, a.Orders, a.Delta, reference.Improved, nil)
+				v, o, err := dpevent.DPSGDReferenceEpsilon(c, dpsgdPhase(a), a.Orders, a.Delta, reference.Improved, nil)
 				return verify.Out{V: v, Order: o}, err
 			})
 			// Whether the input is invalid is known once the reference has

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/rdpcheck/rdpcheck/dpsgd"
+	"github.com/rdpcheck/rdpcheck/dpevent"
 	"github.com/rdpcheck/rdpcheck/reference"
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
 )
@@ -46,7 +46,7 @@ func TestEpsilonBestOrder(t *testing.T) {
 	if best.Orders != "best" || grid.Orders != "grid" || best.Epsilon > grid.Epsilon {
 		t.Errorf("best %+v, grid %+v", best, grid)
 	}
-	ref, _, err := dpsgd.ReferenceEpsilon(reference.Context{}, 0.01, 1.1, 1000, []float64{best.Order}, 1e-5, reference.Improved, nil)
+	ref, _, err := dpevent.DPSGDReferenceEpsilon(reference.Context{}, dpevent.Phase{Q: 0.01, Sigma: 1.1, Steps: 1000}, []float64{best.Order}, 1e-5, reference.Improved, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

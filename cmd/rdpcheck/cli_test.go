@@ -16,7 +16,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/rdpcheck/rdpcheck/dpsgd"
+	"github.com/rdpcheck/rdpcheck/dpevent"
 	"github.com/rdpcheck/rdpcheck/fast"
 	"github.com/rdpcheck/rdpcheck/pld"
 	"github.com/rdpcheck/rdpcheck/reference"
@@ -143,7 +143,7 @@ func TestJSONInfinity(t *testing.T) {
 
 // TestEpsilonReferenceProgress: epsilon -reference reports each tenth of the
 // orders on stderr (one line per order for 5 orders) and prints the same
-// reference eps as dpsgd.ReferenceEpsilon without progress.
+// reference eps as dpevent.DPSGDReferenceEpsilon without progress.
 func TestEpsilonReferenceProgress(t *testing.T) {
 	code, out, errOut := runCLI("epsilon", "-q", "0.01", "-sigma", "2", "-steps", "100", "-delta", "1e-5", "-orders", "2,4,8,16,32", "-reference", "-json")
 	if code != 0 {
@@ -165,7 +165,7 @@ func TestEpsilonReferenceProgress(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("%v in %q", err, out)
 	}
-	eps, _, err := dpsgd.ReferenceEpsilon(reference.Context{}, 0.01, 2, 100, []float64{2, 4, 8, 16, 32}, 1e-5, reference.Improved, nil)
+	eps, _, err := dpevent.DPSGDReferenceEpsilon(reference.Context{}, dpevent.Phase{Q: 0.01, Sigma: 2, Steps: 100}, []float64{2, 4, 8, 16, 32}, 1e-5, reference.Improved, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

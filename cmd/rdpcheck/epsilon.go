@@ -5,7 +5,7 @@ import (
 	"io"
 	"math"
 
-	"github.com/rdpcheck/rdpcheck/dpsgd"
+	"github.com/rdpcheck/rdpcheck/dpevent"
 	"github.com/rdpcheck/rdpcheck/fast"
 	"github.com/rdpcheck/rdpcheck/pld"
 	"github.com/rdpcheck/rdpcheck/reference"
@@ -235,12 +235,12 @@ func runEpsilon(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// referenceEpsilon is dpsgd.ReferenceEpsilon at the default precision,
+// referenceEpsilon is dpevent.DPSGDReferenceEpsilon at the default precision,
 // reporting each tenth of the orders on stderr: eps and its order.
 func referenceEpsilon(q, sigma float64, steps int, orders []float64, delta float64, conv fast.Conversion, stderr io.Writer) (string, float64, error) {
 	fmt.Fprintf(stderr, "reference: %d orders (minutes for small sigma or large orders)\n", len(orders))
 	progress := func(done, total int) { fmt.Fprintf(stderr, "reference: %d/%d orders\n", done, total) }
-	eps, order, err := dpsgd.ReferenceEpsilon(reference.Context{}, q, sigma, steps, orders, delta, conv, progress)
+	eps, order, err := dpevent.DPSGDReferenceEpsilon(reference.Context{}, dpevent.Phase{Q: q, Sigma: sigma, Steps: int64(steps)}, orders, delta, conv, progress)
 	if err != nil {
 		return "", 0, err
 	}
