@@ -108,23 +108,15 @@ func runEpsilon(args []string, stdout, stderr io.Writer) int {
 	rb := readBack{digits: boundDigits,
 		eps: func(delta float64, orders []float64) (float64, float64, error) {
 			if orders == nil {
-				return r.epsilon(delta, conv, ob)
+				orders = ob.orders()
 			}
-			a, err := r.accountant(orders)
-			if err != nil {
-				return 0, 0, err
-			}
-			return a.Epsilon(delta, conv)
+			return r.epsilonOn(delta, conv, orders)
 		},
 		delta: func(eps float64, orders []float64) (float64, float64, error) {
 			if orders == nil {
-				return r.delta(eps, conv, ob)
+				orders = ob.orders()
 			}
-			a, err := r.accountant(orders)
-			if err != nil {
-				return 0, 0, err
-			}
-			return a.Delta(eps, conv)
+			return r.deltaOn(eps, conv, orders)
 		}}
 	if d.json {
 		rb.digits = jsonDigits
@@ -152,7 +144,11 @@ func runEpsilon(args []string, stdout, stderr io.Writer) int {
 	var refEps string
 	var refOrder float64
 	if *withRef {
-		t := r.terms()[0]
+		t := r.phases[0]
+		t.steps = 0
+		for _, p := range r.phases { // one term: the same q and sigma (r.sgm)
+			t.steps += p.steps
+		}
 		ro := ob.orders()
 		if ob.best() {
 			ro = []float64{results[0].order} // the reference's eps at the order found

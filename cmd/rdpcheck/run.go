@@ -225,88 +225,80 @@ func (r *dpRun) needEach(key, what string) error {
 	return nil
 }
 
-// event is one step of the phase p.
-func (r *dpRun) event(p phase) fast.Event {
-	if r.wor {
-		return fast.WORGaussianEvent(p.q, p.sigma)
+// plan is the run as dpevent.DPSGD plans it: the plan of the event file
+// dp_accounting writes for the run, which account composes to the same
+// bits. Every eps and delta of epsilon, sigma and steps is this plan's.
+func (r *dpRun) plan() (*dpevent.Plan, error) {
+	ps := make([]dpevent.Phase, len(r.phases))
+	for i, p := range r.phases {
+		ps[i] = dpevent.Phase{Q: p.q, Sigma: p.sigma, Steps: int64(p.steps), N: int64(p.n), Batch: int64(p.batch)}
 	}
-	return fast.SGMEvent(p.q, p.sigma)
+	return dpevent.DPSGD(ps, r.wor)
 }
 
-// terms are the run's distinct steps (q, sigma) in order of first
-// appearance, each with the steps of its phases added up: the terms of
-// account's plan of the equivalent event file, composed in its order, so
-// that the two agree to the bit.
-func (r *dpRun) terms() []phase {
-	var out []phase
-	for _, p := range r.phases {
-		merged := false
-		for i := range out {
-			if out[i].q == p.q && out[i].sigma == p.sigma {
-				out[i].steps += p.steps
-				merged = true
-				break
-			}
-		}
-		if !merged {
-			out = append(out, phase{q: p.q, sigma: p.sigma, steps: p.steps})
-		}
-	}
-	return out
+// sgm reports whether the run is one Poisson-sampled phase (phases of
+// the same q and sigma are one term of its plan): the run fast's
+// calibrations and the reference's DPSGDReferenceEpsilon take.
+func (r *dpRun) sgm() bool {
+	p, err := r.plan()
+	return err == nil && !r.wor && len(p.Terms) == 1
 }
-
-// accountant composes the run on orders (nil: fast's default orders).
-func (r *dpRun) accountant(orders []float64) (*fast.Accountant, error) {
-	a := &fast.Accountant{Orders: orders}
-	for _, t := range r.terms() {
-		if err := a.Compose(r.event(t), t.steps); err != nil {
-			return nil, err
-		}
-	}
-	return a, nil
-}
-
-// sgm reports whether the run is one Poisson-sampled phase: the run fast's
-// calibrations take.
-func (r *dpRun) sgm() bool { return !r.wor && len(r.terms()) == 1 }
 
 // epsilon is the run's eps for delta on the orders o asks for, and the
-// order that gives it, composed in an accountant as account composes the
-// equivalent event file (sigma and steps check their answers with it).
+// order that gives it: its plan's (sigma and steps check their answers
+// with it).
 func (r *dpRun) epsilon(delta float64, conv fast.Conversion, o *bestOrdersFlag) (eps, order float64, err error) {
-	a, err := r.accountant(o.orders())
+	return r.epsilonOn(delta, conv, o.orders())
+}
+
+// epsilonOn is epsilon on orders (nil: the best order).
+func (r *dpRun) epsilonOn(delta float64, conv fast.Conversion, orders []float64) (eps, order float64, err error) {
+	p, err := r.plan()
 	if err != nil {
 		return 0, 0, err
 	}
-	if o.best() {
-		return a.BestEpsilon(delta, conv)
+	res, err := p.Epsilon(delta, orders, conv)
+	if err != nil {
+		return 0, 0, err
 	}
-	return a.Epsilon(delta, conv)
+	return res.Epsilon, res.Order, nil
 }
 
-// delta is the run's delta for eps, and the order that gives it, composed
-// as account composes the equivalent event file.
+// delta is the run's delta for eps, and the order that gives it: its
+// plan's.
 func (r *dpRun) delta(eps float64, conv fast.Conversion, o *bestOrdersFlag) (delta, order float64, err error) {
-	a, err := r.accountant(o.orders())
+	return r.deltaOn(eps, conv, o.orders())
+}
+
+// deltaOn is delta on orders (nil: the best order).
+func (r *dpRun) deltaOn(eps float64, conv fast.Conversion, orders []float64) (delta, order float64, err error) {
+	p, err := r.plan()
 	if err != nil {
 		return 0, 0, err
 	}
-	if o.best() {
-		return a.BestDelta(eps, conv)
+	res, err := p.Delta(eps, orders, conv)
+	if err != nil {
+		return 0, 0, err
 	}
-	return a.Delta(eps, conv)
+	return res.Delta, res.Order, nil
 }
 
-// phaseRDP is each phase's RDP at order, its steps times one step's,
-// rounded up (as account's rows are).
+// phaseRDP is each phase's RDP at order, its steps times one step's (the
+// event of the phase's own plan), rounded up (as account's rows are).
 func (r *dpRun) phaseRDP(order float64) ([]float64, error) {
 	out := make([]float64, len(r.phases))
 	buf := []float64{0}
-	for i, p := range r.phases {
-		if err := r.event(p).RDP([]float64{order}, buf); err != nil {
+	for i, ph := range r.phases {
+		one := *r
+		one.phases = []phase{ph}
+		p, err := one.plan()
+		if err != nil {
 			return nil, err
 		}
-		out[i] = buf[0] * float64(p.steps)
+		if err := p.Terms[0].Fast.RDP([]float64{order}, buf); err != nil {
+			return nil, err
+		}
+		out[i] = buf[0] * float64(ph.steps)
 		if out[i] != 0 && !math.IsInf(out[i], 0) {
 			out[i] = math.Nextafter(out[i], math.Inf(1))
 		}
