@@ -66,8 +66,7 @@ func runSigma(args []string, stdout, stderr io.Writer) int {
 		return usageError(stderr, "sigma", "every -phase gives sigma=: leave it out of the phases whose noise multiplier to find")
 	}
 	target, delta, conv := eps.v, d.delta.v, d.conv.conv
-	one := len(r.phases) == 1 && !r.wor // one Poisson-sampled phase: fast's own calibration
-	if one && r.phases[0].q == 0 {
+	if len(r.phases) == 1 && r.phases[0].q == 0 {
 		return fail(stderr, "sigma", fmt.Errorf("%s samples no record: every sigma meets the target", r.value("q", 0)))
 	}
 	epsAt := func(sigma float64) (float64, error) {
@@ -77,15 +76,10 @@ func runSigma(args []string, stdout, stderr io.Writer) int {
 	pr := startProgress(stderr, "sigma")
 	defer pr.end()
 	pr.set("searching sigma in [0.01, 10000] (%s)", d.orders.describe())
-	var sigma float64
-	switch {
-	case one && d.orders.best():
-		sigma, _, err = fast.CalibrateSigmaBest(r.phases[0].q, r.phases[0].steps, target, delta, conv, tol.v)
-	case one:
-		sigma, _, err = fast.CalibrateSigma(r.phases[0].q, r.phases[0].steps, target, delta, conv, d.orders.orders(), tol.v)
-	default:
-		sigma, _, err = fast.CalibrateSigmaFunc(target, tol.v, epsAt)
-	}
+	// every sigma's eps is the run's plan's, one run or several phases
+	// (fast.CalibrateSigma's own SGMCurve and Epsilon round once less than
+	// the plan's accountant: a second path to a slightly different eps)
+	sigma, _, err := fast.CalibrateSigmaFunc(target, tol.v, epsAt)
 	if err != nil {
 		return fail(stderr, "sigma", err)
 	}

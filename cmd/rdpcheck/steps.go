@@ -60,7 +60,6 @@ func runSteps(args []string, stdout, stderr io.Writer) int {
 		return usageError(stderr, "steps", fmt.Sprintf("give steps= (or epochs=) to every -phase but one, whose steps to find (%d phases leave it out)", len(free)))
 	}
 	target, delta, conv := eps.v, d.delta.v, d.conv.conv
-	one := len(r.phases) == 1 && !r.wor // one Poisson-sampled phase: fast's own search
 	if p := r.phases[free[0]-1]; p.q == 0 {
 		return fail(stderr, "steps", fmt.Errorf("%s samples no record: every number of steps meets the target", r.value("q", 0)))
 	}
@@ -68,17 +67,14 @@ func runSteps(args []string, stdout, stderr io.Writer) int {
 	var achieved float64
 	pr := startProgress(stderr, "steps")
 	pr.set("searching counts up to 2^40 (%s)", d.orders.describe())
-	switch p := r.phases[0]; {
-	case one && d.orders.best():
-		steps, achieved, err = fast.MaxStepsBest(p.q, p.sigma, target, delta, conv)
-	case one:
-		steps, achieved, err = fast.MaxSteps(p.q, p.sigma, target, delta, conv, d.orders.orders())
-	default:
-		steps, achieved, err = fast.MaxStepsFunc(target, func(t int) (float64, error) {
-			e, _, err := r.withSteps(t).epsilon(delta, conv, &d.orders)
-			return e, err
-		})
-	}
+	// every count's eps is the run's plan's, one phase or several, so that
+	// the count printed, read back by epsilon, meets the target
+	// (fast.MaxSteps scales its own one-step curve and rounds once less
+	// than the plan's accountant: its count could be one too many there)
+	steps, achieved, err = fast.MaxStepsFunc(target, func(t int) (float64, error) {
+		e, _, err := r.withSteps(t).epsilon(delta, conv, &d.orders)
+		return e, err
+	})
 	run := r.withSteps(steps)
 	var order float64
 	var rdp []float64
