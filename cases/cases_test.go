@@ -642,3 +642,32 @@ func TestKindsCoverTable(t *testing.T) {
 		}
 	}
 }
+
+// TestDPSGDEpsilonTakesTheOnePath: -cases answers DPSGDEpsilon's fast
+// value with dpevent.DPSGD's plan, bit for bit, the value rdpcheck
+// epsilon prints for the run, at a point where another way to it
+// (fast.SGMCurve then fast.Epsilon, which rounds once less than the
+// plan's accountant) gives other bits: a computation of its own here
+// would fail.
+func TestDPSGDEpsilonTakesTheOnePath(t *testing.T) {
+	orders := []float64{2, 4, 8, 8.1, 16, 32}
+	got := runLines(t, `{"kind": "DPSGDEpsilon", "q": 0.1, "sigma": 1.1, "steps": 100, "delta": 1e-5, "orders": [2, 4, 8, 8.1, 16, 32], "conversion": "improved"}`)
+	plan, err := dpevent.DPSGD([]dpevent.Phase{{Q: 0.1, Sigma: 1.1, Steps: 100}}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := plan.Epsilon(1e-5, orders, fast.Improved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	curve := make([]float64, len(orders))
+	if err := fast.SGMCurve(0.1, 1.1, 100, orders, curve); err != nil {
+		t.Fatal(err)
+	}
+	if other, _, _ := fast.Epsilon(orders, curve, 1e-5, fast.Improved); other == want.Epsilon {
+		t.Fatalf("SGMCurve and Epsilon give the plan's %v here: the test would not see a bypass", other)
+	}
+	if got[0]["fast"] != want.Epsilon || got[0]["order_fast"] != want.Order {
+		t.Errorf("fast %v at %v, the plan's %v at %v", got[0]["fast"], got[0]["order_fast"], want.Epsilon, want.Order)
+	}
+}

@@ -91,9 +91,9 @@ func (p Phase) check(phases []Phase, i int, wor bool) error {
 	case p.Steps < 1:
 		return bad("steps", float64(p.Steps), "must be > 0")
 	case p.Steps > MaxCount:
-		return bad("steps", float64(p.Steps), "must be at most 2^53")
+		return bad("steps", float64(p.Steps), fmt.Sprintf("must be at most 2^53 (is %d)", p.Steps)) // the float64 value may round to 2^53
 	case wor && (p.N < 1 || p.N > MaxCount):
-		return bad("n", float64(p.N), "must be in [1, 2^53]")
+		return bad("n", float64(p.N), fmt.Sprintf("must be in [1, 2^53] (is %d)", p.N))
 	case wor && (p.Batch < 0 || p.Batch > p.N):
 		return bad("batch", float64(p.Batch), fmt.Sprintf("must be in [0, n] = [0, %d]", p.N))
 	}

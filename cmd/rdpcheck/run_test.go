@@ -6,14 +6,16 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rdpcheck/rdpcheck/dpevent"
+	"github.com/rdpcheck/rdpcheck/fast"
 )
 
 // TestEpsilonAgreesWithAccount: a run described to epsilon (phases,
 // sampling, several targets in one command) and the equivalent event file
 // in examples/events given to account, one target at a time, print the
-// same eps (or delta), order and per-phase RDP, to the bit. The two paths
-// meet only in package fast: epsilon composes its phases itself, account
-// decodes and plans the file in package dpevent.
+// same eps (or delta), order and per-phase RDP, to the bit: epsilon plans
+// the run with dpevent.DPSGD, account decodes and plans the file.
 func TestEpsilonAgreesWithAccount(t *testing.T) {
 	cases := []struct {
 		name string
@@ -96,6 +98,133 @@ func TestEpsilonAgreesWithAccount(t *testing.T) {
 						}
 					}
 				}
+			}
+		}
+	}
+}
+
+// TestRunsTakeTheOnePath: epsilon's eps, sigma's and steps' achieved eps
+// are dpevent.DPSGD's plan's Epsilon, bit for bit, for one phase and
+// several, Poisson and without replacement, on every orders flag. The
+// first run is one where another way to the same eps (fast.SGMCurve then
+// fast.Epsilon, which rounds once less than the plan's accountant) gives
+// other bits, so a command that went around the plan would fail here.
+func TestRunsTakeTheOnePath(t *testing.T) {
+	type run struct {
+		name   string
+		flags  []string // the run for epsilon
+		phases []dpevent.Phase
+		wor    bool
+	}
+	runs := []run{
+		{"one Poisson phase", []string{"-q", "0.1", "-sigma", "1.1", "-steps", "100"}, []dpevent.Phase{{Q: 0.1, Sigma: 1.1, Steps: 100}}, false},
+		{"two phases, one resumed", []string{"-phase", "q=0.01,sigma=1,steps=400", "-phase", "q=0.001,sigma=0.8,steps=5000", "-phase", "q=0.01,sigma=1,steps=600"},
+			[]dpevent.Phase{{Q: 0.01, Sigma: 1, Steps: 400}, {Q: 0.001, Sigma: 0.8, Steps: 5000}, {Q: 0.01, Sigma: 1, Steps: 600}}, false},
+		{"fixed batches", []string{"-sampling", "wor", "-n", "60000", "-batch", "256", "-steps", "3000", "-sigma", "1.1"}, []dpevent.Phase{{N: 60000, Batch: 256, Sigma: 1.1, Steps: 3000}}, true},
+	}
+	const delta = 1e-5
+	planEps := func(t *testing.T, phases []dpevent.Phase, wor bool, orders []float64) (float64, float64) {
+		t.Helper()
+		p, err := dpevent.DPSGD(phases, wor)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := p.Epsilon(delta, orders, fast.Improved)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Epsilon, r.Order
+	}
+	cli := func(t *testing.T, args ...string) map[string]any {
+		t.Helper()
+		code, out, errOut := runCLI(args...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", strings.Join(args, " "), code, errOut)
+		}
+		var got map[string]any
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return got
+	}
+	num := func(v any) float64 { f, _ := v.(float64); return f }
+
+	// the first run tells a bypass from the plan
+	p := runs[0].phases[0]
+	curve := make([]float64, len(fast.DefaultOrders()))
+	if err := fast.SGMCurve(p.Q, p.Sigma, int(p.Steps), fast.DefaultOrders(), curve); err != nil {
+		t.Fatal(err)
+	}
+	other, _, err := fast.Epsilon(fast.DefaultOrders(), curve, delta, fast.Improved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e, _ := planEps(t, runs[0].phases, false, fast.DefaultOrders()); e == other {
+		t.Fatalf("SGMCurve and Epsilon give the plan's %v on dp_accounting's orders: the test would not see a bypass", e)
+	}
+
+	for _, r := range runs {
+		for _, o := range []struct {
+			flag   string
+			orders []float64
+		}{{"best", nil}, {"grid", fast.DefaultOrders()}, {"2,4.5,8,32", []float64{2, 4.5, 8, 32}}} {
+			where := r.name + ", -orders " + o.flag
+			// epsilon
+			got := cli(t, append(append([]string{"epsilon"}, r.flags...), "-delta", "1e-5", "-orders", o.flag, "-json")...)
+			if e, ord := planEps(t, r.phases, r.wor, o.orders); num(got["epsilon"]) != e || num(got["order"]) != ord {
+				t.Errorf("%s: epsilon %v at %v, the plan's %v at %v", where, got["epsilon"], got["order"], e, ord)
+			}
+			// steps: the last phase's count searched, the others kept
+			last := len(r.phases) - 1
+			steps := []string{"steps"}
+			switch {
+			case len(r.phases) > 1:
+				for _, f := range r.flags {
+					steps = append(steps, strings.TrimSuffix(f, ",steps=600")) // the last phase's count searched
+				}
+			default:
+				for i := 0; i < len(r.flags); i += 2 {
+					if r.flags[i] != "-steps" {
+						steps = append(steps, r.flags[i], r.flags[i+1])
+					}
+				}
+			}
+			got = cli(t, append(steps, "-eps", "2", "-delta", "1e-5", "-orders", o.flag, "-json")...)
+			found := append([]dpevent.Phase(nil), r.phases...)
+			found[last].Steps = int64(num(got["steps"]))
+			if e, _ := planEps(t, found, r.wor, o.orders); num(got["epsilon_achieved"]) != e || e > 2 {
+				t.Errorf("%s: steps %v achieves %v, the plan's %v (target 2)", where, got["steps"], got["epsilon_achieved"], e)
+			}
+			found[last].Steps++
+			if e, _ := planEps(t, found, r.wor, o.orders); e <= 2 {
+				t.Errorf("%s: one step more than steps's %v gives the plan's %v, within the target 2", where, got["steps"], e)
+			}
+			// sigma: every phase's noise searched
+			sigma := []string{"sigma"}
+			for i := 0; i < len(r.flags); i++ {
+				switch f := r.flags[i]; {
+				case f == "-sigma":
+					i++
+				case strings.Contains(f, ",sigma="):
+					parts := strings.Split(f, ",")
+					kept := parts[:0]
+					for _, s := range parts {
+						if !strings.HasPrefix(s, "sigma=") {
+							kept = append(kept, s)
+						}
+					}
+					sigma = append(sigma, strings.Join(kept, ","))
+				default:
+					sigma = append(sigma, f)
+				}
+			}
+			got = cli(t, append(sigma, "-eps", "2", "-delta", "1e-5", "-orders", o.flag, "-json")...)
+			found = append([]dpevent.Phase(nil), r.phases...)
+			for i := range found {
+				found[i].Sigma = num(got["sigma"])
+			}
+			if e, _ := planEps(t, found, r.wor, o.orders); num(got["epsilon_achieved"]) != e || e > 2 {
+				t.Errorf("%s: sigma %v achieves %v, the plan's %v (target 2)", where, got["sigma"], got["epsilon_achieved"], e)
 			}
 		}
 	}
