@@ -39,6 +39,24 @@ func ExampleNewPlan() {
 	// event.events[1].event x5000: 0.0790
 }
 
+// DP-SGD's eps as rdpcheck epsilon computes it: the two phases of
+// ExampleNewPlan's file, given as phases; the plan is that file's, so the
+// values are its (rdpcheck epsilon -phase q=0.01,sigma=1,steps=1000
+// -phase q=0.001,sigma=0.8,steps=5000 -delta 1e-5 prints the same).
+func ExampleDPSGD() {
+	plan, err := dpevent.DPSGD([]dpevent.Phase{
+		{Q: 0.01, Sigma: 1, Steps: 1000},
+		{Q: 0.001, Sigma: 0.8, Steps: 5000},
+	}, false)
+	if err != nil {
+		panic(err)
+	}
+	best, _ := plan.Epsilon(1e-5, nil, fast.Improved)
+	grid, _ := plan.Epsilon(1e-5, fast.DefaultOrders(), fast.Improved)
+	fmt.Printf("best %.6f at %.2f; grid %.6f at %g\n", best.Epsilon, best.Order, grid.Epsilon, grid.Order)
+	// Output: best 2.181258 at 7.69; grid 2.181274 at 7.7
+}
+
 // A bad value is an error naming its place in the JSON.
 func ExampleDecode() {
 	_, err := dpevent.Decode([]byte(`{"class_name": "ComposedDpEvent", "events": [
