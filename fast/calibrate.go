@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/rdpcheck/rdpcheck/internal/carry"
 	"github.com/rdpcheck/rdpcheck/internal/search"
 )
 
@@ -51,12 +50,16 @@ func CalibrateSigma(q float64, steps int, eps, delta float64, conv Conversion, o
 	if q == 0 {
 		return 0, 0, fmt.Errorf("fast.%s: q = 0 needs no noise: %w", fn, ErrNotConverged)
 	}
-	rdp := make([]float64, len(orders))
+	// each sigma's eps as an Accountant composes it (CalibrateSigmaBest's
+	// way, on orders): read back by Accountant.Epsilon, or by rdpcheck
+	// epsilon, the sigma returned meets the target (SGMCurve then Epsilon
+	// rounds once less, and could have put it one ulp above)
 	return search.Sigma("fast."+fn, eps, tol, func(s float64) (float64, error) {
-		if err := SGMCurve(q, s, steps, orders, rdp); err != nil {
+		a := Accountant{Orders: orders}
+		if err := a.Compose(SGMEvent(q, s), steps); err != nil {
 			return 0, err
 		}
-		e, _, err := Epsilon(orders, rdp, delta, conv)
+		e, _, err := a.Epsilon(delta, conv)
 		return e, err
 	})
 }
@@ -148,9 +151,8 @@ func checkCalibrate(fn string, q float64, steps int, eps, delta float64, conv Co
 // MaxSteps returns the largest number of steps of the Poisson-sampled
 // Gaussian (rate q, noise multiplier sigma) that meets (eps, delta) under
 // conv on the given orders (nil: DefaultOrders), with the eps achieved
-// (<= eps). The count is exact: one more step exceeds the target. The
-// one-step curve is computed once and scaled, since RDP composes
-// additively.
+// (<= eps). The count is exact: one more step exceeds the target, as
+// an Accountant composes them on orders.
 //
 // Special cases are:
 //
@@ -174,16 +176,20 @@ func MaxSteps(q, sigma, eps, delta float64, conv Conversion, orders []float64) (
 	if q == 0 {
 		return 0, 0, fmt.Errorf("fast.%s: q = 0 has no privacy cost: %w", fn, ErrNotConverged)
 	}
-	one := make([]float64, len(orders))
-	if err := SGMCurve(q, sigma, 1, orders, one); err != nil {
+	// bad orders get SGMCurve's errors, before any search
+	if err := SGMCurve(q, sigma, 1, orders, make([]float64, len(orders))); err != nil {
 		return 0, 0, err
 	}
-	tmp := make([]float64, len(orders))
+	// each count's eps as an Accountant composes it (MaxStepsBest's way,
+	// on orders): read back by Accountant.Epsilon, or by rdpcheck epsilon,
+	// the count returned meets the target (the one-step curve scaled then
+	// Epsilon rounds once less, and could have allowed one step too many)
 	return search.Steps("fast."+fn, eps, func(t int) (float64, error) {
-		for i, v := range one {
-			tmp[i] = carry.ScaleUp(v, float64(t))
+		a := Accountant{Orders: orders}
+		if err := a.Compose(SGMEvent(q, sigma), t); err != nil {
+			return 0, err
 		}
-		e, _, err := Epsilon(orders, tmp, delta, conv)
+		e, _, err := a.Epsilon(delta, conv)
 		return e, err
 	})
 }

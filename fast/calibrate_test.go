@@ -77,6 +77,54 @@ func TestMaxStepsBestReadBack(t *testing.T) {
 	}
 }
 
+// TestCalibrateOnOrdersReadBack: CalibrateSigma's sigma and MaxSteps's
+// count, read back by an Accountant on the same orders (as rdpcheck
+// epsilon reads them), give the eps they report, bit for bit, within the
+// target. The orders are those where the one-step curve scaled, or
+// SGMCurve, then Epsilon gives 1 ulp less than the accountant (q = 0.1,
+// sigma = 1.1: 1.9262836631375633 against 1.9262836631375635 for one step
+// at order 8), the way both used to take (caught: "one step more than
+// rdpcheck epsilon allows").
+func TestCalibrateOnOrdersReadBack(t *testing.T) {
+	orders := []float64{2, 4, 4.5, 8, 32}
+	onOrders := func(q, sigma float64, steps int, delta float64) float64 {
+		a := Accountant{Orders: orders}
+		if err := a.Compose(SGMEvent(q, sigma), steps); err != nil {
+			t.Fatal(err)
+		}
+		e, _, err := a.Epsilon(delta, Improved)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	for _, c := range []struct {
+		q, sigma, eps, delta float64
+		steps                int
+	}{
+		{0.1, 1.1, 2, 1e-5, 100},
+		{256.0 / 60000, 1.1, 3, 1e-5, 14063},
+	} {
+		n, achieved, err := MaxSteps(c.q, c.sigma, c.eps, c.delta, Improved, orders)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e := onOrders(c.q, c.sigma, n, c.delta); e != achieved || e > c.eps {
+			t.Errorf("MaxSteps(q=%v, sigma=%v): %d steps read back as %v (reported %v), target %v", c.q, c.sigma, n, e, achieved, c.eps)
+		}
+		if e := onOrders(c.q, c.sigma, n+1, c.delta); e <= c.eps {
+			t.Errorf("MaxSteps(q=%v, sigma=%v): %d steps is not the most: one more gives %v", c.q, c.sigma, n, e)
+		}
+		sigma, achieved, err := CalibrateSigma(c.q, c.steps, c.eps, c.delta, Improved, orders, 1e-6)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e := onOrders(c.q, sigma, c.steps, c.delta); e != achieved || e > c.eps {
+			t.Errorf("CalibrateSigma(q=%v, steps=%d): sigma %v reads back as %v (reported %v), target %v", c.q, c.steps, sigma, e, achieved, c.eps)
+		}
+	}
+}
+
 // TestCalibrateFuncs: CalibrateSigmaFunc and MaxStepsFunc given the eps of
 // one Poisson-sampled phase at the best order return what
 // CalibrateSigmaBest and MaxStepsBest return (the same search on the same
