@@ -15,8 +15,9 @@ import (
 // plan of the event file dp_accounting writes for the run (DPSGD, then
 // Plan.Epsilon or Plan.Delta), so that a run and its event file give the
 // same value to the bit, and by the reference over a list of orders
-// (DPSGDReferenceEpsilon). rdpcheck epsilon, sigma and steps, and
-// gen-vectors -cases call these.
+// (DPSGDReferenceEpsilon); and its certified interval from the privacy
+// loss distribution as account -exact computes it (DPSGDExact). rdpcheck
+// epsilon, sigma and steps, and gen-vectors -cases call these.
 
 // Phase is Steps steps of DP-SGD: each the Gaussian mechanism with noise
 // multiplier Sigma (noise standard deviation over l2-sensitivity) on a
@@ -45,6 +46,28 @@ type Phase struct {
 // outside [0, N], or either above MaxCount; steps adding up to more than
 // MaxCount over phases of one term.
 func DPSGD(phases []Phase, wor bool) (*Plan, error) {
+	f, err := dpsgdFile(phases, wor)
+	if err != nil {
+		return nil, err
+	}
+	return NewPlan(f.Event, f.Relation)
+}
+
+// DPSGDExact is the run's privacy loss distributions, as dp_accounting's
+// PLD accountant composes the event file DPSGD plans (NewExact of it): a
+// certified interval around the run's optimal (eps, delta), the one
+// rdpcheck account -exact gives that file. Errors: DPSGD's, and
+// NewExact's (sampling without replacement has no distribution there).
+func DPSGDExact(phases []Phase, wor bool) (*Exact, error) {
+	f, err := dpsgdFile(phases, wor)
+	if err != nil {
+		return nil, err
+	}
+	return NewExact(f.Event, f.Relation)
+}
+
+// dpsgdFile is the event file dp_accounting writes for the run, decoded.
+func dpsgdFile(phases []Phase, wor bool) (*File, error) {
 	if len(phases) == 0 {
 		return nil, dpsgdErr(phases, 0, "phases", math.NaN(), "must not be empty")
 	}
@@ -69,11 +92,7 @@ func DPSGD(phases []Phase, wor bool) (*Plan, error) {
 			p.Steps, sampled, num(p.Sigma))
 	}
 	b.WriteString("]}}")
-	f, err := Decode([]byte(b.String()))
-	if err != nil {
-		return nil, err // not reached: the phases were checked
-	}
-	return NewPlan(f.Event, f.Relation)
+	return Decode([]byte(b.String())) // no error: the phases were checked
 }
 
 // num is x as a JSON number that reads back as x.

@@ -159,11 +159,12 @@ func runEpsilon(args []string, stdout, stderr io.Writer) int {
 	}
 	var opt pld.Interval
 	if *exact {
-		phases := make([]pld.Phase, len(r.phases))
-		for i, p := range r.phases {
-			phases[i] = pld.Phase{Q: p.q, Sigma: p.sigma, Steps: p.steps}
+		// the run's event file's distributions, as account -exact takes them
+		x, err := dpevent.DPSGDExact(r.dpPhases(), r.wor)
+		if err == nil {
+			opt, err = exactEventInterval(stderr, "epsilon", x, wantDelta, targets[0])
 		}
-		if opt, err = exactInterval(stderr, "epsilon", phases, wantDelta, targets[0]); err != nil {
+		if err != nil {
 			return fail(stderr, "epsilon", err)
 		}
 	}

@@ -12,33 +12,6 @@ import (
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
 )
 
-// exactInterval is -exact's computation: the certified interval around
-// the optimal eps at delta = target (or, with wantDelta, the optimal delta
-// at eps = target) of a run of sampled Gaussian phases, from its privacy
-// loss distribution, with progress on stderr. An interval wider than asked
-// is still certified: it is returned with a line on stderr.
-func exactInterval(stderr io.Writer, cmd string, phases []pld.Phase, wantDelta bool, target float64) (pld.Interval, error) {
-	pr := startProgress(stderr, cmd)
-	steps := 0
-	for _, p := range phases {
-		steps += p.Steps
-	}
-	pr.set("computing the privacy loss distribution of %d steps", steps)
-	var iv pld.Interval
-	var err error
-	if wantDelta {
-		iv, err = pld.SGMDelta(phases, target)
-	} else {
-		iv, err = pld.SGMEpsilon(phases, target)
-	}
-	pr.end()
-	if errors.Is(err, pld.ErrPrecision) {
-		fmt.Fprintf(stderr, "rdpcheck %s: the optimal value's interval is wider than asked: %s\n", cmd, userMessage(err))
-		err = nil
-	}
-	return iv, err
-}
-
 // exactJSON is -exact's part of -json: the interval, unrounded.
 func exactJSON(iv pld.Interval) map[string]any {
 	return map[string]any{"lower": schema.JSONFloat(iv.Lo), "upper": schema.JSONFloat(iv.Hi)}
@@ -65,11 +38,12 @@ func printExact(w io.Writer, iv pld.Interval, rdp float64, wantDelta bool) {
 	}
 }
 
-// exactEventInterval is account -exact's computation: the certified
-// interval around the optimal eps at delta = target (or, with wantDelta,
-// the optimal delta at eps = target) of the event file's run x, with
-// progress on stderr. An interval wider than asked is still certified: it
-// is returned with a line on stderr.
+// exactEventInterval is -exact's computation, account's and epsilon's
+// (on the run's event file, dpevent.DPSGDExact): the certified interval
+// around the optimal eps at delta = target (or, with wantDelta, the
+// optimal delta at eps = target) of the event file's run x, with progress
+// on stderr. An interval wider than asked is still certified: it is
+// returned with a line on stderr.
 func exactEventInterval(stderr io.Writer, cmd string, x *dpevent.Exact, wantDelta bool, target float64) (pld.Interval, error) {
 	pr := startProgress(stderr, cmd)
 	var n int64

@@ -228,12 +228,15 @@ func (r *dpRun) needEach(key, what string) error {
 // plan is the run as dpevent.DPSGD plans it: the plan of the event file
 // dp_accounting writes for the run, which account composes to the same
 // bits. Every eps and delta of epsilon, sigma and steps is this plan's.
-func (r *dpRun) plan() (*dpevent.Plan, error) {
+func (r *dpRun) plan() (*dpevent.Plan, error) { return dpevent.DPSGD(r.dpPhases(), r.wor) }
+
+// dpPhases are the run's phases as dpevent takes them.
+func (r *dpRun) dpPhases() []dpevent.Phase {
 	ps := make([]dpevent.Phase, len(r.phases))
 	for i, p := range r.phases {
 		ps[i] = dpevent.Phase{Q: p.q, Sigma: p.sigma, Steps: int64(p.steps), N: int64(p.n), Batch: int64(p.batch)}
 	}
-	return dpevent.DPSGD(ps, r.wor)
+	return ps
 }
 
 // sgm reports whether the run is one Poisson-sampled phase (phases of

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -105,7 +106,8 @@ func TestEpsilonAgreesWithAccount(t *testing.T) {
 
 // TestRunsTakeTheOnePath: epsilon's eps, sigma's and steps' achieved eps
 // are dpevent.DPSGD's plan's Epsilon, bit for bit, for one phase and
-// several, Poisson and without replacement, on every orders flag. The
+// several, Poisson and without replacement, on every orders flag; and
+// epsilon -exact's interval is DPSGDExact's. The
 // first run is one where another way to the same eps (fast.SGMCurve then
 // fast.Epsilon, which rounds once less than the plan's accountant) gives
 // other bits, so a command that went around the plan would fail here.
@@ -161,6 +163,24 @@ func TestRunsTakeTheOnePath(t *testing.T) {
 	}
 	if e, _ := planEps(t, runs[0].phases, false, fast.DefaultOrders()); e == other {
 		t.Fatalf("SGMCurve and Epsilon give the plan's %v on dp_accounting's orders: the test would not see a bypass", e)
+	}
+
+	// -exact: the run's event file's distributions, as account -exact
+	// (pld.SGMEpsilon of the phases, epsilon's former way, gives the same
+	// interval here: this holds the command to DPSGDExact, it cannot show
+	// a bypass that computes alike)
+	exactRun := []string{"epsilon", "-phase", "q=0.01,sigma=1,steps=50", "-phase", "q=0.01,sigma=2,steps=50", "-phase", "q=0.01,sigma=1,steps=30", "-delta", "1e-5", "-exact", "-json"}
+	x, err := dpevent.DPSGDExact([]dpevent.Phase{{Q: 0.01, Sigma: 1, Steps: 50}, {Q: 0.01, Sigma: 2, Steps: 50}, {Q: 0.01, Sigma: 1, Steps: 30}}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := x.Epsilon(context.Background(), delta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := cli(t, exactRun...)["epsilon_optimal"].(map[string]any)
+	if num(opt["lower"]) != want.Lo || num(opt["upper"]) != want.Hi {
+		t.Errorf("epsilon -exact %v, DPSGDExact's [%v, %v]", opt, want.Lo, want.Hi)
 	}
 
 	for _, r := range runs {
