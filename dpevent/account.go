@@ -374,7 +374,7 @@ func (p *Plan) Epsilon(delta float64, orders []float64, conv fast.Conversion) (*
 	if err != nil {
 		return nil, &eventError{"", err}
 	}
-	r.TermRDP, err = p.termRDP(r.Order)
+	r.TermRDP, err = p.TermRDP(r.Order)
 	return r, err
 }
 
@@ -397,11 +397,16 @@ func (p *Plan) Delta(eps float64, orders []float64, conv fast.Conversion) (*Resu
 	if err != nil {
 		return nil, &eventError{"", err}
 	}
-	r.TermRDP, err = p.termRDP(r.Order)
+	r.TermRDP, err = p.TermRDP(r.Order)
 	return r, err
 }
 
-func (p *Plan) termRDP(order float64) ([]float64, error) {
+// TermRDP is each term's RDP at order by package fast: count times one
+// event's, rounded up (Result.TermRDP, account's rows, and rdpcheck
+// epsilon's table of phases).
+//
+// Slices: the slice returned is new.
+func (p *Plan) TermRDP(order float64) ([]float64, error) {
 	p.own()
 	out := make([]float64, len(p.terms))
 	buf := []float64{0}

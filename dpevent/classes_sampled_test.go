@@ -13,7 +13,7 @@ import (
 )
 
 // TestNewClassesAgainstReference: for each class of classes_sampled.go, the
-// plan's fast RDP (termRDP) is at or above the reference's
+// plan's fast RDP (TermRDP) is at or above the reference's
 // (ReferenceRDP at 64 bits) and within 1e-12 of it, at integer and
 // fractional orders; closed forms where there is one.
 func TestNewClassesAgainstReference(t *testing.T) {
@@ -60,7 +60,7 @@ func TestNewClassesAgainstReference(t *testing.T) {
 		p := plan(t, c.js)
 		worst := 0.0
 		for _, a := range []float64{2, 3, 7.5, 16} {
-			r, err := p.termRDP(a)
+			r, err := p.TermRDP(a)
 			if err != nil {
 				t.Fatalf("%s at %v: %v", c.name, a, err)
 			}

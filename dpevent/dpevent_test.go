@@ -95,7 +95,7 @@ var shortcuts = map[string]struct {
 	// "valid shortcuts"); rdpcheck's conversions do not.
 	"discrete_gaussian.json delta_at_epsilon_1": {"dp_accounting's total-variation bound sqrt(1 - exp(-rdp)) at order 1.1",
 		func(t *testing.T, p *Plan, isDelta bool, x, order float64) float64 {
-			r, err := p.termRDP(order)
+			r, err := p.TermRDP(order)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -286,11 +286,10 @@ func (r *dpRun) deltaOn(eps float64, conv fast.Conversion, orders []float64) (de
 	return res.Delta, res.Order, nil
 }
 
-// phaseRDP is each phase's RDP at order, its steps times one step's (the
-// event of the phase's own plan), rounded up (as account's rows are).
+// phaseRDP is each phase's RDP at order: the one term of the phase's own
+// plan (Plan.TermRDP, as account's rows are).
 func (r *dpRun) phaseRDP(order float64) ([]float64, error) {
 	out := make([]float64, len(r.phases))
-	buf := []float64{0}
 	for i, ph := range r.phases {
 		one := *r
 		one.phases = []phase{ph}
@@ -298,13 +297,11 @@ func (r *dpRun) phaseRDP(order float64) ([]float64, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := p.Terms[0].Fast.RDP([]float64{order}, buf); err != nil {
+		rdp, err := p.TermRDP(order)
+		if err != nil {
 			return nil, err
 		}
-		out[i] = buf[0] * float64(ph.steps)
-		if out[i] != 0 && !math.IsInf(out[i], 0) {
-			out[i] = math.Nextafter(out[i], math.Inf(1))
-		}
+		out[i] = rdp[0]
 	}
 	return out, nil
 }
