@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/rdpcheck/rdpcheck/dpevent"
 	"github.com/rdpcheck/rdpcheck/fast"
 	"github.com/rdpcheck/rdpcheck/internal/figure"
 )
@@ -109,18 +110,20 @@ func plotDPSGD(path string) error {
 		}
 		epsAt[i] = e
 	}
-	var acc fast.Accountant // dp_accounting's 156 orders, as the grid
-	if err := acc.ComposeSGM(q, sigma, steps); err != nil {
-		return err
-	}
-	grid, gridOrder, err := acc.Epsilon(delta, fast.Improved)
+	// the marked answers are the commands' own: the run's plan
+	plan, err := dpevent.DPSGD([]dpevent.Phase{{Q: q, Sigma: sigma, Steps: int64(steps)}}, false)
 	if err != nil {
 		return err
 	}
-	best, bestOrder, err := acc.BestEpsilon(delta, fast.Improved)
+	g, err := plan.Epsilon(delta, fast.DefaultOrders(), fast.Improved) // dp_accounting's 156 orders
 	if err != nil {
 		return err
 	}
+	b, err := plan.Epsilon(delta, nil, fast.Improved)
+	if err != nil {
+		return err
+	}
+	grid, gridOrder, best, bestOrder := g.Epsilon, g.Order, b.Epsilon, b.Order
 	return figure.Chart{
 		Title: fmt.Sprintf("TF Privacy's MNIST tutorial: q = 256/60000, σ = %g, %d steps, δ = 1e-5", sigma, steps),
 		X:     figure.Axis{Label: "RDP order α", Min: 1, Max: 16, Ticks: figure.LinearTicks{Start: 2, Step: 2, Minor: 1}},
