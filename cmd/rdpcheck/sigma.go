@@ -74,13 +74,13 @@ func runSigma(args []string, stdout, stderr io.Writer) int {
 		return e, err
 	}
 	pr := startProgress(stderr, "sigma")
-	defer pr.end()
 	pr.set("searching sigma in [0.01, 10000] (%s)", d.orders.describe())
 	// every sigma's eps is the run's plan's, one run or several phases
 	// (fast.CalibrateSigma's own SGMCurve and Epsilon round once less than
 	// the plan's accountant: a second path to a slightly different eps)
 	sigma, _, err := fast.CalibrateSigmaFunc(target, tol.v, epsAt)
 	if err != nil {
+		pr.end()
 		return fail(stderr, "sigma", err)
 	}
 	// the printed sigma, rounded up, and its own eps
@@ -90,46 +90,67 @@ func runSigma(args []string, stdout, stderr io.Writer) int {
 		pr.end()
 		return fail(stderr, "sigma", err)
 	}
-	run := r.withSigma(printed)
-	_, order, err := run.epsilon(delta, conv, &d.orders)
-	var rdp []float64
-	if err == nil {
-		rdp, err = run.phaseRDP(order)
-	}
-	pr.end()
-	if err != nil {
-		return fail(stderr, "sigma", err)
-	}
-	if d.json {
-		var out map[string]any
-		if r.flags {
-			p := r.phases[0]
-			out = sigmaJSON(p.q, p.steps, target, delta, conv, printed, achieved, d.orders.String())
-		} else {
-			out = map[string]any{"eps": schema.JSONFloat(target), "delta": schema.JSONFloat(delta), "conversion": conv.String(),
-				"sigma": schema.JSONFloat(printed), "epsilon_achieved": schema.JSONFloat(achieved), "orders": d.orders.String(), "calibrated_phases": free}
-		}
-		out["order"] = schema.JSONFloat(order)
-		run.runJSON(out, rdp)
-		if err := writeJSON(stdout, out); err != nil {
-			return fail(stderr, "sigma", err)
-		}
-		return 0
-	}
+	a := found{cmd: "sigma", pr: pr, run: r.withSigma(printed), flags: r.flags, target: target, achieved: achieved, d: &d,
+		head: fmt.Sprintf("sigma = %s for %s", strconv.FormatFloat(printed, 'g', -1, 64), numbers(free))}
 	if r.flags {
-		p := run.phases[0]
+		p := r.phases[0]
+		a.json = sigmaJSON(p.q, p.steps, target, delta, conv, printed, achieved, d.orders.String())
 		desc := fmt.Sprintf("q = %g, steps = %d", p.q, p.steps)
 		if r.wor {
 			desc = fmt.Sprintf("batches of %g of %g drawn without replacement (q = %g), steps = %d, replace-one", p.batch, p.n, p.q, p.steps)
 		}
-		fmt.Fprintf(stdout, "sigma = %s  (achieves eps = %s <= %g at delta = %g; %s, %v conversion, %s)\n",
+		a.line = fmt.Sprintf("sigma = %s  (achieves eps = %s <= %g at delta = %g; %s, %v conversion, %s)",
 			strconv.FormatFloat(printed, 'g', -1, 64), bound(achieved), target, delta, desc, conv, d.orders.describe())
+	} else {
+		a.json = map[string]any{"eps": schema.JSONFloat(target), "delta": schema.JSONFloat(delta), "conversion": conv.String(),
+			"sigma": schema.JSONFloat(printed), "epsilon_achieved": schema.JSONFloat(achieved), "orders": d.orders.String(), "calibrated_phases": free}
+	}
+	return a.print(stdout, stderr)
+}
+
+// found is what sigma and steps print once their search has found the
+// run: the order at which the run's plan reaches its eps, each phase's RDP
+// there, and either the one-phase flags form's line and JSON or the
+// phases' table.
+type found struct {
+	cmd              string
+	pr               *progress // ended once the order is found
+	run              *dpRun
+	flags            bool // the one-phase flags form (-q, -sigma, ...), not -phase
+	target, achieved float64
+	d                *dpFlags
+	json             map[string]any // -json's object, without order and the run
+	line             string         // the flags form's line
+	head             string         // the phases form's first words ("sigma = 1.2 for phase 1")
+}
+
+func (a found) print(stdout, stderr io.Writer) int {
+	delta, conv := a.d.delta.v, a.d.conv.conv
+	_, order, err := a.run.epsilon(delta, conv, &a.d.orders)
+	var rdp []float64
+	if err == nil {
+		rdp, err = a.run.phaseRDP(order)
+	}
+	a.pr.end()
+	if err != nil {
+		return fail(stderr, a.cmd, err)
+	}
+	if a.d.json {
+		a.json["order"] = schema.JSONFloat(order)
+		a.run.runJSON(a.json, rdp)
+		if err := writeJSON(stdout, a.json); err != nil {
+			return fail(stderr, a.cmd, err)
+		}
 		return 0
 	}
-	fmt.Fprintf(stdout, "sigma = %s for %s  (achieves eps = %s <= %g at delta = %g; %s, %v conversion, %s)\n",
-		strconv.FormatFloat(printed, 'g', -1, 64), numbers(free), bound(achieved), target, delta, run.describe(), conv, d.orders.describe())
-	if err := run.printPhases(stdout, order, rdp); err != nil {
-		return fail(stderr, "sigma", err)
+	if a.flags {
+		fmt.Fprintln(stdout, a.line)
+		return 0
+	}
+	fmt.Fprintf(stdout, "%s  (achieves eps = %s <= %g at delta = %g; %s, %v conversion, %s)\n",
+		a.head, bound(a.achieved), a.target, delta, a.run.describe(), conv, a.d.orders.describe())
+	if err := a.run.printPhases(stdout, order, rdp); err != nil {
+		return fail(stderr, a.cmd, err)
 	}
 	return 0
 }

@@ -63,65 +63,38 @@ func runSteps(args []string, stdout, stderr io.Writer) int {
 	if p := r.phases[free[0]-1]; p.q == 0 {
 		return fail(stderr, "steps", fmt.Errorf("%s samples no record: every number of steps meets the target", r.value("q", 0)))
 	}
-	var steps int
-	var achieved float64
 	pr := startProgress(stderr, "steps")
 	pr.set("searching counts up to 2^40 (%s)", d.orders.describe())
 	// every count's eps is the run's plan's, one phase or several, so that
 	// the count printed, read back by epsilon, meets the target
 	// (fast.MaxSteps scales its own one-step curve and rounds once less
 	// than the plan's accountant: its count could be one too many there)
-	steps, achieved, err = fast.MaxStepsFunc(target, func(t int) (float64, error) {
+	steps, achieved, err := fast.MaxStepsFunc(target, func(t int) (float64, error) {
 		e, _, err := r.withSteps(t).epsilon(delta, conv, &d.orders)
 		return e, err
 	})
-	run := r.withSteps(steps)
-	var order float64
-	var rdp []float64
-	if err == nil {
-		if _, order, err = run.epsilon(delta, conv, &d.orders); err == nil {
-			rdp, err = run.phaseRDP(order)
-		}
-	}
-	pr.end()
 	if err != nil {
+		pr.end()
 		return fail(stderr, "steps", err)
 	}
-	if d.json {
-		var out map[string]any
-		if r.flags {
-			p := r.phases[0]
-			out = stepsJSON(p.q, p.sigma, target, delta, conv, steps, achieved, d.orders.String())
-		} else {
-			out = map[string]any{"eps": schema.JSONFloat(target), "delta": schema.JSONFloat(delta), "conversion": conv.String(),
-				"steps": steps, "epsilon_achieved": schema.JSONFloat(achieved), "orders": d.orders.String(), "searched_phase": free[0]}
-		}
-		out["order"] = schema.JSONFloat(order)
-		run.runJSON(out, rdp)
-		if err := writeJSON(stdout, out); err != nil {
-			return fail(stderr, "steps", err)
-		}
-		return 0
-	}
-	if !r.flags {
-		fmt.Fprintf(stdout, "steps = %d for %s  (achieves eps = %s <= %g at delta = %g; %s, %v conversion, %s)\n",
-			steps, numbers(free), bound(achieved), target, delta, run.describe(), conv, d.orders.describe())
-		if err := run.printPhases(stdout, order, rdp); err != nil {
-			return fail(stderr, "steps", err)
-		}
-		return 0
-	}
+	a := found{cmd: "steps", pr: pr, run: r.withSteps(steps), flags: r.flags, target: target, achieved: achieved, d: &d,
+		head: fmt.Sprintf("steps = %d for %s", steps, numbers(free))}
 	p := r.phases[0]
-	desc := fmt.Sprintf("q = %g, sigma = %g", p.q, p.sigma)
-	if r.wor {
-		desc = fmt.Sprintf("batches of %g of %g drawn without replacement (q = %g), sigma = %g, replace-one", p.batch, p.n, p.q, p.sigma)
+	if r.flags {
+		a.json = stepsJSON(p.q, p.sigma, target, delta, conv, steps, achieved, d.orders.String())
+		desc := fmt.Sprintf("q = %g, sigma = %g", p.q, p.sigma)
+		if r.wor {
+			desc = fmt.Sprintf("batches of %g of %g drawn without replacement (q = %g), sigma = %g, replace-one", p.batch, p.n, p.q, p.sigma)
+		}
+		a.line = fmt.Sprintf("steps = %d  (achieves eps = %s <= %g at delta = %g; %s, %v conversion, %s)", steps, bound(achieved), target, delta, desc, conv, d.orders.describe())
+		if p.n > 0 {
+			a.line += fmt.Sprintf("; %.4g epochs of %g examples", float64(steps)*p.batch/p.n, p.n)
+		}
+	} else {
+		a.json = map[string]any{"eps": schema.JSONFloat(target), "delta": schema.JSONFloat(delta), "conversion": conv.String(),
+			"steps": steps, "epsilon_achieved": schema.JSONFloat(achieved), "orders": d.orders.String(), "searched_phase": free[0]}
 	}
-	line := fmt.Sprintf("steps = %d  (achieves eps = %s <= %g at delta = %g; %s, %v conversion, %s)", steps, bound(achieved), target, delta, desc, conv, d.orders.describe())
-	if p.n > 0 {
-		line += fmt.Sprintf("; %.4g epochs of %g examples", float64(steps)*p.batch/p.n, p.n)
-	}
-	fmt.Fprintln(stdout, line)
-	return 0
+	return a.print(stdout, stderr)
 }
 
 // stepsJSON is steps -json's output; every float goes through
