@@ -93,6 +93,7 @@ import (
 	"github.com/rdpcheck/rdpcheck/peers"
 	"github.com/rdpcheck/rdpcheck/vectors/gen"
 	"github.com/rdpcheck/rdpcheck/vectors/peerstudy"
+	"github.com/rdpcheck/rdpcheck/vectors/verify"
 )
 
 // quickSample: -check -quick computes one (q, sigma) pair of SGM curves in
@@ -209,6 +210,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		files[peerstudy.FindingsName] = study.Findings()
 	}
 	if opt.Only == nil || opt.Only[peerstudy.WORFindingsName] {
+		took := timeFile(stderr, peerstudy.WORFindingsName)
 		// -quick takes the report from the committed file, as it does the
 		// costly SGM values; TestWORFindings in go test recomputes it.
 		var report []byte
@@ -220,19 +222,23 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err != nil {
 			return fail(err)
 		}
+		took()
 		files[peerstudy.WORFindingsName] = report
 	}
 	if opt.Only == nil || opt.Only[peerstudy.EventsFindingsName] {
 		// A few seconds: recomputed even with -quick.
+		took := timeFile(stderr, peerstudy.EventsFindingsName)
 		report, err := peerstudy.EventsFindings(peers.AccountantEvents, peers.AccountantConversions, 128)
 		if err != nil {
 			return fail(err)
 		}
+		took()
 		files[peerstudy.EventsFindingsName] = report
 	}
 	if opt.Only == nil || opt.Only[peerstudy.SampledFindingsName] {
 		// About a minute of reference work: -quick copies it, as it does
 		// wor_FINDINGS.md; TestSampledFindings in go test recomputes it.
+		took := timeFile(stderr, peerstudy.SampledFindingsName)
 		var report []byte
 		if *quick {
 			report, err = os.ReadFile(filepath.Join(*outDir, peerstudy.SampledFindingsName))
@@ -242,6 +248,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err != nil {
 			return fail(err)
 		}
+		took()
 		files[peerstudy.SampledFindingsName] = report
 	}
 	if opt.Only == nil || opt.Only[peerstudy.PLDFindingsName] {
@@ -284,6 +291,21 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "gen-vectors: done in %s\n", time.Since(start).Round(time.Second))
 	return 0
+}
+
+// timeFile starts timing a file computed outside the engine; the returned
+// func reports its wall and CPU time on progress, as the engine reports the
+// files it computes.
+func timeFile(progress io.Writer, name string) (took func()) {
+	t0 := time.Now()
+	cpu0, ok0 := verify.ProcessCPU()
+	return func() {
+		cpu := ""
+		if cpu1, ok := verify.ProcessCPU(); ok && ok0 {
+			cpu = fmt.Sprintf(", %s of CPU", (cpu1 - cpu0).Round(100*time.Millisecond))
+		}
+		fmt.Fprintf(progress, "gen-vectors: %s took %s%s\n", name, time.Since(t0).Round(100*time.Millisecond), cpu)
+	}
 }
 
 // versionRecord adds the manifest and the CHANGELOG to files, from the
