@@ -64,10 +64,10 @@ func normTail(x *big.Float, wp uint) tail {
 	coef := invDoubleFactorials(n+1, w)
 	xw := newF(w).Set(x)
 	x2 := newF(w).Mul(xw, xw)
-	sum := newF(w).Set(coef[n+1])
+	sum, tmp := newF(w).Set(coef[n+1]), newF(w) // two buffers, as in expF
 	for i := n; i >= 0; i-- {
-		sum.Mul(sum, x2)
-		sum.Add(sum, coef[i])
+		tmp.Mul(sum, x2)
+		sum.Add(tmp, coef[i])
 	}
 	sum.Mul(sum, xw)
 	phi := newF(w).Quo(x2, intF(-2, w))
