@@ -34,7 +34,9 @@
 // is computed twice, with the reference at 256 and at 320 bits, and a value
 // on which the two do not agree is not written (the run fails, naming it;
 // package vectors/verify). Work runs on all cores; progress goes to
-// standard error.
+// standard error, ending with each file's share of the time (the worker
+// time of its values, and the CPU of the run) so that the costliest file
+// is the one made faster.
 //
 // -check regenerates in memory and exits 1 if any file differs from the
 // one on disk, or if vectors/ holds a file the generator does not write.
