@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"sync"
 	"testing"
 
 	"github.com/rdpcheck/rdpcheck/fast"
@@ -162,13 +163,22 @@ func TestLowerBelowRDP(t *testing.T) {
 
 type profFn func(ph []Phase, eps float64) Interval
 
+// realProf is SGMDelta at testOpts, each point computed once: a law and
+// the mutants built on realProf ask for the same points.
 func realProf(ph []Phase, eps float64) Interval {
+	key := fmt.Sprint(ph, eps)
+	if iv, ok := realProfs.Load(key); ok {
+		return iv.(Interval)
+	}
 	iv, err := SGMDelta(ph, eps, testOpts)
 	if err != nil {
 		panic(err)
 	}
+	realProfs.Store(key, iv)
 	return iv
 }
+
+var realProfs sync.Map
 
 // Law: more steps never lower delta: lo(n) <= hi(n + k).
 func lawSteps(f profFn) error {

@@ -150,13 +150,18 @@ func expF(x *big.Float, prec uint) *big.Float {
 		lg += math.Log2(float64(m + 1))
 	}
 	inv := invFactorials(m, wq)
-	sum := newF(wq).Set(inv[m])
+	// Each step writes into the other buffer: math/big allocates a new
+	// mantissa when a result overwrites an operand, and these loops were
+	// most of the reference's allocations. The values are the same: each
+	// operation is rounded to wq bits whichever variable holds it.
+	sum, tmp := newF(wq).Set(inv[m]), newF(wq)
 	for i := m - 1; i >= 0; i-- {
-		sum.Mul(sum, r)
-		sum.Add(sum, inv[i])
+		tmp.Mul(sum, r)
+		sum.Add(tmp, inv[i])
 	}
 	for range k {
-		sum.Mul(sum, sum)
+		tmp.Mul(sum, sum)
+		sum, tmp = tmp, sum
 	}
 	// SetMantExp copies sum's precision (it calls Copy): round afterwards.
 	return z.Set(sum.SetMantExp(sum, int(n)))

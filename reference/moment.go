@@ -348,15 +348,18 @@ func glNodeParts(rule *glRule, uc, h, z0, s2, l1q, logNorm *big.Float, wp uint) 
 // glSum integrates mu0(z) (1-q)^beta (1+e^u)^beta e^-M over a piece from its
 // node parts; dz = s^2 du.
 func glSum(rule *glRule, parts []nodePart, h, s2, beta, M *big.Float, wp uint) *big.Float {
-	sum := newF(wp)
-	X := newF(wp)
+	// Two buffers for X and for sum, as in expF: the same values without
+	// math/big's new mantissa for a result written over an operand.
+	sum, sum2 := newF(wp), newF(wp)
+	X, X2 := newF(wp), newF(wp)
 	for i, w := range rule.w {
 		for _, p := range parts[2*i : 2*i+2] {
-			X.Mul(beta, p.s)
-			X.Add(X, p.a)
-			X.Sub(X, M)
-			v := expF(X, wp)
-			sum.Add(sum, v.Mul(v, w))
+			X2.Mul(beta, p.s)
+			X.Add(X2, p.a)
+			X2.Sub(X, M)
+			v := expF(X2, wp)
+			sum2.Add(sum, v.Mul(v, w))
+			sum, sum2 = sum2, sum
 		}
 	}
 	sum.Mul(sum, h)

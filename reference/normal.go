@@ -64,10 +64,10 @@ func normTail(x *big.Float, wp uint) tail {
 	coef := invDoubleFactorials(n+1, w)
 	xw := newF(w).Set(x)
 	x2 := newF(w).Mul(xw, xw)
-	sum := newF(w).Set(coef[n+1])
+	sum, tmp := newF(w).Set(coef[n+1]), newF(w) // two buffers, as in expF
 	for i := n; i >= 0; i-- {
-		sum.Mul(sum, x2)
-		sum.Add(sum, coef[i])
+		tmp.Mul(sum, x2)
+		sum.Add(tmp, coef[i])
 	}
 	sum.Mul(sum, xw)
 	phi := newF(w).Quo(x2, intF(-2, w))
@@ -106,12 +106,17 @@ func tailAsymptotic(x *big.Float, wp uint) *big.Float {
 	w := wp + 16
 	xw := newF(w).Set(x)
 	inv2 := newF(w).Quo(intF(1, w), newF(w).Mul(xw, xw))
-	sum := intF(1, w)
-	term := intF(1, w)
+	// Results go to the other buffer of each pair (sum, sum2), (term,
+	// tmp): math/big allocates when a result overwrites an operand. The
+	// values are those of the in-place loop, each rounded to w bits.
+	sum, sum2 := intF(1, w), newF(w)
+	term, tmp := intF(1, w), newF(w)
+	odd := intF(0, w)
 	for n := int64(1); ; n++ {
-		term.Mul(term, inv2)
-		term.Mul(term, intF(-(2*n-1), w))
-		sum.Add(sum, term)
+		tmp.Mul(term, inv2)
+		term.Mul(tmp, odd.SetInt64(-(2*n - 1)))
+		sum2.Add(sum, term)
+		sum, sum2 = sum2, sum
 		if term.MantExp(nil) < sum.MantExp(nil)-int(wp)-8 {
 			break
 		}

@@ -34,7 +34,9 @@
 // is computed twice, with the reference at 256 and at 320 bits, and a value
 // on which the two do not agree is not written (the run fails, naming it;
 // package vectors/verify). Work runs on all cores; progress goes to
-// standard error.
+// standard error, ending with each file's share of the time (the worker
+// time of its values, and the CPU of the run) so that the costliest file
+// is the one made faster.
 //
 // -check regenerates in memory and exits 1 if any file differs from the
 // one on disk, or if vectors/ holds a file the generator does not write.
@@ -93,6 +95,7 @@ import (
 	"github.com/rdpcheck/rdpcheck/cmd/gen-vectors/internal/peerstudy"
 	"github.com/rdpcheck/rdpcheck/peers"
 	"github.com/rdpcheck/rdpcheck/vectors/gen"
+	"github.com/rdpcheck/rdpcheck/vectors/verify"
 )
 
 // quickSample: -check -quick computes one (q, sigma) pair of SGM curves in
@@ -209,6 +212,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		files[peerstudy.FindingsName] = study.Findings()
 	}
 	if opt.Only == nil || opt.Only[peerstudy.WORFindingsName] {
+		took := timeFile(stderr, peerstudy.WORFindingsName)
 		// -quick takes the report from the committed file, as it does the
 		// costly SGM values; TestWORFindings in go test recomputes it.
 		var report []byte
@@ -220,19 +224,23 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err != nil {
 			return fail(err)
 		}
+		took()
 		files[peerstudy.WORFindingsName] = report
 	}
 	if opt.Only == nil || opt.Only[peerstudy.EventsFindingsName] {
 		// A few seconds: recomputed even with -quick.
+		took := timeFile(stderr, peerstudy.EventsFindingsName)
 		report, err := peerstudy.EventsFindings(peers.AccountantEvents, peers.AccountantConversions, 128)
 		if err != nil {
 			return fail(err)
 		}
+		took()
 		files[peerstudy.EventsFindingsName] = report
 	}
 	if opt.Only == nil || opt.Only[peerstudy.SampledFindingsName] {
 		// About a minute of reference work: -quick copies it, as it does
 		// wor_FINDINGS.md; TestSampledFindings in go test recomputes it.
+		took := timeFile(stderr, peerstudy.SampledFindingsName)
 		var report []byte
 		if *quick {
 			report, err = os.ReadFile(filepath.Join(*outDir, peerstudy.SampledFindingsName))
@@ -242,6 +250,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err != nil {
 			return fail(err)
 		}
+		took()
 		files[peerstudy.SampledFindingsName] = report
 	}
 	if opt.Only == nil || opt.Only[peerstudy.PLDFindingsName] {
@@ -284,6 +293,21 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "gen-vectors: done in %s\n", time.Since(start).Round(time.Second))
 	return 0
+}
+
+// timeFile starts timing a file computed outside the engine; the returned
+// func reports its wall and CPU time on progress, as the engine reports the
+// files it computes.
+func timeFile(progress io.Writer, name string) (took func()) {
+	t0 := time.Now()
+	cpu0, ok0 := verify.ProcessCPU()
+	return func() {
+		cpu := ""
+		if cpu1, ok := verify.ProcessCPU(); ok && ok0 {
+			cpu = fmt.Sprintf(", %s of CPU", (cpu1 - cpu0).Round(100*time.Millisecond))
+		}
+		fmt.Fprintf(progress, "gen-vectors: %s took %s%s\n", name, time.Since(t0).Round(100*time.Millisecond), cpu)
+	}
 }
 
 // versionRecord adds the manifest and the CHANGELOG to files, from the

@@ -8,7 +8,9 @@
 //
 // Each tier runs everything the one before it runs. A test that samples or
 // skips outside the exhaustive tier says what it leaves to it (Sampled,
-// Skip), so that a default run's -v output names what it did not check.
+// Skip), so that a default run's -v output names what it did not check; a
+// test that trims only the -short run says what the default adds (Short,
+// SkipShort), so that -short, a minute on 2 cores, stays one.
 package testtier
 
 import (
@@ -53,5 +55,25 @@ func Skip(t testing.TB, leaves string) {
 	t.Helper()
 	if !Exhaustive(t) {
 		t.Skipf("the exhaustive tier (%s=1) runs %s", Env, leaves)
+	}
+}
+
+// Short reports whether t runs under -short, and then logs what t leaves to
+// the default tier: the trims that keep `go test -short ./...` a minute's
+// work, each naming what the default run adds.
+func Short(t testing.TB, leaves string) bool {
+	t.Helper()
+	if !testing.Short() {
+		return false
+	}
+	t.Logf("leaves to the default tier (go test without -short): %s", leaves)
+	return true
+}
+
+// SkipShort skips t under -short, naming what it leaves to the default tier.
+func SkipShort(t testing.TB, leaves string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skipf("the default tier (go test without -short) runs %s", leaves)
 	}
 }

@@ -51,5 +51,15 @@ func TestTiers(t *testing.T) {
 		if (r.skip != "") == c.exhaustive || (r.skip != "" && !strings.Contains(r.skip, "the large orders")) {
 			t.Errorf("%s=%q: skipped %q", Env, c.env, r.skip)
 		}
+		r = &recorder{TB: t}
+		short := Short(r, "the even points")
+		if short != testing.Short() || (r.log != "") != short || (short && !strings.Contains(r.log, "the even points")) {
+			t.Errorf("%s=%q: Short = %v under -short %v, logged %q", Env, c.env, short, testing.Short(), r.log)
+		}
+		r = &recorder{TB: t}
+		SkipShort(r, "the long runs")
+		if (r.skip != "") != testing.Short() || (r.skip != "" && !strings.Contains(r.skip, "the long runs")) {
+			t.Errorf("%s=%q: SkipShort skipped %q under -short %v", Env, c.env, r.skip, testing.Short())
+		}
 	}
 }

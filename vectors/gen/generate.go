@@ -70,6 +70,7 @@ func Generate(steps []Step, opt Options, progress io.Writer) (map[string][]byte,
 		if opt.Only != nil && !opt.Only[s.Name] {
 			continue
 		}
+		e.ForFile(s.Name)
 		b, err := s.Build(e)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", s.Name, err)

@@ -19,6 +19,7 @@ import (
 	"io"
 	"math"
 	"math/big"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -76,6 +77,7 @@ type Job struct {
 	// sample, when >= 0, is the job's index among the jobs that are
 	// sampled on their own (AddSampled).
 	sample int
+	file   string // whose time this is (ForFile)
 }
 
 // Reads records that the job's Eval reads the phase 1 curve (q, sigma).
@@ -94,13 +96,23 @@ type Engine struct {
 	sampled     map[sgKey]bool
 	always      map[sgKey]bool // pairs computed even when sampling
 	nSampled    int            // jobs added by AddSampled
+	// file labels the jobs and curves registered now (ForFile); a curve
+	// keeps every file that asked for it, in the order they asked.
+	file       string
+	curveFiles map[sgKey][]string
+	spent      map[string]*fileTime
 }
 
 // New returns an engine reporting progress on progress.
 func New(progress io.Writer) *Engine {
 	return &Engine{progress: progress, want: map[sgKey]map[float64]bool{},
-		vals: [2]map[ptKey]*big.Float{{}, {}}, always: map[sgKey]bool{}}
+		vals: [2]map[ptKey]*big.Float{{}, {}}, always: map[sgKey]bool{},
+		curveFiles: map[sgKey][]string{}, spent: map[string]*fileTime{}}
 }
+
+// ForFile labels the jobs and curves registered from now on as name's, so
+// that Run reports each file's share of the time.
+func (e *Engine) ForFile(name string) { e.file = name }
 
 // NeedAlways is Need for a pair whose values a file's inputs are made of:
 // it is computed even when sampling.
@@ -115,6 +127,9 @@ func (e *Engine) Need(q, sigma float64, alphas ...float64) {
 	if e.want[k] == nil {
 		e.want[k] = map[float64]bool{}
 	}
+	if !slices.Contains(e.curveFiles[k], e.file) {
+		e.curveFiles[k] = append(e.curveFiles[k], e.file)
+	}
 	for _, a := range alphas {
 		e.want[k][a] = true
 	}
@@ -122,7 +137,7 @@ func (e *Engine) Need(q, sigma float64, alphas ...float64) {
 
 // Add registers a phase 2 job.
 func (e *Engine) Add(what string, eval Eval) *Job {
-	j := &Job{What: what, Eval: eval, sample: -1}
+	j := &Job{What: what, Eval: eval, sample: -1, file: e.file}
 	e.jobs = append(e.jobs, j)
 	return j
 }
@@ -162,10 +177,15 @@ func (e *Engine) Value(q, sigma, alpha float64) *big.Float { return e.vals[0][pt
 // Run computes everything, both precisions, on all cores.
 func (e *Engine) Run() error {
 	start := time.Now()
+	cpu0, _ := ProcessCPU()
 	if err := e.phase1(start); err != nil {
 		return err
 	}
-	return e.phase2(start)
+	if err := e.phase2(start); err != nil {
+		return err
+	}
+	e.report(start, cpu0)
+	return nil
 }
 
 // slowCurve is the time beyond which a curve is reported, so that the cost
@@ -246,18 +266,23 @@ func (e *Engine) phase1(start time.Time) error {
 	stop := e.ticker(start, "SGM RDP values", &done, total)
 	results := make([][]*big.Float, len(tasks))
 	errs := make([]error, len(tasks))
+	took := make([]time.Duration, len(tasks))
 	workers.Run(len(tasks), func(i int) {
 		t := tasks[i]
 		c := reference.Context{Prec: Precs[t.pi]}
 		t0 := time.Now()
 		results[i], errs[i] = c.SGMCurve(t.k.q, t.k.sigma, 1, t.orders)
 		done.Add(int64(len(t.orders)))
-		if d := time.Since(t0); d > slowCurve {
+		took[i] = time.Since(t0)
+		if d := took[i]; d > slowCurve {
 			fmt.Fprintf(e.progress, "gen-vectors: slow curve: q=%g sigma=%g, %d orders (%g to %g) at %d bits: %s\n",
 				t.k.q, t.k.sigma, len(t.orders), t.orders[0], t.orders[len(t.orders)-1], Precs[t.pi], d.Round(time.Second))
 		}
 	})
 	stop()
+	for i, t := range tasks {
+		e.charge(t.k, took[i], func(f *fileTime) *time.Duration { return &f.curves })
+	}
 	for i, t := range tasks {
 		if errs[i] != nil {
 			return fmt.Errorf("SGMCurve(q=%g, sigma=%g) at %d bits: %w", t.k.q, t.k.sigma, Precs[t.pi], errs[i])
@@ -327,9 +352,11 @@ func (e *Engine) oracleCheck(start time.Time) error {
 	stop := e.ticker(start, "oracle checks", &done, len(pick))
 	errs := make([]error, len(pick))
 	skipped := make([]bool, len(pick))
+	took := make([]time.Duration, len(pick))
 	workers.Run(len(pick), func(i int) {
 		k := pick[i]
-		defer done.Add(1)
+		t0 := time.Now()
+		defer func() { took[i] = time.Since(t0); done.Add(1) }()
 		want := e.vals[0][k]
 		dir := func(beta float64) (*big.Float, error) {
 			logI, err := oracles.SGMMoment(k.q, k.sigma, beta, RefPrec)
@@ -357,6 +384,9 @@ func (e *Engine) oracleCheck(start time.Time) error {
 		}
 	})
 	stop()
+	for i, k := range pick {
+		e.charge(sgKey{k.q, k.sigma}, took[i], func(f *fileTime) *time.Duration { return &f.oracle })
+	}
 	n := 0
 	for _, s := range skipped {
 		if s {
@@ -413,7 +443,10 @@ func (e *Engine) phase2(start time.Time) error {
 	var done atomic.Int64
 	total := 2 * len(run)
 	stop := e.ticker(start, "other values", &done, total)
+	took := make([]time.Duration, total)
 	workers.Run(total, func(i int) {
+		t0 := time.Now()
+		defer func() { took[i] = time.Since(t0) }()
 		j, pi := run[i/2], i%2
 		pts := func(q, sigma, alpha float64) *big.Float {
 			v, ok := e.vals[pi][ptKey{q, sigma, alpha}]
@@ -426,6 +459,9 @@ func (e *Engine) phase2(start time.Time) error {
 		done.Add(1)
 	})
 	stop()
+	for i, d := range took {
+		e.fileTime(run[i/2].file).values += d
+	}
 	var bad []error
 	var warns []string
 	for _, j := range run {
@@ -621,4 +657,66 @@ func tinyQExpansion(q, sigma, alpha float64) float64 {
 	b3 := b2 * (alpha - 2) / 3
 	x := b2*q*q*c1 + b3*q*q*q*c2
 	return (x - x*x/2) / (alpha - 1)
+}
+
+// fileTime is the worker time spent on one file's values: its curves (phase
+// 1), their oracle checks, and its other jobs (phase 2).
+type fileTime struct{ curves, oracle, values time.Duration }
+
+func (f *fileTime) total() time.Duration { return f.curves + f.oracle + f.values }
+
+func (e *Engine) fileTime(name string) *fileTime {
+	f := e.spent[name]
+	if f == nil {
+		f = &fileTime{}
+		e.spent[name] = f
+	}
+	return f
+}
+
+// charge splits d, spent on curve k, evenly between the files that asked
+// for it.
+func (e *Engine) charge(k sgKey, d time.Duration, part func(*fileTime) *time.Duration) {
+	fs := e.curveFiles[k]
+	for _, name := range fs {
+		*part(e.fileTime(name)) += d / time.Duration(len(fs))
+	}
+}
+
+// report writes each file's share of the worker time, largest first: the
+// wall time its jobs took on the workers (a curve two files ask for counts
+// half to each), beside the CPU time of the whole run, which a shared
+// machine does not inflate as it does the wall times.
+func (e *Engine) report(start time.Time, cpu0 time.Duration) {
+	if len(e.spent) == 0 || len(e.spent) == 1 && e.spent[""] != nil {
+		return // an engine whose jobs name no file (package cases)
+	}
+	names := make([]string, 0, len(e.spent))
+	var all time.Duration
+	for n, f := range e.spent {
+		names = append(names, n)
+		all += f.total()
+	}
+	sort.Slice(names, func(i, j int) bool {
+		a, b := e.spent[names[i]].total(), e.spent[names[j]].total()
+		if a != b {
+			return a > b
+		}
+		return names[i] < names[j]
+	})
+	cpu := ""
+	if cpu1, ok := ProcessCPU(); ok {
+		cpu = fmt.Sprintf(", %s of CPU", (cpu1 - cpu0).Round(time.Second))
+	}
+	fmt.Fprintf(e.progress, "gen-vectors: the values took %s%s; worker time by file (a curve n files share counts 1/n to each):\n",
+		time.Since(start).Round(time.Second), cpu)
+	for _, n := range names {
+		f := e.spent[n]
+		share := 0.0
+		if all > 0 {
+			share = 100 * float64(f.total()) / float64(all)
+		}
+		fmt.Fprintf(e.progress, "gen-vectors:   %-32s %8s %3.0f%%  (curves %s, oracle checks %s, other values %s)\n",
+			n, f.total().Round(100*time.Millisecond), share, f.curves.Round(100*time.Millisecond), f.oracle.Round(100*time.Millisecond), f.values.Round(100*time.Millisecond))
+	}
 }
