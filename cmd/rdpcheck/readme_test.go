@@ -3,15 +3,12 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-	"github.com/rdpcheck/rdpcheck/cases"
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
 )
 
@@ -97,46 +94,3 @@ func readmeCommands(t *testing.T, path string, min int) {
 	}
 }
 
-// TestReadmeKinds holds README.md's table of gen-vectors -cases kinds to
-// cases.Kinds, each with its inputs and the function table's one-line doc
-// (vectors/schema/functions.go): the table is derived, never written by
-// hand. UPDATE_README=1 rewrites it.
-func TestReadmeKinds(t *testing.T) {
-	const path = "../../README.md"
-	readme, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	const header = "| kind | inputs | what |\n|---|---|---|\n"
-	s := string(readme)
-	i := strings.Index(s, header)
-	if i < 0 {
-		t.Fatalf("README.md has no table starting %q", header)
-	}
-	start := i + len(header)
-	end := start
-	for end < len(s) && s[end] == '|' {
-		end += strings.IndexByte(s[end:], '\n') + 1
-	}
-	var want strings.Builder
-	for _, k := range cases.Kinds {
-		in := make([]string, len(k.Inputs))
-		for j, name := range k.Inputs {
-			in[j] = "`" + name + "`"
-		}
-		doc := ""
-		if f := schema.Lookup(schema.Functions, k.Name); f != nil {
-			doc = f.Doc
-		}
-		fmt.Fprintf(&want, "| `%s` | %s | %s |\n", k.Name, strings.Join(in, ", "), doc)
-	}
-	if os.Getenv("UPDATE_README") != "" {
-		if err := os.WriteFile(path, []byte(s[:start]+want.String()+s[end:]), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if diff := cmp.Diff(want.String(), s[start:end]); diff != "" {
-		t.Errorf("README.md's kind table against cases.Kinds and the function table (-want +got; UPDATE_README=1 go test ./cmd/rdpcheck -run TestReadmeKinds rewrites it):\n%s", diff)
-	}
-}
