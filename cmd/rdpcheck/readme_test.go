@@ -8,8 +8,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/rdpcheck/rdpcheck/vectors/schema"
 )
 
 // TestReadmeCommands runs the README's rdpcheck commands as written (from
@@ -93,4 +91,3 @@ func readmeCommands(t *testing.T, path string, min int) {
 		t.Errorf("ran %d of %s's commands; want at least %d", ran, path, min)
 	}
 }
-
