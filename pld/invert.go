@@ -25,12 +25,24 @@ func invert(prof func(float64) Interval, delta, tol float64) (Interval, error) {
 		return Interval{lo.last, inf}, nil
 	}
 	okLo := func(e float64) bool { return !(prof(e).Lo > delta) }
-	// The lower end's crossing is at most hi.first; try a bracket just
-	// below it first (checked at both ends), then the full search.
+	// The lower end's crossing is at most hi.first: search down from it,
+	// the gap doubling from 64 tol, for an eps whose lower bound exceeds
+	// delta, then bisect (both ends checked). Searching up from 0 instead
+	// can stop at 0: far below the tilt's eps the lower bound is the
+	// trivial 0 (the transform's error, scaled by e^(-lambda eps), swamps
+	// it), which proves nothing and leaves the interval [0, Hi].
 	var lo bracket
-	if a := hi.first * (1 - 64*tol); hi.first > 0 && a > 0 && !okLo(a) && okLo(hi.first) {
-		lo, err = bisectIn(okLo, a, hi.first, tol)
-	} else {
+	found := false
+	if hi.first > 0 && okLo(hi.first) {
+		for g := 64 * tol; g < 1; g *= 2 {
+			if a := hi.first * (1 - g); a > 0 && !okLo(a) {
+				lo, err = bisectIn(okLo, a, hi.first, tol)
+				found = true
+				break
+			}
+		}
+	}
+	if !found {
 		lo, err = bisect(okLo, tol)
 	}
 	if err != nil {

@@ -879,32 +879,66 @@ func (p *plan) epsilon(ctx context.Context, delta float64, o Options) (Interval,
 	return p.refineEpsilon(ctx, delta, o)
 }
 
-// refineEpsilon refines h from 2^-10 until hi/lo - 1 <= Options.Width (to
-// the h the h^2 law predicts from the width reached, one to three halvings
-// at a time; by halving while the lower end is 0), keeping for each
-// direction the intersection of its certified intervals over the grids,
-// and dropping a direction from finer grids once its Hi is at most the
-// other's Lo (the larger of the two eps can then come only from the
-// other).
+// refineEpsilon refines each direction's grid from firstH until hi/lo - 1
+// <= Options.Width, keeping for each direction the intersection of its
+// certified intervals over its grids. The answer is the larger of the
+// directions' eps, so a round composes only the directions whose Hi is
+// still above what the width allows over the larger Lo (leading with the
+// larger Lo, whose new Lo then sets that for the other), each at the h
+// that the h^2 law predicts will bring its Hi there (0.8 of the way, one
+// to three halvings of its own last grid; one while its Lo is 0). A
+// direction below the other's Lo is never composed again; one whose Hi
+// needs to fall only below the other's Lo gets a coarser grid than the
+// one that sets the answer.
 func (p *plan) refineEpsilon(ctx context.Context, delta float64, o Options) (Interval, error) {
 	const fn = "Epsilon"
-	h := p.firstH()
+	h0 := p.firstH()
 	fixed := o.H > 0
 	if fixed {
-		h = gridH(o.H)
+		h0 = gridH(o.H)
 	}
 	dirs := p.directions()
 	var best [2]Interval
-	var seen, skip [2]bool
-	var last Interval // the last grid's certified interval
+	var seen [2]bool
+	var hd [2]float64 // each direction's last grid
+	var last Interval // the last round's certified interval
 	haveLast := false
 	var stall stalled
 	coarsened := false   // a grid's composition was coarsened: h no longer sets its spacing
 	var tilts [2]float64 // each direction's, computed once
-	for {
-		for _, d := range dirs {
-			if skip[d] {
-				continue
+	current := func() Interval {
+		var res Interval
+		for d := range best {
+			if seen[d] {
+				res.Lo = math.Max(res.Lo, best[d].Lo)
+				res.Hi = math.Max(res.Hi, best[d].Hi)
+			}
+		}
+		return res
+	}
+	for round := 0; ; round++ {
+		order := dirs
+		if len(dirs) == 2 && seen[0] && seen[1] && best[1].Lo > best[0].Lo {
+			order = []int{1, 0}
+		}
+		composedAny := false
+		for _, d := range order {
+			h := h0
+			if round > 0 {
+				L := current().Lo
+				if (Interval{L, best[d].Hi}).RelWidth() <= o.width() {
+					continue // this direction's Hi no longer holds the width
+				}
+				// the h^2 law: the width w falls to 0.8 of the room g
+				// between its Lo and the highest Hi the answer allows
+				k := 1
+				if w, g := best[d].Hi-best[d].Lo, L*(1+o.width())-best[d].Lo; w < inf && g > 0 && best[d].Lo > 0 {
+					k = int(math.Ceil(math.Log2(math.Sqrt(w / (0.8 * g)))))
+					k = max(1, min(k, 3))
+				}
+				if h = math.Ldexp(hd[d], -k); h < 0x1p-24 {
+					return current(), &precisionErr{fn, "width not reached at the finest grid, 2^-24"}
+				}
 			}
 			o.say("direction %d: composing at h = 2^%d", d, int(math.Log2(h)))
 			if tilts[d] == 0 {
@@ -919,6 +953,7 @@ func (p *plan) refineEpsilon(ctx context.Context, delta float64, o Options) (Int
 				}
 				return Interval{0, inf}, err
 			}
+			composedAny, hd[d] = true, h
 			if !seen[d] {
 				best[d], seen[d] = iv, true
 			} else {
@@ -926,38 +961,25 @@ func (p *plan) refineEpsilon(ctx context.Context, delta float64, o Options) (Int
 				best[d].Hi = math.Min(best[d].Hi, iv.Hi)
 			}
 		}
-		var res Interval
+		res := current()
+		finest := h0
 		for d := range best {
 			if seen[d] {
-				res.Lo = math.Max(res.Lo, best[d].Lo)
-				res.Hi = math.Max(res.Hi, best[d].Hi)
+				finest = math.Min(finest, hd[d])
 			}
 		}
 		if fixed || res.RelWidth() <= o.width() || res.Hi == 0 {
 			return res, nil
 		}
-		if stall.after(res.RelWidth()) && (h <= 0x1p-16 || coarsened) {
+		if !composedAny {
+			// every direction's Hi is within the width of res.Lo, so res
+			// is: unreachable, but never loop on it
+			return res, &precisionErr{fn, "width not reached"}
+		}
+		if stall.after(res.RelWidth()) && (finest <= 0x1p-16 || coarsened) {
 			return res, &precisionErr{fn, "width not reached: finer grids stopped narrowing the interval"}
 		}
 		last, haveLast = res, true
-		for d := range best {
-			if seen[d] && seen[1-d] && best[d].Hi <= best[1-d].Lo {
-				skip[d] = true
-			}
-		}
-		// The width falls about as h^2 (both measures' errors are those of
-		// merging within cells): from a finite width, go to the h that
-		// the h^2 law predicts for 0.8 of the goal, one to three halvings;
-		// else halve.
-		k := 1
-		if w := res.RelWidth(); w < inf {
-			k = int(math.Ceil(math.Log2(math.Sqrt(w / (0.8 * o.width())))))
-			k = max(1, min(k, 3))
-		}
-		h = math.Ldexp(h, -k)
-		if h < 0x1p-24 {
-			return res, &precisionErr{fn, "width not reached at the finest grid, 2^-24"}
-		}
 	}
 }
 
