@@ -29,15 +29,15 @@ const (
 //
 // Special cases are:
 //
-//	TreeAggregation(sigma, steps all 0, alpha) = 0
-//	TreeAggregation(sigma, steps, +Inf) = +Inf when some steps[i] > 0
+//	TreeAggregation(sigma, steps all 0, restarts, alpha) = 0
+//	TreeAggregation(sigma, steps, restarts, +Inf) = +Inf when some steps[i] > 0
 //	TreeAggregation = error for sigma <= 0, +Inf or NaN, an empty step list,
 //	    a negative step count, alpha < 0 or NaN, an unknown reading
 //
 // Accuracy: rounded up, within 8 ulps of the exact value.
 //
 // Slices: steps is only read.
-func TreeAggregation(sigma float64, steps []int, alpha float64, restarts TreeRestarts) (float64, error) {
+func TreeAggregation(sigma float64, steps []int, restarts TreeRestarts, alpha float64) (float64, error) {
 	const fn = "TreeAggregation"
 	k, err := treeDepths(fn, sigma, steps, restarts)
 	if err != nil {

@@ -41,13 +41,13 @@ const (
 //
 // Special cases are:
 //
-//	TreeAggregation(sigma, steps all 0, alpha) = 0
-//	TreeAggregation(sigma, steps, +Inf) = +Inf when some steps[i] > 0
+//	TreeAggregation(sigma, steps all 0, restarts, alpha) = 0
+//	TreeAggregation(sigma, steps, restarts, +Inf) = +Inf when some steps[i] > 0
 //	TreeAggregation = error for sigma <= 0, ±Inf or NaN, an empty step list,
 //	    a negative step count, alpha < 0 or NaN, an unknown reading
 //
 // Slices: steps is only read.
-func (c Context) TreeAggregation(sigma float64, steps []int, alpha float64, restarts TreeRestarts) (*big.Float, error) {
+func (c Context) TreeAggregation(sigma float64, steps []int, restarts TreeRestarts, alpha float64) (*big.Float, error) {
 	const fn = "TreeAggregation"
 	k, err := treeDepths(fn, sigma, steps, restarts)
 	if err != nil {
@@ -59,8 +59,8 @@ func (c Context) TreeAggregation(sigma float64, steps []int, alpha float64, rest
 // TreeAggregation is Context{}.TreeAggregation at DefaultPrec.
 //
 // Slices: steps is only read.
-func TreeAggregation(sigma float64, steps []int, alpha float64, restarts TreeRestarts) (*big.Float, error) {
-	return Context{}.TreeAggregation(sigma, steps, alpha, restarts)
+func TreeAggregation(sigma float64, steps []int, restarts TreeRestarts, alpha float64) (*big.Float, error) {
+	return Context{}.TreeAggregation(sigma, steps, restarts, alpha)
 }
 
 // treeDepths returns k, the sensitivity squared, of valid arguments.
