@@ -14,7 +14,8 @@
 // function was not handed over is skipped, saying which function it needs;
 // a group whose every answer is ErrUnsupported fails, as the scorer fails
 // answers that answer nothing (some unsupported answers among graded ones
-// are not failures).
+// are not failures). Score grades the same answers outside a test, as one
+// report.
 //
 // The functions have package fast's signatures (Impl's doc), so that fast
 // is handed over field by field, and Impl is also the table of functions
@@ -36,6 +37,7 @@ package vectorstest
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -372,7 +374,7 @@ func outcome(c call, g *schema.Group, t *schema.Test, timeout time.Duration) (a 
 		case r.err != nil:
 			return score.Answer{Rejected: true}, ""
 		}
-		return score.Answer{Value: r.v}, ""
+		return score.Answer{Value: r.v, Order: math.NaN()}, ""
 	case <-timer.C:
 		// The call's goroutine is left running: Go cannot stop it.
 		return score.Answer{Hang: true}, ""
@@ -416,15 +418,58 @@ func RunFiles(t *testing.T, m Impl, names ...string) {
 // worstShown is how many worst tcIds a failure lists.
 const worstShown = 5
 
+// timeout is m.Timeout, 10 s for 0.
+func (m *Impl) timeout() (time.Duration, error) {
+	switch {
+	case m.Timeout < 0:
+		return 0, fmt.Errorf("vectorstest: Impl.Timeout = %v: want a duration >= 0 (0 for 10 s)", m.Timeout)
+	case m.Timeout == 0:
+		return 10 * time.Second, nil
+	}
+	return m.Timeout, nil
+}
+
+// Score runs m over the embedded vector file name (as vectors.Names gives
+// it) and returns the scorer's report of its answers, as `rdpcheck score`
+// grades a file of answers: the grades Run gives its subtests, for a
+// report made outside a test (Report.Print writes the table). The tests of
+// a function m does not offer are left unanswered, and its groups are
+// reported so, not failed; Known is not consulted (every answer is graded
+// as given); a call that panics is a crash. The error is a file that does
+// not load or a negative Timeout.
+func Score(m Impl, name string) (*score.Report, error) {
+	timeout, err := m.timeout()
+	if err != nil {
+		return nil, err
+	}
+	f, err := vectors.Load(name)
+	if err != nil {
+		return nil, err
+	}
+	calls := m.calls()
+	ans := map[int]score.Answer{}
+	for _, g := range f.TestGroups {
+		c := calls[g.Function]
+		if c == nil {
+			continue
+		}
+		for _, tc := range g.Tests {
+			a, msg := outcome(c, g, tc, timeout)
+			if msg != "" {
+				a = score.Answer{Crashed: "panic: " + msg}
+			}
+			ans[tc.TcID] = a
+		}
+	}
+	return score.Score(f, ans, score.Options{})
+}
+
 func run(t tester, m Impl, names []string) {
 	t.Helper()
-	timeout := m.Timeout
-	if timeout < 0 {
-		t.Errorf("vectorstest: Impl.Timeout = %v: want a duration >= 0 (0 for 10 s)", timeout)
+	timeout, err := m.timeout()
+	if err != nil {
+		t.Errorf("%v", err)
 		return
-	}
-	if timeout == 0 {
-		timeout = 10 * time.Second
 	}
 	calls := m.calls()
 	for _, name := range names {
