@@ -340,10 +340,10 @@ var computations = map[string]*Kind{
 		}},
 	schema.TreeAggregation: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
-			return value(c.TreeAggregation(a.Sigma, a.Trees, a.Alpha, gen.ParseTreeRestarts(a.Restarts)))
+			return value(c.TreeAggregation(a.Sigma, a.Trees, rdp.ParseTreeRestarts(a.Restarts), a.Alpha))
 		},
 		Fast: func(a *Args) (float64, float64, error) {
-			return fvalue(fast.TreeAggregation(a.Sigma, a.Trees, a.Alpha, gen.ParseTreeRestarts(a.Restarts)))
+			return fvalue(fast.TreeAggregation(a.Sigma, a.Trees, rdp.ParseTreeRestarts(a.Restarts), a.Alpha))
 		}},
 	schema.TreeMultiParticipation: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
@@ -561,7 +561,7 @@ func (a *Args) set(name string, raw json.RawMessage) error {
 			a.Relation = text
 		case "restarts":
 			a.Restarts = text
-			if !gen.ParseTreeRestarts(text).Valid() {
+			if !rdp.ParseTreeRestarts(text).Valid() {
 				err = fmt.Errorf("want %q or %q", rdp.TreeOneTree.String(), rdp.TreeEveryTree.String())
 			}
 		case "conversion":

@@ -127,7 +127,7 @@ func init() {
 				return p.add(e, n, fmt.Sprintf("tree aggregation sigma=%v steps=%v (one tree)", s, steps),
 					fast.TreeAggregationEvent(s, steps, fast.TreeOneTree),
 					func(c reference.Context, a float64) (*big.Float, error) {
-						return c.TreeAggregation(s, steps, a, rdp.TreeOneTree)
+						return c.TreeAggregation(s, steps, rdp.TreeOneTree, a)
 					})
 			}},
 		// Repeat-and-select (Papernot and Steinke 2022): the inner event's

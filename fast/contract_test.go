@@ -237,6 +237,10 @@ func sliceCalls() []sliceCall {
 			e := f64(t, "eps", 0, 3)
 			return func(o, out []float64) error { return fast.PureDPCurve(e, o, out) }
 		}),
+		curveCall("SampledLaplaceCurve", func(t *rapid.T) func(o, out []float64) error {
+			q, b := f64(t, "q", 0, 1), f64(t, "b", 0.05, 10)
+			return func(o, out []float64) error { return fast.SampledLaplaceCurve(q, b, o, out) }
+		}),
 		curveCall("TreeAggregationCurve", func(t *rapid.T) func(o, out []float64) error {
 			s, st := f64(t, "sigma", 0.5, 10), drawSteps(t)
 			r := rapid.SampledFrom([]fast.TreeRestarts{fast.TreeOneTree, fast.TreeEveryTree}).Draw(t, "restarts")
@@ -653,13 +657,6 @@ func TestReturnedSlicesAreNew(t *testing.T) {
 	}{
 		{"DefaultOrders", fast.DefaultOrders},
 		{"RepeatAndSelectOrders", fast.RepeatAndSelectOrders},
-		{"SampledLaplaceCurve", func() []float64 {
-			v, err := fast.SampledLaplaceCurve(0.1, 1, []float64{1.5, 2, 8})
-			if err != nil {
-				t.Fatal(err)
-			}
-			return v
-		}},
 		{"Accountant.Curve orders", func() []float64 { o, _ := acc.Curve(); return o }},
 		{"Accountant.Curve rdp", func() []float64 { _, r := acc.Curve(); return r }},
 		{"TreeAggregationEvent after its steps changed", func() []float64 {

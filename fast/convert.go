@@ -1,7 +1,6 @@
 package fast
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/rdpcheck/rdpcheck/internal/convert"
@@ -22,23 +21,11 @@ const (
 	Improved = rdp.Improved
 )
 
-func checkCurve(fn string, orders, rdp []float64, conv Conversion) error {
-	if len(orders) == 0 || len(orders) != len(rdp) {
-		return &InputError{Pkg: pkgName, Func: fn, Arg: "orders, rdp", Value: math.NaN(),
-			Msg: fmt.Sprintf("must be non-empty and of equal length (have %d and %d)", len(orders), len(rdp))}
-	}
-	if !conv.Valid() {
-		return inputErr(fn, "conv", float64(conv), "unknown conversion")
-	}
-	for i, a := range orders {
-		if math.IsNaN(a) || a <= 1 {
-			return inputErr(fn, fmt.Sprintf("orders[%d]", i), a, "order must be > 1 (or +Inf)")
-		}
-		if math.IsNaN(rdp[i]) || rdp[i] < 0 {
-			return inputErr(fn, fmt.Sprintf("rdp[%d]", i), rdp[i], "RDP must be >= 0 (or +Inf)")
-		}
-	}
-	return nil
+// checkCurve is rdp.CheckCurve for a curve of float64 values.
+func checkCurve(fn string, orders, curve []float64, conv Conversion) error {
+	return rdp.CheckCurve(pkgName, fn, orders, len(curve), conv, func(i int) (float64, bool) {
+		return curve[i], !(math.IsNaN(curve[i]) || curve[i] < 0)
+	})
 }
 
 // Epsilon converts an RDP curve (rdp[i] at orders[i]) to eps for the given

@@ -23,8 +23,8 @@ func ExampleDiscreteGaussian() {
 // Privacy) 21.
 func ExampleTreeAggregation() {
 	steps := []int{100, 100, 100}
-	one, _ := fast.TreeAggregation(2, steps, 2, fast.TreeOneTree)
-	every, _ := fast.TreeAggregation(2, steps, 2, fast.TreeEveryTree)
+	one, _ := fast.TreeAggregation(2, steps, fast.TreeOneTree, 2)
+	every, _ := fast.TreeAggregation(2, steps, fast.TreeEveryTree, 2)
 	fmt.Printf("%.6g %.6g\n", one, every) // rounded up: a few ulps above 7/4 and 21/4
 	// Output: 1.75 5.25
 }

@@ -55,13 +55,20 @@
 // never kept: an Event or a Compose method that needs them later keeps a
 // copy, and an Accountant copies its Orders at its first use, so nothing
 // the caller does to its slices afterwards changes a result. Slices
-// returned (DefaultOrders, RepeatAndSelectOrders, SampledLaplaceCurve,
-// Accountant.Curve) are new: the caller owns them. Each doc comment says
-// which applies ("Slices: ..."); TestSliceAliasing checks every one.
+// returned (DefaultOrders, RepeatAndSelectOrders, Accountant.Curve) are
+// new: the caller owns them. Each doc comment says which applies
+// ("Slices: ..."); TestSliceAliasing checks every one.
 // Functions and the Events of this package are safe for concurrent use;
 // an Accountant is not (use one per goroutine).
 //
 // Speed: one RDP curve over the 156 default orders (DefaultOrders) takes
 // about 30 µs and does not allocate when the output slice is supplied
 // (BenchmarkCurveDefaultOrders).
+//
+// Shape: a function of one order takes its parameters, then alpha; its
+// ...Curve form takes the same parameters, then orders and out, and returns
+// an error. Changes to the API: SampledLaplaceCurve(q, b, orders, out)
+// error replaced SampledLaplaceCurve(q, b, orders) ([]float64, error), and
+// TreeAggregation(sigma, steps, restarts, alpha) replaced (sigma, steps,
+// alpha, restarts), in fast and reference alike.
 package fast

@@ -2,22 +2,17 @@ package fast
 
 import "github.com/rdpcheck/rdpcheck/rdp"
 
-// InputError reports an argument outside a function's domain; it is
-// rdp.InputError, shared with package reference, and its Pkg is "fast".
-// errors.Is(err, ErrInput) matches every one.
+// InputError reports an argument outside a function's domain: it is
+// rdp.InputError, and this package's have Pkg "fast".
 type InputError = rdp.InputError
 
-// The error kinds are package rdp's, so that errors.Is gives the same
-// answer whichever package's name the caller uses.
+// The error kinds this package returns are package rdp's (which says what
+// each means), so that errors.Is gives the same answer whichever package's
+// name the caller uses. Besides ErrInput and ErrTooLarge, fast returns
+// ErrNotConverged where a calibration cannot meet its target.
 var (
-	// ErrInput is wrapped by every *InputError.
-	ErrInput = rdp.ErrInput
-	// ErrTooLarge is wrapped by the error returned for inputs whose cost
-	// grows without bound (an integer order above MaxIntegerOrder).
-	ErrTooLarge = rdp.ErrTooLarge
-	// ErrNotConverged is wrapped by the error returned when a search (a
-	// calibration) cannot meet its target within its bracket. No value is
-	// guessed then.
+	ErrInput        = rdp.ErrInput
+	ErrTooLarge     = rdp.ErrTooLarge
 	ErrNotConverged = rdp.ErrNotConverged
 )
 
@@ -25,5 +20,5 @@ var (
 const pkgName = "fast"
 
 func inputErr(fn, arg string, v float64, msg string) error {
-	return &InputError{Pkg: pkgName, Func: fn, Arg: arg, Value: v, Msg: msg}
+	return rdp.NewInputError(pkgName, fn, arg, v, msg)
 }

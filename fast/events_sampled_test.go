@@ -27,7 +27,7 @@ func TestNewEventsMatchTheirFunctions(t *testing.T) {
 		{"DiscreteGaussian", fast.DiscreteGaussianEvent(3, 1), func(a float64) (float64, error) { return fast.DiscreteGaussian(3, 1, a) }},
 		{"ExponentialMechanism", fast.ExponentialMechanismEvent(0.5), func(a float64) (float64, error) { return fast.ExponentialMechanism(0.5, a) }},
 		{"Tree", fast.TreeAggregationEvent(4, []int{500, 500}, fast.TreeOneTree), func(a float64) (float64, error) {
-			return fast.TreeAggregation(4, []int{500, 500}, a, fast.TreeOneTree)
+			return fast.TreeAggregation(4, []int{500, 500}, fast.TreeOneTree, a)
 		}},
 		{"SampledLaplace", fast.SampledLaplaceEvent(0.01, 2), func(a float64) (float64, error) { return fast.SampledLaplace(0.01, 2, a) }},
 	}

@@ -56,25 +56,28 @@ func SampledLaplace(q, b, alpha float64) (float64, error) {
 	return sampled.NewLaplaceCurve(q, b).At(alpha), nil
 }
 
-// SampledLaplaceCurve returns SampledLaplace at each order, sharing the
-// quadrature nodes between orders.
+// SampledLaplaceCurve writes SampledLaplace(q, b, orders[i]) into out[i],
+// sharing the quadrature nodes between orders. out must have len(orders)
+// elements, as in every other *Curve function.
 //
-// Special cases are those of SampledLaplace, and an error for empty orders.
+// Special cases are those of SampledLaplace, and an error for empty orders
+// or len(out) != len(orders).
 //
-// Slices: orders is only read; the slice returned is new.
-func SampledLaplaceCurve(q, b float64, orders []float64) ([]float64, error) {
-	if len(orders) == 0 {
-		return nil, inputErr("SampledLaplaceCurve", "orders", 0, "must be non-empty")
+// Slices: out may be the same slice as orders, or overlap it.
+func SampledLaplaceCurve(q, b float64, orders, out []float64) error {
+	orders = unaliased(orders, out)
+	const fn = "SampledLaplaceCurve"
+	if len(orders) == 0 || len(out) != len(orders) {
+		return inputErr(fn, "orders, out", math.NaN(), "must be non-empty and of equal length")
 	}
 	for _, a := range orders {
 		if err := checkSampledLaplace(q, b, a); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	lc := sampled.NewLaplaceCurve(q, b)
-	out := make([]float64, len(orders))
 	for i, a := range orders {
 		out[i] = lc.At(a)
 	}
-	return out, nil
+	return nil
 }

@@ -182,8 +182,8 @@ func TestSampledLaplaceCurveMatchesPointwise(t *testing.T) {
 	mixed := []float64{2, 63, 2.5, 40, 3, 1.1, 1024, 7.7, 7.8, 7.9, 8, 12, 13, 14, 200}
 	for _, qb := range [][2]float64{{0.1, 0.1}, {0.5, 0.05}, {1e-3, 0.2}, {0.9, 0.3}, {0.01, 1}} {
 		for name, orders := range map[string][]float64{"up": up, "down": down, "mixed": mixed} {
-			curve, err := SampledLaplaceCurve(qb[0], qb[1], orders)
-			if err != nil {
+			curve := make([]float64, len(orders))
+			if err := SampledLaplaceCurve(qb[0], qb[1], orders, curve); err != nil {
 				t.Fatal(err)
 			}
 			for i, a := range orders {
@@ -220,8 +220,8 @@ func TestSampledLaplaceAccuracySweep(t *testing.T) {
 		if p.curveIdx >= 0 {
 			k := [2]float64{p.q, p.b}
 			if curves[k] == nil {
-				c, err := SampledLaplaceCurve(p.q, p.b, DefaultOrders())
-				if err != nil {
+				c := make([]float64, len(DefaultOrders()))
+				if err := SampledLaplaceCurve(p.q, p.b, DefaultOrders(), c); err != nil {
 					t.Fatal(err)
 				}
 				curves[k] = c
@@ -286,10 +286,11 @@ func TestSampledLaplaceAccuracySweep(t *testing.T) {
 
 func BenchmarkSampledLaplaceCurve(b *testing.B) {
 	orders := DefaultOrders()
+	out := make([]float64, len(orders))
 	for _, c := range []struct{ q, b float64 }{{0.01, 1}, {0.1, 0.1}, {1e-4, 10}} {
 		b.Run(fmt.Sprintf("q=%g,b=%g", c.q, c.b), func(b *testing.B) {
 			for b.Loop() {
-				if _, err := SampledLaplaceCurve(c.q, c.b, orders); err != nil {
+				if err := SampledLaplaceCurve(c.q, c.b, orders, out); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -643,8 +644,8 @@ func TestAccountantSampled(t *testing.T) {
 		t.Fatal(err)
 	}
 	orders, got := acc.Curve()
-	one, err := SampledLaplaceCurve(0.01, 1, orders)
-	if err != nil {
+	one := make([]float64, len(orders))
+	if err := SampledLaplaceCurve(0.01, 1, orders, one); err != nil {
 		t.Fatal(err)
 	}
 	for i := range orders {

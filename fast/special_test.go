@@ -242,7 +242,10 @@ func specialCalls() []specialCall {
 		}),
 		c("SampledLaplaceCurve", 1<<30, func(t *rapid.T) fn {
 			q, b, o := f(t, "q"), f(t, "b"), drawFloats(t, "orders")
-			return func() ([]float64, error) { return fast.SampledLaplaceCurve(q, b, o) }
+			return func() ([]float64, error) {
+				out := make([]float64, len(o))
+				return withOut(out, fast.SampledLaplaceCurve(q, b, o, out))
+			}
 		}),
 		c("PoissonBound", 1, func(t *rapid.T) fn {
 			q, a, b := f(t, "q"), f(t, "alpha"), drawFloats(t, "base")
@@ -330,7 +333,7 @@ func specialCalls() []specialCall {
 		}),
 		c("TreeAggregation", 1, func(t *rapid.T) fn {
 			s, st, a, r := f(t, "sigma"), drawIntSlice(t, "steps"), f(t, "alpha"), drawRestarts(t)
-			return func() ([]float64, error) { return one(fast.TreeAggregation(s, st, a, r)) }
+			return func() ([]float64, error) { return one(fast.TreeAggregation(s, st, r, a)) }
 		}),
 		c("TreeAggregationCurve", 1<<30, func(t *rapid.T) fn {
 			s, st, r, o := f(t, "sigma"), drawIntSlice(t, "steps"), drawRestarts(t), drawFloats(t, "orders")

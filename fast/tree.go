@@ -29,15 +29,15 @@ const (
 //
 // Special cases are:
 //
-//	TreeAggregation(sigma, steps all 0, alpha) = 0
-//	TreeAggregation(sigma, steps, +Inf) = +Inf when some steps[i] > 0
+//	TreeAggregation(sigma, steps all 0, restarts, alpha) = 0
+//	TreeAggregation(sigma, steps, restarts, +Inf) = +Inf when some steps[i] > 0
 //	TreeAggregation = error for sigma <= 0, +Inf or NaN, an empty step list,
 //	    a negative step count, alpha < 0 or NaN, an unknown reading
 //
 // Accuracy: rounded up, within 8 ulps of the exact value.
 //
 // Slices: steps is only read.
-func TreeAggregation(sigma float64, steps []int, alpha float64, restarts TreeRestarts) (float64, error) {
+func TreeAggregation(sigma float64, steps []int, restarts TreeRestarts, alpha float64) (float64, error) {
 	const fn = "TreeAggregation"
 	k, err := treeDepths(fn, sigma, steps, restarts)
 	if err != nil {
@@ -75,20 +75,11 @@ func TreeAggregationCurve(sigma float64, steps []int, restarts TreeRestarts, ord
 }
 
 func treeDepths(fn string, sigma float64, steps []int, restarts TreeRestarts) (int64, error) {
-	if math.IsNaN(sigma) || sigma <= 0 || math.IsInf(sigma, 0) {
-		return 0, inputErr(fn, "sigma", sigma, "must be finite and > 0")
-	}
-	if len(steps) == 0 {
-		return 0, &InputError{Pkg: pkgName, Func: fn, Arg: "steps", Value: math.NaN(), Msg: "must be a non-empty list"}
-	}
-	if !restarts.Valid() {
-		return 0, inputErr(fn, "restarts", float64(restarts), "unknown reading")
+	if err := rdp.CheckTree(pkgName, fn, sigma, steps, restarts); err != nil {
+		return 0, err
 	}
 	var k int64
-	for i, s := range steps {
-		if s < 0 {
-			return 0, inputErr(fn, fmt.Sprintf("steps[%d]", i), float64(s), "must be >= 0")
-		}
+	for _, s := range steps {
 		d := int64(bits.Len64(uint64(s)))
 		if restarts == TreeEveryTree {
 			k += d

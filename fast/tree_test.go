@@ -27,11 +27,11 @@ func TestTreeAgainstReference(t *testing.T) {
 		for _, a := range append(fast.DefaultOrders(), 0, 0.5, 1e300) {
 			for _, steps := range [][]int{{1}, {100, 3, 0}, {1 << 40}} {
 				for _, r := range []fast.TreeRestarts{fast.TreeOneTree, fast.TreeEveryTree} {
-					got, err := fast.TreeAggregation(sigma, steps, a, r)
+					got, err := fast.TreeAggregation(sigma, steps, r, a)
 					if err != nil {
 						t.Fatal(err)
 					}
-					ref, err := reference.TreeAggregation(sigma, steps, a, r)
+					ref, err := reference.TreeAggregation(sigma, steps, r, a)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -51,7 +51,7 @@ func TestTreeAgainstReference(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i, a := range orders {
-			ref, err := reference.TreeAggregation(sigma, []int{1000, 5}, a, reference.TreeEveryTree)
+			ref, err := reference.TreeAggregation(sigma, []int{1000, 5}, reference.TreeEveryTree, a)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -61,7 +61,7 @@ func TestTreeAgainstReference(t *testing.T) {
 			}
 		}
 	}
-	if v, _ := fast.TreeAggregation(1, []int{5}, math.Inf(1), fast.TreeOneTree); !math.IsInf(v, 1) {
+	if v, _ := fast.TreeAggregation(1, []int{5}, fast.TreeOneTree, math.Inf(1)); !math.IsInf(v, 1) {
 		t.Errorf("alpha = +Inf: %v", v)
 	}
 }

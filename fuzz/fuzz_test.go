@@ -647,7 +647,7 @@ func checkAccountant(t *testing.T, orders []float64, events []event) {
 				r = fast.TreeEveryTree
 			}
 			err = acc.ComposeTreeAggregation(ev.x, steps, r, ev.n)
-			one = closed(t, func(a float64) (float64, error) { return fast.TreeAggregation(ev.x, steps, a, r) })
+			one = closed(t, func(a float64) (float64, error) { return fast.TreeAggregation(ev.x, steps, r, a) })
 		case opTreeMulti:
 			bits := math.Float64bits(ev.y)
 			total, m, sep := int(bits%4096), int(ev.op>>3&3)+1, int(bits>>12%16)
@@ -819,7 +819,8 @@ func FuzzSampled(f *testing.F) {
 				// A curve takes e^(g L) as products from order to order;
 				// each value must agree with its order evaluated alone.
 				orders := []float64{alpha, alpha + 0.1, alpha + 0.2, alpha + 1.2, alpha * 1.5, alpha + 0.3}
-				curve, err := fast.SampledLaplaceCurve(q, b, orders)
+				curve := make([]float64, len(orders))
+				err := fast.SampledLaplaceCurve(q, b, orders, curve)
 				for i, a := range orders {
 					one, _ := fast.SampledLaplace(q, b, a)
 					if err != nil || !(math.Abs(curve[i]-one) <= 1e-13*one) {

@@ -15,7 +15,7 @@ import (
 type InputError = rdp.InputError
 
 func inErr(fn, arg string, v float64, msg string) error {
-	return &InputError{Pkg: "oracles", Func: fn, Arg: arg, Value: v, Msg: msg}
+	return rdp.NewInputError("oracles", fn, arg, v, msg)
 }
 
 // ErrNotConverged is wrapped by errors of quadratures whose error estimate

@@ -389,7 +389,7 @@ func (m *accountantMachine) tree(t *rapid.T) {
 	n := count(t)
 	m.closedEvent(t, fmt.Sprintf("ComposeTreeAggregation(sigma=%v, steps=%v, %v, count=%d)", sigma, steps, r, n), n,
 		m.acc.ComposeTreeAggregation(sigma, steps, r, n),
-		func(a float64) (float64, error) { return m.im.TreeAggregation(sigma, steps, a, r) })
+		func(a float64) (float64, error) { return m.im.TreeAggregation(sigma, steps, r, a) })
 }
 
 func (m *accountantMachine) treeMulti(t *rapid.T) {

@@ -93,7 +93,7 @@ func (im *Impl) checkDGTreeRepeat(t *rapid.T) {
 				k = max(k, depth)
 			}
 		}
-		v := must(t, "TreeAggregation(%v, %v, %v, %v)", sigma, steps, alpha, r)(im.TreeAggregation(sigma, steps, alpha, r))
+		v := must(t, "TreeAggregation(%v, %v, %v, %v)", sigma, steps, r, alpha)(im.TreeAggregation(sigma, steps, r, alpha))
 		if k == 0 {
 			if v != 0 {
 				lawf(t, law, "TreeAggregation(steps=%v) = %v, want 0", steps, v)

@@ -8,6 +8,7 @@ import (
 	"github.com/rdpcheck/rdpcheck/fast"
 	"github.com/rdpcheck/rdpcheck/rdp"
 	"github.com/rdpcheck/rdpcheck/reference"
+	"github.com/rdpcheck/rdpcheck/vectors/vectorstest"
 )
 
 // u is the unit roundoff of float64.
@@ -38,24 +39,18 @@ const (
 type Impl struct {
 	Name string
 
-	SGM                func(q, sigma, alpha float64) (float64, error)
-	SGMCurve           func(q, sigma float64, steps int, orders []float64) ([]float64, error)
-	Gaussian           func(sigma, alpha float64) (float64, error)
-	GaussianDivergence func(m1, s1, m2, s2, alpha float64) (float64, error)
-	Laplace            func(b, alpha float64) (float64, error)
-	RandomizedResponse func(p, alpha float64) (float64, error)
-	Divergence         func(p, q []float64, alpha float64) (float64, error)
-	Epsilon            func(orders, rdp []float64, delta float64, conv Conversion) (eps, order float64, err error)
-	Delta              func(orders, rdp []float64, eps float64, conv Conversion) (delta, order float64, err error)
+	// The functions: one table with vectorstest's (the vector files ask
+	// for the same functions, with the same signatures), so a function
+	// added there is here and Vectors hands every one over. The laws use
+	// the functions of mechanisms and the conversions; DPSGDEpsilon (SGMCurve
+	// then Epsilon), the profile functions (pld's certified intervals) and
+	// Known and Timeout (vectorstest's grading) stay nil.
+	Funcs
+
 	// ZCDPEpsilon is Bun and Steinke's closed form rho + 2 sqrt(rho log(1/delta));
 	// nil where the implementation has none (the reference).
 	ZCDPEpsilon   func(rho, delta float64) (float64, error)
 	NewAccountant func(orders []float64) Accountant
-
-	// The exact RDP of Poisson sampling, and Zhu and Wang's bound.
-	SampledLaplace    func(q, b, alpha float64) (float64, error)
-	SampledDivergence func(q float64, p, qd []float64, alpha float64) (float64, error)
-	PoissonBound      func(q, alpha float64, base []float64) (float64, error)
 
 	// IsInputError reports whether err is the implementation's typed
 	// bad-input error.
@@ -67,30 +62,14 @@ type Impl struct {
 	// compares with: 64 bits for fast (2^-63 relative, far below fast's
 	// 1e-12), and twice the implementation's own for the reference.
 	TruthPrec uint
-	// WORGaussian and WORBound: the sampling-without-replacement bounds
-	// (WBK19 Theorems 27 and 9), checked by the wor law.
-	WORGaussian func(q, sigma, alpha float64) (float64, error)
-	WORBound    func(q, alpha float64, base rdp.BaseCurve) (float64, error)
-
-	// The events of dp_accounting's other classes (see fast/events.go).
-	KaryRandomizedResponse func(noise, buckets float64, relation string, alpha float64) (float64, error)
-	PureDP                 func(eps, alpha float64) (float64, error)
-	ZCDP                   func(rho, xi, alpha float64) (float64, error)
-	ExponentialMechanism   func(eps, alpha float64) (float64, error)
-	GroupPrivacy           func(orders, rdp []float64, c int, alpha float64) (float64, error)
-
-	// Tight zCDP parameters (Harrison and Manurangsi 2025; fast/zcdptight.go).
-	LaplaceZCDP      func(eps float64) (float64, error)
-	KaryRRZCDP       func(eps, buckets float64) (float64, error)
-	RAPPORZCDP       func(eps float64) (float64, error)
-	BoundedRangeZCDP func(eps float64) (float64, error)
-	// The discrete Gaussian, tree aggregation and repeat-and-select
-	// (fast/dgauss.go, tree.go, repeat.go).
-	DiscreteGaussian       func(sigma, sensitivity, alpha float64) (float64, error)
-	TreeAggregation        func(sigma float64, steps []int, alpha float64, restarts rdp.TreeRestarts) (float64, error)
-	TreeMultiParticipation func(sigma float64, totalSteps, maxParticipation, minSeparation int, alpha float64) (float64, error)
-	RepeatAndSelect        func(orders, rdp []float64, mean, shape, alpha float64) (float64, error)
 }
+
+// Funcs is the table of functions an Impl and a vectorstest.Impl share.
+type Funcs = vectorstest.Impl
+
+// Vectors returns m's functions as a vectorstest.Impl, to run the vector
+// files on them.
+func (m *Impl) Vectors() vectorstest.Impl { return m.Funcs }
 
 // Accuracy is what an implementation promises: relative error bounds of
 // its values (as float64 results), and whether every value is an upper
@@ -151,25 +130,38 @@ type Accountant interface {
 func Fast() *Impl {
 	return &Impl{
 		Name: "fast",
-		SGM:  fast.SGM,
-		SGMCurve: func(q, sigma float64, steps int, orders []float64) ([]float64, error) {
-			out := make([]float64, len(orders))
-			if err := fast.SGMCurve(q, sigma, steps, orders, out); err != nil {
-				return nil, err
-			}
-			return out, nil
+		Funcs: Funcs{
+			SGM:                fast.SGM,
+			SGMCurve:           fast.SGMCurve,
+			Gaussian:           fast.Gaussian,
+			GaussianDivergence: fast.GaussianDivergence,
+			Laplace:            fast.Laplace,
+			RandomizedResponse: fast.RandomizedResponse,
+			Divergence:         fast.Divergence,
+			Epsilon:            fast.Epsilon,
+			Delta:              fast.Delta,
+			SampledLaplace:     fast.SampledLaplace,
+			SampledDivergence:  fast.SampledDivergence,
+			PoissonBound:       fast.PoissonBound,
+			WORGaussian:        fast.WORGaussian,
+			WORBound:           fast.WORBound,
+
+			KaryRandomizedResponse: fast.KaryRandomizedResponse,
+			PureDP:                 fast.PureDP,
+			ZCDP:                   fast.ZCDP,
+			ExponentialMechanism:   fast.ExponentialMechanism,
+			GroupPrivacy:           fast.GroupPrivacy,
+
+			LaplaceZCDP:            fast.LaplaceZCDP,
+			KaryRRZCDP:             fast.KaryRRZCDP,
+			RAPPORZCDP:             fast.RAPPORZCDP,
+			BoundedRangeZCDP:       fast.BoundedRangeZCDP,
+			DiscreteGaussian:       fast.DiscreteGaussian,
+			TreeAggregation:        fast.TreeAggregation,
+			TreeMultiParticipation: fast.TreeMultiParticipation,
+			RepeatAndSelect:        fast.RepeatAndSelect,
 		},
-		Gaussian:           fast.Gaussian,
-		GaussianDivergence: fast.GaussianDivergence,
-		Laplace:            fast.Laplace,
-		RandomizedResponse: fast.RandomizedResponse,
-		Divergence:         fast.Divergence,
-		Epsilon:            fast.Epsilon,
-		Delta:              fast.Delta,
-		ZCDPEpsilon:        fast.ZCDPEpsilon,
-		SampledLaplace:     fast.SampledLaplace,
-		SampledDivergence:  fast.SampledDivergence,
-		PoissonBound:       fast.PoissonBound,
+		ZCDPEpsilon: fast.ZCDPEpsilon,
 		NewAccountant: func(orders []float64) Accountant {
 			return fastAccountant{&fast.Accountant{Orders: orders}}
 		},
@@ -177,23 +169,6 @@ func Fast() *Impl {
 		Acc:          Accuracy{SGM: 1e-12, Closed: 1e-14, Divergence: 1e-13, Conversion: 32 * u, RoundsUp: true, Sampled: 1e-12, Events: 1e-12},
 		Dom:          Domain{QMin: 1e-12, SigmaMin: 0.1, SigmaMax: 1000, OrderMax: 256, IntOrderMax: 10000},
 		TruthPrec:    64,
-		WORGaussian:  fast.WORGaussian,
-		WORBound:     fast.WORBound,
-
-		KaryRandomizedResponse: fast.KaryRandomizedResponse,
-		PureDP:                 fast.PureDP,
-		ZCDP:                   fast.ZCDP,
-		ExponentialMechanism:   fast.ExponentialMechanism,
-		GroupPrivacy:           fast.GroupPrivacy,
-
-		LaplaceZCDP:            fast.LaplaceZCDP,
-		KaryRRZCDP:             fast.KaryRRZCDP,
-		RAPPORZCDP:             fast.RAPPORZCDP,
-		BoundedRangeZCDP:       fast.BoundedRangeZCDP,
-		DiscreteGaussian:       fast.DiscreteGaussian,
-		TreeAggregation:        fast.TreeAggregation,
-		TreeMultiParticipation: fast.TreeMultiParticipation,
-		RepeatAndSelect:        fast.RepeatAndSelect,
 	}
 }
 
@@ -215,87 +190,90 @@ func Reference(prec uint) *Impl {
 	c := reference.Context{Prec: prec}
 	return &Impl{
 		Name: "reference",
-		SGM:  func(q, s, a float64) (float64, error) { return f64(c.SGM(q, s, a)) },
-		SGMCurve: func(q, sigma float64, steps int, orders []float64) ([]float64, error) {
-			v, err := c.SGMCurve(q, sigma, steps, orders)
-			if err != nil {
-				return nil, err
-			}
-			return f64s(v), nil
-		},
-		Gaussian: func(s, a float64) (float64, error) { return f64(c.Gaussian(s, a)) },
-		GaussianDivergence: func(m1, s1, m2, s2, a float64) (float64, error) {
-			return f64(c.GaussianDivergence(m1, s1, m2, s2, a))
-		},
-		Laplace:            func(b, a float64) (float64, error) { return f64(c.Laplace(b, a)) },
-		RandomizedResponse: func(p, a float64) (float64, error) { return f64(c.RandomizedResponse(p, a)) },
-		Divergence:         func(p, q []float64, a float64) (float64, error) { return f64(c.Divergence(p, q, a)) },
-		SampledLaplace:     func(q, b, a float64) (float64, error) { return f64(c.SampledLaplace(q, b, a)) },
-		PoissonBound:       func(q, a float64, base []float64) (float64, error) { return f64(c.PoissonBound(q, a, base)) },
-		SampledDivergence: func(q float64, p, qd []float64, a float64) (float64, error) {
-			return f64(c.SampledDivergence(q, p, qd, a))
-		},
-		Epsilon: func(orders, rdp []float64, delta float64, conv Conversion) (float64, float64, error) {
-			r, err := bigs("Epsilon", rdp)
-			if err != nil {
-				return 0, 0, err
-			}
-			e, o, err := c.Epsilon(orders, r, delta, conv)
-			v, err := f64(e, err)
-			return v, o, err
-		},
-		Delta: func(orders, rdp []float64, eps float64, conv Conversion) (float64, float64, error) {
-			r, err := bigs("Delta", rdp)
-			if err != nil {
-				return 0, 0, err
-			}
-			d, o, err := c.Delta(orders, r, eps, conv)
-			v, err := f64(d, err)
-			return v, o, err
+		Funcs: Funcs{
+			SGM: func(q, s, a float64) (float64, error) { return f64(c.SGM(q, s, a)) },
+			SGMCurve: func(q, sigma float64, steps int, orders, out []float64) error {
+				if len(out) != len(orders) {
+					return &reference.InputError{Pkg: "reference", Func: "SGMCurve", Arg: "out", Value: float64(len(out)), Msg: "must have len(orders) elements"}
+				}
+				v, err := c.SGMCurve(q, sigma, steps, orders)
+				if err != nil {
+					return err
+				}
+				copy(out, f64s(v))
+				return nil
+			},
+			Gaussian: func(s, a float64) (float64, error) { return f64(c.Gaussian(s, a)) },
+			GaussianDivergence: func(m1, s1, m2, s2, a float64) (float64, error) {
+				return f64(c.GaussianDivergence(m1, s1, m2, s2, a))
+			},
+			Laplace:            func(b, a float64) (float64, error) { return f64(c.Laplace(b, a)) },
+			RandomizedResponse: func(p, a float64) (float64, error) { return f64(c.RandomizedResponse(p, a)) },
+			Divergence:         func(p, q []float64, a float64) (float64, error) { return f64(c.Divergence(p, q, a)) },
+			SampledLaplace:     func(q, b, a float64) (float64, error) { return f64(c.SampledLaplace(q, b, a)) },
+			PoissonBound:       func(q, a float64, base []float64) (float64, error) { return f64(c.PoissonBound(q, a, base)) },
+			SampledDivergence: func(q float64, p, qd []float64, a float64) (float64, error) {
+				return f64(c.SampledDivergence(q, p, qd, a))
+			},
+			Epsilon:     refConversion("Epsilon", c.Epsilon),
+			Delta:       refConversion("Delta", c.Delta),
+			WORGaussian: func(q, s, a float64) (float64, error) { return f64(c.WORGaussian(q, s, a)) },
+			WORBound:    func(q, a float64, b rdp.BaseCurve) (float64, error) { return f64(c.WORBound(q, a, b)) },
+
+			KaryRandomizedResponse: func(n, k float64, rel string, a float64) (float64, error) {
+				return f64(c.KaryRandomizedResponse(n, k, rel, a))
+			},
+			PureDP:               func(e, a float64) (float64, error) { return f64(c.PureDP(e, a)) },
+			ZCDP:                 func(rho, xi, a float64) (float64, error) { return f64(c.ZCDP(rho, xi, a)) },
+			ExponentialMechanism: func(e, a float64) (float64, error) { return f64(c.ExponentialMechanism(e, a)) },
+			GroupPrivacy: func(orders, rdp []float64, k int, a float64) (float64, error) {
+				r, err := bigs("GroupPrivacy", rdp)
+				if err != nil {
+					return 0, err
+				}
+				return f64(c.GroupPrivacy(orders, r, k, a))
+			},
+
+			LaplaceZCDP:      func(e float64) (float64, error) { return f64(c.LaplaceZCDP(e)) },
+			KaryRRZCDP:       func(e, k float64) (float64, error) { return f64(c.KaryRRZCDP(e, k)) },
+			RAPPORZCDP:       func(e float64) (float64, error) { return f64(c.RAPPORZCDP(e)) },
+			BoundedRangeZCDP: func(e float64) (float64, error) { return f64(c.BoundedRangeZCDP(e)) },
+			DiscreteGaussian: func(s, d, a float64) (float64, error) { return f64(c.DiscreteGaussian(s, d, a)) },
+			TreeAggregation: func(s float64, steps []int, r rdp.TreeRestarts, a float64) (float64, error) {
+				return f64(c.TreeAggregation(s, steps, r, a))
+			},
+			TreeMultiParticipation: func(s float64, n, m, sep int, a float64) (float64, error) {
+				return f64(c.TreeMultiParticipation(s, n, m, sep, a))
+			},
+			RepeatAndSelect: func(orders, rdp []float64, mean, shape, a float64) (float64, error) {
+				r, err := bigs("RepeatAndSelect", rdp)
+				if err != nil {
+					return 0, err
+				}
+				return f64(c.RepeatAndSelect(orders, r, mean, shape, a))
+			},
 		},
 		NewAccountant: func(orders []float64) Accountant { return newRefAccountant(c, orders) },
 		IsInputError: func(err error) bool {
 			var ie *reference.InputError
 			return errors.As(err, &ie)
 		},
-		Acc:         Accuracy{SGM: 4 * u, Closed: 4 * u, Divergence: 4 * u, Conversion: 4 * u, Sampled: 4 * u, Events: 4 * u},
-		Dom:         Domain{QMin: 1e-6, SigmaMin: 0.3, SigmaMax: 100, OrderMax: 64, IntOrderMax: 64},
-		TruthPrec:   2 * max(prec, 64),
-		WORGaussian: func(q, s, a float64) (float64, error) { return f64(c.WORGaussian(q, s, a)) },
-		WORBound:    func(q, a float64, b rdp.BaseCurve) (float64, error) { return f64(c.WORBound(q, a, b)) },
+		Acc:       Accuracy{SGM: 4 * u, Closed: 4 * u, Divergence: 4 * u, Conversion: 4 * u, Sampled: 4 * u, Events: 4 * u},
+		Dom:       Domain{QMin: 1e-6, SigmaMin: 0.3, SigmaMax: 100, OrderMax: 64, IntOrderMax: 64},
+		TruthPrec: 2 * max(prec, 64),
+	}
+}
 
-		KaryRandomizedResponse: func(n, k float64, rel string, a float64) (float64, error) {
-			return f64(c.KaryRandomizedResponse(n, k, rel, a))
-		},
-		PureDP:               func(e, a float64) (float64, error) { return f64(c.PureDP(e, a)) },
-		ZCDP:                 func(rho, xi, a float64) (float64, error) { return f64(c.ZCDP(rho, xi, a)) },
-		ExponentialMechanism: func(e, a float64) (float64, error) { return f64(c.ExponentialMechanism(e, a)) },
-		GroupPrivacy: func(orders, rdp []float64, k int, a float64) (float64, error) {
-			r, err := bigs("GroupPrivacy", rdp)
-			if err != nil {
-				return 0, err
-			}
-			return f64(c.GroupPrivacy(orders, r, k, a))
-		},
-
-		LaplaceZCDP:      func(e float64) (float64, error) { return f64(c.LaplaceZCDP(e)) },
-		KaryRRZCDP:       func(e, k float64) (float64, error) { return f64(c.KaryRRZCDP(e, k)) },
-		RAPPORZCDP:       func(e float64) (float64, error) { return f64(c.RAPPORZCDP(e)) },
-		BoundedRangeZCDP: func(e float64) (float64, error) { return f64(c.BoundedRangeZCDP(e)) },
-		DiscreteGaussian: func(s, d, a float64) (float64, error) { return f64(c.DiscreteGaussian(s, d, a)) },
-		TreeAggregation: func(s float64, steps []int, a float64, r rdp.TreeRestarts) (float64, error) {
-			return f64(c.TreeAggregation(s, steps, a, r))
-		},
-		TreeMultiParticipation: func(s float64, n, m, sep int, a float64) (float64, error) {
-			return f64(c.TreeMultiParticipation(s, n, m, sep, a))
-		},
-		RepeatAndSelect: func(orders, rdp []float64, mean, shape, a float64) (float64, error) {
-			r, err := bigs("RepeatAndSelect", rdp)
-			if err != nil {
-				return 0, err
-			}
-			return f64(c.RepeatAndSelect(orders, r, mean, shape, a))
-		},
+// refConversion adapts the reference's Epsilon or Delta to float64 curves.
+func refConversion(fn string, conv func([]float64, []*big.Float, float64, Conversion) (*big.Float, float64, error)) func([]float64, []float64, float64, Conversion) (float64, float64, error) {
+	return func(orders, rdp []float64, x float64, c Conversion) (float64, float64, error) {
+		r, err := bigs(fn, rdp)
+		if err != nil {
+			return 0, 0, err
+		}
+		e, o, err := conv(orders, r, x, c)
+		v, err := f64(e, err)
+		return v, o, err
 	}
 }
 
@@ -508,7 +486,7 @@ func (a *refAccountant) ComposeDiscreteGaussian(sigma, sensitivity float64, coun
 
 func (a *refAccountant) ComposeTreeAggregation(sigma float64, steps []int, restarts rdp.TreeRestarts, count int) error {
 	return a.each("ComposeTreeAggregation", count, func(x float64) (*big.Float, error) {
-		return a.c.TreeAggregation(sigma, steps, x, restarts)
+		return a.c.TreeAggregation(sigma, steps, restarts, x)
 	})
 }
 

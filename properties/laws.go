@@ -156,7 +156,7 @@ func (im *Impl) drawMechanism(t *rapid.T, divHi float64) fn {
 		steps := rapid.SliceOfN(rapid.IntRange(0, 5000), 1, 3).Draw(t, "steps")
 		r := rapid.SampledFrom([]rdp.TreeRestarts{rdp.TreeOneTree, rdp.TreeEveryTree}).Draw(t, "restarts")
 		return fn{fmt.Sprintf("TreeAggregation(sigma=%v, steps=%v, %v, alpha=%%v)", s, steps, r),
-			func(a float64) (float64, error) { return im.TreeAggregation(s, steps, a, r) },
+			func(a float64) (float64, error) { return im.TreeAggregation(s, steps, r, a) },
 			im.Acc.Events, onePlus, 1000, true, math.NaN(), 1000}
 	default: // RandomizedResponse
 		p := rapid.OneOf(rapid.Float64Range(0, 1), rapid.SampledFrom([]float64{0.5, 0.75, 1 - 1e-9, 1e-9})).Draw(t, "p")
@@ -308,8 +308,8 @@ func (im *Impl) checkSGMSteps(t *rapid.T) {
 	if rapid.Bool().Draw(t, "second order") {
 		orders = append(orders, order(onePlus, im.Dom.OrderMax, im.Dom.IntOrderMax).Draw(t, "alpha2"))
 	}
-	curve, err := im.SGMCurve(p.q, p.sigma, steps, orders)
-	if err != nil {
+	curve := make([]float64, len(orders))
+	if err := im.SGMCurve(p.q, p.sigma, steps, orders, curve); err != nil {
 		t.Fatalf("call failed: SGMCurve(q=%v, sigma=%v, steps=%d, %v): %v", p.q, p.sigma, steps, orders, err)
 	}
 	for i, a := range orders {

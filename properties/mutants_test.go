@@ -69,12 +69,12 @@ var mutants = []mutant{
 	})},
 	{"sgm-steps-additive", "SGMCurve forgetting one of its steps", withFast(func(im *Impl) {
 		curve := im.SGMCurve
-		im.SGMCurve = func(q, s float64, steps int, orders []float64) ([]float64, error) {
-			v, err := curve(q, s, steps, orders)
-			for i := range v {
-				v[i] *= float64(steps-1) / float64(steps)
+		im.SGMCurve = func(q, s float64, steps int, orders, out []float64) error {
+			err := curve(q, s, steps, orders, out)
+			for i := range out {
+				out[i] *= float64(steps-1) / float64(steps)
 			}
-			return v, err
+			return err
 		}
 	})},
 	{"accountant", "ComposeSGM forgetting one of its steps", withFast(func(im *Impl) {
@@ -298,14 +298,14 @@ var mutants = []mutant{
 		}
 	})},
 	{"dgauss-tree-repeat", "TreeAggregation with depth ceil(log2(max steps)) (off by one at powers of 2)", withFast(func(im *Impl) {
-		im.TreeAggregation = func(s float64, steps []int, a float64, r rdp.TreeRestarts) (float64, error) {
+		im.TreeAggregation = func(s float64, steps []int, r rdp.TreeRestarts, a float64) (float64, error) {
 			st := append([]int(nil), steps...)
 			for i := range st {
 				if st[i] > 0 && st[i]&(st[i]-1) == 0 {
 					st[i]--
 				}
 			}
-			return fast.TreeAggregation(s, st, a, r)
+			return fast.TreeAggregation(s, st, r, a)
 		}
 	})},
 	{"dgauss-tree-repeat", "TreeMultiParticipation ignoring the separation", withFast(func(im *Impl) {

@@ -29,3 +29,16 @@ func (v Conversion) String() string {
 	}
 	return fmt.Sprintf("Conversion(%d)", int(v))
 }
+
+// ParseConversion returns the conversion named s, as String names it
+// ("classic", "improved"); any other name gives Conversion(-1), which
+// Valid rejects, so that a function handed it refuses it as it refuses
+// any unknown conversion.
+func ParseConversion(s string) Conversion {
+	for _, v := range []Conversion{Classic, Improved} {
+		if s == v.String() {
+			return v
+		}
+	}
+	return Conversion(-1)
+}

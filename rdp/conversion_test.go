@@ -17,3 +17,24 @@ func TestConversionValid(t *testing.T) {
 		t.Errorf("Valid (-want +got)\n%s", diff)
 	}
 }
+
+// TestParseNames: each name String gives reads back to its value (the
+// vector files' names, "classic" and "one-tree", written out as the
+// schema's enum has them); any other name reads as an invalid value.
+func TestParseNames(t *testing.T) {
+	got := map[string]bool{}
+	for name, want := range map[string]Conversion{"classic": Classic, "improved": Improved} {
+		got[name] = ParseConversion(name) == want
+	}
+	for name, want := range map[string]TreeRestarts{"one-tree": TreeOneTree, "every-tree": TreeEveryTree} {
+		got[name] = ParseTreeRestarts(name) == want
+	}
+	for _, bad := range []string{"", "Classic", "all-trees", "Conversion(0)"} {
+		got["invalid "+bad] = !ParseConversion(bad).Valid() && !ParseTreeRestarts(bad).Valid()
+	}
+	for name, ok := range got {
+		if !ok {
+			t.Errorf("%q read wrong", name)
+		}
+	}
+}

@@ -3,10 +3,13 @@
 // (math/big, every digit checked) and package fast (float64, rounded up by a
 // proven bound). It holds the conversion names (Conversion), the error type
 // and error kinds (InputError, ErrInput, ErrTooLarge, ErrPrecision,
-// ErrNotConverged), the order limits (MaxIntegerOrder, MaxFractionalOrder)
-// and the default order list (DefaultOrders). It holds no numerics: each
-// implementation computes on its own, so that testing one against the
-// other means something.
+// ErrNotConverged), the order limits (MaxIntegerOrder, MaxFractionalOrder),
+// the default order list (DefaultOrders), and the argument checks both
+// packages make alike (check.go: CheckTree, CheckCurve), beside the domain
+// table below. It holds no numerics: each implementation computes on its
+// own, so that testing one against the other means something (where a
+// check could hand back a computed value, the reference keeps its own
+// copy: see check.go).
 //
 // fast and reference re-export these names as aliases (fast.Conversion is
 // rdp.Conversion, reference.ErrTooLarge is rdp.ErrTooLarge, ...), so a
@@ -206,8 +209,8 @@
 //	    sensitivity not a finite integer, alpha < 0 or NaN
 //	DiscreteGaussian at alpha >= 2^50: fast the zCDP line (a bound),
 //	    reference the exact value                                         [9]
-//	TreeAggregation(sigma, steps all 0, alpha) = 0
-//	TreeAggregation(sigma, steps, alpha=+Inf) = +Inf where some steps > 0
+//	TreeAggregation(sigma, steps all 0, restarts, alpha) = 0
+//	TreeAggregation(sigma, steps, restarts, alpha=+Inf) = +Inf where some steps > 0
 //	TreeAggregation(...) = ErrInput for sigma <= 0, +Inf or NaN, an empty
 //	    step list, a negative step, an unknown reading, alpha < 0 or NaN
 //	TreeMultiParticipation(sigma, 0, m, s, alpha) = 0; (sigma, n, 0, s, alpha) = 0
@@ -289,9 +292,13 @@
 //     ExponentialMechanism order by order, with the same values), and
 //     DiscreteGaussianCurve, TreeAggregationCurve and RepeatAndSelectCurve
 //     (the order-independent parts formed once; the same values as the
-//     functions order by order).
-//   - SGMCurve writes into a caller's slice in fast (out, no allocation)
-//     and returns a new slice in reference.
+//     functions order by order), and SampledLaplaceCurve (quadrature nodes
+//     shared between orders; within 1e-13 relative of SampledLaplace order
+//     by order, TestSampledLaplaceCurveMatchesPointwise).
+//   - SGMCurve and WORGaussianCurve write into a caller's slice in fast
+//     (out, no allocation), as every ...Curve of fast does, and return a
+//     new slice in reference: its values are new big.Floats of the
+//     precision it chose, which an out slice would not spare.
 //   - fast only: BestEpsilon and BestDelta (a search over every order in
 //     (1, 4096] and +Inf, many float64 evaluations; every evaluated order
 //     gives a valid bound) with Event and Accountant.Compose; the reference

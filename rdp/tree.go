@@ -35,3 +35,16 @@ func (v TreeRestarts) String() string {
 	}
 	return fmt.Sprintf("TreeRestarts(%d)", int(v))
 }
+
+// ParseTreeRestarts returns the reading named s, as String names it
+// ("one-tree", "every-tree"); any other name gives TreeRestarts(-1), which
+// Valid rejects, so that a function handed it refuses it as it refuses
+// any unknown reading.
+func ParseTreeRestarts(s string) TreeRestarts {
+	for _, v := range []TreeRestarts{TreeOneTree, TreeEveryTree} {
+		if s == v.String() {
+			return v
+		}
+	}
+	return TreeRestarts(-1)
+}

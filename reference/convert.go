@@ -21,27 +21,16 @@ const (
 	Improved = rdp.Improved
 )
 
-func checkCurve(fn string, orders []float64, rdp []*big.Float, conv Conversion) error {
-	if len(orders) == 0 || len(orders) != len(rdp) {
-		return &InputError{Pkg: pkgName, Func: fn, Arg: "orders, rdp", Value: math.NaN(),
-			Msg: fmt.Sprintf("must be non-empty and of equal length (have %d and %d)", len(orders), len(rdp))}
-	}
-	if !conv.Valid() {
-		return inputErr(fn, "conv", float64(conv), "unknown conversion")
-	}
-	for i, a := range orders {
-		if math.IsNaN(a) || a <= 1 {
-			return inputErr(fn, fmt.Sprintf("orders[%d]", i), a, "order must be > 1 (or +Inf)")
+// checkCurve is rdp.CheckCurve for a curve of big.Float values (nil is
+// no value).
+func checkCurve(fn string, orders []float64, curve []*big.Float, conv Conversion) error {
+	return rdp.CheckCurve(pkgName, fn, orders, len(curve), conv, func(i int) (float64, bool) {
+		if curve[i] == nil {
+			return math.NaN(), false
 		}
-		if rdp[i] == nil || rdp[i].Sign() < 0 {
-			v := math.NaN()
-			if rdp[i] != nil {
-				v, _ = rdp[i].Float64()
-			}
-			return inputErr(fn, fmt.Sprintf("rdp[%d]", i), v, "RDP must be >= 0 (or +Inf)")
-		}
-	}
-	return nil
+		v, _ := curve[i].Float64()
+		return v, curve[i].Sign() >= 0
+	})
 }
 
 // epsAt returns the conversion's eps at one order, at precision wp, for

@@ -259,7 +259,7 @@ func refSpecials2() []refSpecial {
 		}),
 		c("TreeAggregation", 1, func(t *rapid.T) fn {
 			s, st, a, r := f(t, "sigma"), ints(t, "steps"), f(t, "alpha"), restarts(t)
-			return func() ([]*big.Float, []float64, error) { return one(ctx.TreeAggregation(s, st, a, r)) }
+			return func() ([]*big.Float, []float64, error) { return one(ctx.TreeAggregation(s, st, r, a)) }
 		}),
 		c("TreeMultiParticipation", 1, func(t *rapid.T) fn {
 			s, n, m, k, a := f(t, "sigma"), refInt(t, "total"), refInt(t, "maxPart"), refInt(t, "minSep"), f(t, "alpha")

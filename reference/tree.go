@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
+	"slices"
 
 	"github.com/rdpcheck/rdpcheck/rdp"
 )
@@ -40,13 +41,13 @@ const (
 //
 // Special cases are:
 //
-//	TreeAggregation(sigma, steps all 0, alpha) = 0
-//	TreeAggregation(sigma, steps, +Inf) = +Inf when some steps[i] > 0
+//	TreeAggregation(sigma, steps all 0, restarts, alpha) = 0
+//	TreeAggregation(sigma, steps, restarts, +Inf) = +Inf when some steps[i] > 0
 //	TreeAggregation = error for sigma <= 0, ±Inf or NaN, an empty step list,
 //	    a negative step count, alpha < 0 or NaN, an unknown reading
 //
 // Slices: steps is only read.
-func (c Context) TreeAggregation(sigma float64, steps []int, alpha float64, restarts TreeRestarts) (*big.Float, error) {
+func (c Context) TreeAggregation(sigma float64, steps []int, restarts TreeRestarts, alpha float64) (*big.Float, error) {
 	const fn = "TreeAggregation"
 	k, err := treeDepths(fn, sigma, steps, restarts)
 	if err != nil {
@@ -58,31 +59,35 @@ func (c Context) TreeAggregation(sigma float64, steps []int, alpha float64, rest
 // TreeAggregation is Context{}.TreeAggregation at DefaultPrec.
 //
 // Slices: steps is only read.
-func TreeAggregation(sigma float64, steps []int, alpha float64, restarts TreeRestarts) (*big.Float, error) {
-	return Context{}.TreeAggregation(sigma, steps, alpha, restarts)
+func TreeAggregation(sigma float64, steps []int, restarts TreeRestarts, alpha float64) (*big.Float, error) {
+	return Context{}.TreeAggregation(sigma, steps, restarts, alpha)
 }
 
+// treeDepths returns k, the sensitivity squared, of valid arguments.
+//
+// The arguments are checked by rdp.CheckTree, as fast checks them (one
+// domain, one check). The depth is the reference's own copy, not shared
+// with fast: it is the value's substance, and a depth wrong in a shared
+// helper would be wrong in both packages alike, where the agreement tests
+// could not see it. It is written from the formulas above (a tree's depth
+// counted by halving, the deepest tree for one-tree, the sum for
+// every-tree), fast's with math/bits.
 func treeDepths(fn string, sigma float64, steps []int, restarts TreeRestarts) (int64, error) {
-	if math.IsNaN(sigma) || sigma <= 0 || math.IsInf(sigma, 0) {
-		return 0, inputErr(fn, "sigma", sigma, "must be finite and > 0")
+	if err := rdp.CheckTree(pkgName, fn, sigma, steps, restarts); err != nil {
+		return 0, err
 	}
-	if len(steps) == 0 {
-		return 0, &InputError{Pkg: pkgName, Func: fn, Arg: "steps", Value: math.NaN(), Msg: "must be a non-empty list"}
+	depth := func(s int) (d int64) { // floor(log2 s) + 1, 0 for s = 0
+		for ; s > 0; s >>= 1 {
+			d++
+		}
+		return d
 	}
-	if !restarts.Valid() {
-		return 0, inputErr(fn, "restarts", float64(restarts), "unknown reading")
+	if restarts == TreeOneTree {
+		return depth(slices.Max(steps)), nil
 	}
 	var k int64
-	for i, s := range steps {
-		if s < 0 {
-			return 0, inputErr(fn, fmt.Sprintf("steps[%d]", i), float64(s), "must be >= 0")
-		}
-		d := int64(bits.Len64(uint64(s))) // floor(log2 s) + 1, 0 for s = 0
-		if restarts == TreeEveryTree {
-			k += d
-		} else {
-			k = max(k, d)
-		}
+	for _, s := range steps {
+		k += depth(s)
 	}
 	return k, nil
 }

@@ -80,7 +80,7 @@ func TestTreeAggregation(t *testing.T) {
 	} {
 		for _, a := range []float64{0, 1.5, 32, 1e6} {
 			const sigma = 1.3
-			got, err := reference.TreeAggregation(sigma, c.steps, a, c.restarts)
+			got, err := reference.TreeAggregation(sigma, c.steps, c.restarts, a)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -94,11 +94,11 @@ func TestTreeAggregation(t *testing.T) {
 			}
 		}
 	}
-	got, _ := reference.TreeAggregation(1, []int{3}, math.Inf(1), reference.TreeOneTree)
+	got, _ := reference.TreeAggregation(1, []int{3}, reference.TreeOneTree, math.Inf(1))
 	if !got.IsInf() {
 		t.Errorf("alpha = +Inf: %v, want +Inf", got)
 	}
-	got, _ = reference.TreeAggregation(1, []int{0}, math.Inf(1), reference.TreeOneTree)
+	got, _ = reference.TreeAggregation(1, []int{0}, reference.TreeOneTree, math.Inf(1))
 	if got.Sign() != 0 || got.IsInf() {
 		t.Errorf("alpha = +Inf, no steps: %v, want 0", got)
 	}
@@ -106,18 +106,18 @@ func TestTreeAggregation(t *testing.T) {
 
 func TestTreeErrors(t *testing.T) {
 	for i, f := range []func() error{
-		func() error { _, err := reference.TreeAggregation(0, []int{1}, 2, reference.TreeOneTree); return err },
+		func() error { _, err := reference.TreeAggregation(0, []int{1}, reference.TreeOneTree, 2); return err },
 		func() error {
-			_, err := reference.TreeAggregation(math.NaN(), []int{1}, 2, reference.TreeOneTree)
+			_, err := reference.TreeAggregation(math.NaN(), []int{1}, reference.TreeOneTree, 2)
 			return err
 		},
-		func() error { _, err := reference.TreeAggregation(1, nil, 2, reference.TreeOneTree); return err },
+		func() error { _, err := reference.TreeAggregation(1, nil, reference.TreeOneTree, 2); return err },
 		func() error {
-			_, err := reference.TreeAggregation(1, []int{3, -1}, 2, reference.TreeEveryTree)
+			_, err := reference.TreeAggregation(1, []int{3, -1}, reference.TreeEveryTree, 2)
 			return err
 		},
-		func() error { _, err := reference.TreeAggregation(1, []int{3}, -1, reference.TreeOneTree); return err },
-		func() error { _, err := reference.TreeAggregation(1, []int{3}, 2, 7); return err },
+		func() error { _, err := reference.TreeAggregation(1, []int{3}, reference.TreeOneTree, -1); return err },
+		func() error { _, err := reference.TreeAggregation(1, []int{3}, 7, 2); return err },
 		func() error { _, err := reference.TreeMultiParticipation(1, -1, 1, 1, 2); return err },
 		func() error { _, err := reference.TreeMultiParticipation(1, 5, -1, 1, 2); return err },
 		func() error { _, err := reference.TreeMultiParticipation(1, 5, 1, -1, 2); return err },

@@ -137,7 +137,7 @@ func runFast(g *schema.Group, tc *schema.Test) (float64, error) {
 	case schema.DiscreteGaussian:
 		return fast.DiscreteGaussian(f("sigma"), f("sensitivity"), f("alpha"))
 	case schema.TreeAggregation:
-		return fast.TreeAggregation(f("sigma"), tc.Trees, f("alpha"), gen.ParseTreeRestarts(tc.Restarts))
+		return fast.TreeAggregation(f("sigma"), tc.Trees, rdp.ParseTreeRestarts(tc.Restarts), f("alpha"))
 	case schema.TreeMultiParticipation:
 		return fast.TreeMultiParticipation(f("sigma"), *tc.Steps, *tc.MaxParticipation, *tc.MinSeparation, f("alpha"))
 	case schema.RepeatAndSelect:

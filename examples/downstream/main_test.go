@@ -26,13 +26,6 @@ func TestVectors(t *testing.T) {
 		Laplace:            fast.Laplace,
 		RandomizedResponse: fast.RandomizedResponse,
 		GaussianDivergence: fast.GaussianDivergence,
-		Epsilon: func(orders, rdp []float64, delta float64, conv string) (float64, error) {
-			c := fast.Improved
-			if conv == "classic" {
-				c = fast.Classic
-			}
-			eps, _, err := fast.Epsilon(orders, rdp, delta, c)
-			return eps, err
-		},
+		Epsilon:            fast.Epsilon,
 	}, "closed_forms.json", "conversions.json")
 }

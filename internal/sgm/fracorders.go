@@ -312,13 +312,11 @@ func (sh *shared) advance(beta float64, deferOne bool) (pending bool) {
 		for _, xs := range [2][]nodeX{xl, xr} {
 			for i := range xs {
 				x := &xs[i]
-				// d t in double-double: its rounding does not grow with t
-				dt := d * x.t
-				dtl := math.FMA(d, x.t, -dt) + d*x.tl
+				dt, dtl := mulDD(d, x.t, x.tl)
 				if reuse {
 					x.s = x.E
 				} else {
-					x.s = expm1DD(d, x.t, x.tl)
+					x.s = expm1Of(dt, dtl)
 				}
 				if dt >= -0.5 {
 					// e^(dt) = 1 + expm1(dt), within u + 3u|s|/(1+s) <= 3u

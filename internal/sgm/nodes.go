@@ -107,8 +107,19 @@ func (p *params) tErr(nd *node) float64 {
 // or +Inf there): the sums take nodes with beta t > 700 in log form
 // (Method 12) and do not use their E.
 func expm1DD(x, t, tl float64) float64 {
-	p := x * t
-	pl := math.FMA(x, t, -p) + x*tl
+	return expm1Of(mulDD(x, t, tl))
+}
+
+// mulDD returns x (t + tl) in double-double, p + pl: the rounding of x t
+// recovered exactly by an FMA, plus x tl (Method 11). The chain of Method
+// 15 takes its step d t this way too, so its rounding does not grow with t.
+func mulDD(x, t, tl float64) (p, pl float64) {
+	p = x * t
+	return p, math.FMA(x, t, -p) + x*tl
+}
+
+// expm1Of is expm1DD of the double-double product p + pl.
+func expm1Of(p, pl float64) float64 {
 	E := math.Expm1(p)
 	if p < 709 {
 		E += (1 + E) * pl

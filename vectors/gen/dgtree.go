@@ -16,19 +16,6 @@ import (
 	"github.com/rdpcheck/rdpcheck/vectors/verify"
 )
 
-// ParseTreeRestarts reads a vector file's restarts ("one-tree",
-// "every-tree"); anything else is an invalid reading, which the functions
-// reject.
-func ParseTreeRestarts(s string) rdp.TreeRestarts {
-	switch s {
-	case rdp.TreeOneTree.String():
-		return rdp.TreeOneTree
-	case rdp.TreeEveryTree.String():
-		return rdp.TreeEveryTree
-	}
-	return rdp.TreeRestarts(-1)
-}
-
 // repeatOrders are the base curves' orders: they cover every order of the
 // value groups (and +inf).
 var repeatOrders = []float64{1.5, 2, 3, 4, 8, 16, 32, 64, inf}
@@ -146,9 +133,9 @@ func (b *FileBuilder) treeTest(e *verify.Engine, g *schema.Group, s float64, tre
 	}
 	t.Restarts = restarts
 	t.Result = result
-	r := ParseTreeRestarts(restarts)
+	r := rdp.ParseTreeRestarts(restarts)
 	b.Test(g, t, e.RefJob("TreeAggregation "+t.Comment, func(c reference.Context) (*big.Float, error) {
-		return c.TreeAggregation(s, trees, a, r)
+		return c.TreeAggregation(s, trees, r, a)
 	}), nil)
 }
 
@@ -260,10 +247,10 @@ func (b *FileBuilder) dgTreeConversions(e *verify.Engine) {
 		{"10 x DiscreteGaussian(sigma=2, sensitivity=1)", func(a float64) (*big.Float, error) { return ctx.DiscreteGaussian(2, 1, a) }},
 		{"10 x DiscreteGaussian(sigma=0.4, sensitivity=1)", func(a float64) (*big.Float, error) { return ctx.DiscreteGaussian(0.4, 1, a) }},
 		{"10 x TreeAggregation(sigma=5, trees=[100 100 100], every-tree)", func(a float64) (*big.Float, error) {
-			return ctx.TreeAggregation(5, []int{100, 100, 100}, a, rdp.TreeEveryTree)
+			return ctx.TreeAggregation(5, []int{100, 100, 100}, rdp.TreeEveryTree, a)
 		}},
 		{"10 x TreeAggregation(sigma=5, trees=[1000], one-tree)", func(a float64) (*big.Float, error) {
-			return ctx.TreeAggregation(5, []int{1000}, a, rdp.TreeOneTree)
+			return ctx.TreeAggregation(5, []int{1000}, rdp.TreeOneTree, a)
 		}},
 		{"10 x TreeMultiParticipation(sigma=5, 64, 4, 3)", func(a float64) (*big.Float, error) { return ctx.TreeMultiParticipation(5, 64, 4, 3, a) }},
 		{"10 x RepeatAndSelect(PureDP(1), mean=10, geometric)", rep(pure, 10, 1)},

@@ -279,12 +279,8 @@ func TestProfileAccountants(t *testing.T) {
 func TestImplSlicesAreItsOwn(t *testing.T) {
 	var seen [][]int
 	scribble := Impl{
-		TreeAggregation: func(sigma float64, trees []int, restarts string, alpha float64) (float64, error) {
-			r := fast.TreeOneTree
-			if restarts == "every-tree" {
-				r = fast.TreeEveryTree
-			}
-			v, err := fast.TreeAggregation(sigma, trees, alpha, r)
+		TreeAggregation: func(sigma float64, trees []int, r fast.TreeRestarts, alpha float64) (float64, error) {
+			v, err := fast.TreeAggregation(sigma, trees, r, alpha)
 			for i := range trees {
 				trees[i] = -7777
 			}
@@ -343,39 +339,29 @@ func sliceImpl(mode int) Impl {
 			kept = xs
 		}
 	}
-	conv := func(name string) fast.Conversion {
-		if name == "classic" {
-			return fast.Classic
-		}
-		return fast.Improved
-	}
 	return Impl{
 		Divergence: func(p, q []float64, alpha float64) (float64, error) {
 			v, err := fast.Divergence(p, q, alpha)
 			done(p, q)
 			return v, err
 		},
-		Epsilon: func(orders, rdp []float64, delta float64, c string) (float64, error) {
-			v, _, err := fast.Epsilon(orders, rdp, delta, conv(c))
+		Epsilon: func(orders, rdp []float64, delta float64, c fast.Conversion) (float64, float64, error) {
+			v, o, err := fast.Epsilon(orders, rdp, delta, c)
 			done(orders, rdp)
-			return v, err
+			return v, o, err
 		},
-		Delta: func(orders, rdp []float64, eps float64, c string) (float64, error) {
-			v, _, err := fast.Delta(orders, rdp, eps, conv(c))
+		Delta: func(orders, rdp []float64, eps float64, c fast.Conversion) (float64, float64, error) {
+			v, o, err := fast.Delta(orders, rdp, eps, c)
 			done(orders, rdp)
-			return v, err
+			return v, o, err
 		},
 		RepeatAndSelect: func(orders, rdp []float64, mean, shape, alpha float64) (float64, error) {
 			v, err := fast.RepeatAndSelect(orders, rdp, mean, shape, alpha)
 			done(orders, rdp)
 			return v, err
 		},
-		TreeAggregation: func(sigma float64, trees []int, restarts string, alpha float64) (float64, error) {
-			r := fast.TreeOneTree
-			if restarts == "every-tree" {
-				r = fast.TreeEveryTree
-			}
-			v, err := fast.TreeAggregation(sigma, trees, alpha, r)
+		TreeAggregation: func(sigma float64, trees []int, r fast.TreeRestarts, alpha float64) (float64, error) {
+			v, err := fast.TreeAggregation(sigma, trees, r, alpha)
 			if mode != 0 {
 				slices.Reverse(trees)
 				for i := range trees {

@@ -14,17 +14,36 @@
 // function was not handed over is skipped, saying which function it needs;
 // a group whose every answer is ErrUnsupported fails, as the scorer fails
 // answers that answer nothing (some unsupported answers among graded ones
-// are not failures).
+// are not failures). Score grades the same answers outside a test, as one
+// report.
+//
+// The functions have package fast's signatures (Impl's doc), so that fast
+// is handed over field by field, and Impl is also the table of functions
+// of rdpcheck's own law tests (package properties embeds it): the
+// functions the laws exercise and the ones the vectors ask for are one
+// declaration. This changed from the first release, where Impl's
+// functions took the vector files' strings: SGMCurve now writes steps *
+// SGM at each of orders into out, as fast.SGMCurve does (it took one alpha
+// and returned the value); Epsilon and Delta take an rdp.Conversion and
+// also return the order used (they took "classic" or "improved" and
+// returned the value); DPSGDEpsilon takes an rdp.Conversion;
+// TreeAggregation takes an rdp.TreeRestarts (it took "one-tree" or
+// "every-tree"); WORBound takes an rdp.BaseCurve (it took base and baseInf
+// apart). A name the vector file gives that rdp does not know (an
+// invalid-input test's "all-trees") is handed over as a value whose Valid
+// method is false: the implementation rejects it.
 package vectorstest
 
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/rdpcheck/rdpcheck/rdp"
 	"github.com/rdpcheck/rdpcheck/vectors"
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
 	"github.com/rdpcheck/rdpcheck/vectors/score"
@@ -33,8 +52,11 @@ import (
 // Impl holds the functions an implementation offers, by the names of the
 // vector files' functions (see vectors/README.md for each one's meaning).
 // A nil field is a function not offered: its groups are skipped. An error
-// return is a rejected input. Conversions are named "classic" or
-// "improved"; an implementation that lacks one returns ErrUnsupported.
+// return is a rejected input. The signatures are package fast's, with
+// package rdp's types for conversions, tree readings and base curves; an
+// implementation that lacks a conversion returns ErrUnsupported for it.
+// The order Epsilon and Delta return is not graded (the vector files'
+// expectedOrder is informative).
 //
 // Every slice a function is given is its own, new for each call: it may
 // change or keep it, and nothing Run reads or reports changes with it.
@@ -44,15 +66,15 @@ import (
 // can hang.
 type Impl struct {
 	SGM                func(q, sigma, alpha float64) (float64, error)
-	SGMCurve           func(q, sigma float64, steps int, alpha float64) (float64, error) // steps * SGM
+	SGMCurve           func(q, sigma float64, steps int, orders, out []float64) error // steps * SGM at each order
 	Gaussian           func(sigma, alpha float64) (float64, error)
 	Laplace            func(b, alpha float64) (float64, error)
 	RandomizedResponse func(p, alpha float64) (float64, error)
 	GaussianDivergence func(mean1, sd1, mean2, sd2, alpha float64) (float64, error)
 	Divergence         func(p, q []float64, alpha float64) (float64, error)
-	Epsilon            func(orders, rdp []float64, delta float64, conversion string) (float64, error)
-	Delta              func(orders, rdp []float64, eps float64, conversion string) (float64, error)
-	DPSGDEpsilon       func(q, sigma float64, steps int, delta float64, orders []float64, conversion string) (float64, error)
+	Epsilon            func(orders, rdp []float64, delta float64, conv rdp.Conversion) (eps, order float64, err error)
+	Delta              func(orders, rdp []float64, eps float64, conv rdp.Conversion) (delta, order float64, err error)
+	DPSGDEpsilon       func(q, sigma float64, steps int, delta float64, orders []float64, conv rdp.Conversion) (float64, error)
 	SampledLaplace     func(q, b, alpha float64) (float64, error)
 	SampledDivergence  func(q float64, p, pq []float64, alpha float64) (float64, error)
 	WORGaussian        func(q, sigma, alpha float64) (float64, error)
@@ -69,18 +91,19 @@ type Impl struct {
 	RAPPORZCDP       func(eps float64) (float64, error)
 	BoundedRangeZCDP func(eps float64) (float64, error)
 
-	// dgauss_tree_repeat.json. TreeAggregation's restarts is "one-tree"
-	// (dp_accounting's reading: a record in one tree) or "every-tree" (TF
-	// Privacy's compute_rdp_tree_restart).
+	// dgauss_tree_repeat.json. TreeAggregation's restarts is
+	// rdp.TreeOneTree (dp_accounting's reading: a record in one tree) or
+	// rdp.TreeEveryTree (TF Privacy's compute_rdp_tree_restart).
 	DiscreteGaussian       func(sigma, sensitivity, alpha float64) (float64, error)
-	TreeAggregation        func(sigma float64, trees []int, restarts string, alpha float64) (float64, error)
+	TreeAggregation        func(sigma float64, steps []int, restarts rdp.TreeRestarts, alpha float64) (float64, error)
 	TreeMultiParticipation func(sigma float64, steps, maxParticipation, minSeparation int, alpha float64) (float64, error)
 	RepeatAndSelect        func(orders, rdp []float64, mean, shape, alpha float64) (float64, error)
 
-	// The general subsampling bounds (sampled.json, wor.json): base[k] is
-	// the base mechanism's RDP at order k+2, baseInf its RDP at +inf.
+	// The general subsampling bounds (sampled.json, wor.json): base[k]
+	// (base.Eps[k]) is the base mechanism's RDP at order k+2, base.Inf its
+	// RDP at +inf.
 	PoissonBound func(q, alpha float64, base []float64) (float64, error)
-	WORBound     func(q, alpha float64, base []float64, baseInf float64) (float64, error)
+	WORBound     func(q, alpha float64, base rdp.BaseCurve) (float64, error)
 
 	// The privacy profile of a run (profile.json), for an accountant of
 	// any method (RDP, PLD, PRV, GDP): eps at delta, or delta at eps, of
@@ -147,7 +170,9 @@ func (m *Impl) calls() map[string]call {
 	}
 	if m.SGMCurve != nil {
 		c[schema.SGMCurve] = func(g *schema.Group, t *schema.Test) (float64, error) {
-			return m.SGMCurve(f(t, "q"), f(t, "sigma"), steps(t), f(t, "alpha"))
+			out := make([]float64, 1)
+			err := m.SGMCurve(f(t, "q"), f(t, "sigma"), steps(t), []float64{f(t, "alpha")}, out)
+			return out[0], err
 		}
 	}
 	if m.Gaussian != nil {
@@ -175,17 +200,19 @@ func (m *Impl) calls() map[string]call {
 	}
 	if m.Epsilon != nil {
 		c[schema.Epsilon] = func(g *schema.Group, t *schema.Test) (float64, error) {
-			return m.Epsilon(orders(g, t), list(t.RDPHex), f(t, "delta"), t.Conversion)
+			eps, _, err := m.Epsilon(orders(g, t), list(t.RDPHex), f(t, "delta"), rdp.ParseConversion(t.Conversion))
+			return eps, err
 		}
 	}
 	if m.Delta != nil {
 		c[schema.Delta] = func(g *schema.Group, t *schema.Test) (float64, error) {
-			return m.Delta(orders(g, t), list(t.RDPHex), f(t, "eps"), t.Conversion)
+			delta, _, err := m.Delta(orders(g, t), list(t.RDPHex), f(t, "eps"), rdp.ParseConversion(t.Conversion))
+			return delta, err
 		}
 	}
 	if m.DPSGDEpsilon != nil {
 		c[schema.DPSGDEpsilon] = func(g *schema.Group, t *schema.Test) (float64, error) {
-			return m.DPSGDEpsilon(f(t, "q"), f(t, "sigma"), steps(t), f(t, "delta"), orders(g, t), t.Conversion)
+			return m.DPSGDEpsilon(f(t, "q"), f(t, "sigma"), steps(t), f(t, "delta"), orders(g, t), rdp.ParseConversion(t.Conversion))
 		}
 	}
 	if m.SampledLaplace != nil {
@@ -248,7 +275,7 @@ func (m *Impl) calls() map[string]call {
 	}
 	if m.TreeAggregation != nil {
 		c[schema.TreeAggregation] = func(g *schema.Group, t *schema.Test) (float64, error) {
-			return m.TreeAggregation(f(t, "sigma"), slices.Clone(t.Trees), t.Restarts, f(t, "alpha"))
+			return m.TreeAggregation(f(t, "sigma"), slices.Clone(t.Trees), rdp.ParseTreeRestarts(t.Restarts), f(t, "alpha"))
 		}
 	}
 	if m.TreeMultiParticipation != nil {
@@ -266,7 +293,7 @@ func (m *Impl) calls() map[string]call {
 	}
 	if m.WORBound != nil {
 		c[schema.WORBound] = func(g *schema.Group, t *schema.Test) (float64, error) {
-			return m.WORBound(f(t, "q"), f(t, "alpha"), list(t.BaseHex), f(t, "baseInf"))
+			return m.WORBound(f(t, "q"), f(t, "alpha"), rdp.BaseCurve{Eps: list(t.BaseHex), Inf: f(t, "baseInf")})
 		}
 	}
 	phases := func(t *schema.Test) []Phase {
@@ -347,7 +374,7 @@ func outcome(c call, g *schema.Group, t *schema.Test, timeout time.Duration) (a 
 		case r.err != nil:
 			return score.Answer{Rejected: true}, ""
 		}
-		return score.Answer{Value: r.v}, ""
+		return score.Answer{Value: r.v, Order: math.NaN()}, ""
 	case <-timer.C:
 		// The call's goroutine is left running: Go cannot stop it.
 		return score.Answer{Hang: true}, ""
@@ -391,15 +418,58 @@ func RunFiles(t *testing.T, m Impl, names ...string) {
 // worstShown is how many worst tcIds a failure lists.
 const worstShown = 5
 
+// timeout is m.Timeout, 10 s for 0.
+func (m *Impl) timeout() (time.Duration, error) {
+	switch {
+	case m.Timeout < 0:
+		return 0, fmt.Errorf("vectorstest: Impl.Timeout = %v: want a duration >= 0 (0 for 10 s)", m.Timeout)
+	case m.Timeout == 0:
+		return 10 * time.Second, nil
+	}
+	return m.Timeout, nil
+}
+
+// Score runs m over the embedded vector file name (as vectors.Names gives
+// it) and returns the scorer's report of its answers, as `rdpcheck score`
+// grades a file of answers: the grades Run gives its subtests, for a
+// report made outside a test (Report.Print writes the table). The tests of
+// a function m does not offer are left unanswered, and its groups are
+// reported so, not failed; Known is not consulted (every answer is graded
+// as given); a call that panics is a crash. The error is a file that does
+// not load or a negative Timeout.
+func Score(m Impl, name string) (*score.Report, error) {
+	timeout, err := m.timeout()
+	if err != nil {
+		return nil, err
+	}
+	f, err := vectors.Load(name)
+	if err != nil {
+		return nil, err
+	}
+	calls := m.calls()
+	ans := map[int]score.Answer{}
+	for _, g := range f.TestGroups {
+		c := calls[g.Function]
+		if c == nil {
+			continue
+		}
+		for _, tc := range g.Tests {
+			a, msg := outcome(c, g, tc, timeout)
+			if msg != "" {
+				a = score.Answer{Crashed: "panic: " + msg}
+			}
+			ans[tc.TcID] = a
+		}
+	}
+	return score.Score(f, ans, score.Options{})
+}
+
 func run(t tester, m Impl, names []string) {
 	t.Helper()
-	timeout := m.Timeout
-	if timeout < 0 {
-		t.Errorf("vectorstest: Impl.Timeout = %v: want a duration >= 0 (0 for 10 s)", timeout)
+	timeout, err := m.timeout()
+	if err != nil {
+		t.Errorf("%v", err)
 		return
-	}
-	if timeout == 0 {
-		timeout = 10 * time.Second
 	}
 	calls := m.calls()
 	for _, name := range names {

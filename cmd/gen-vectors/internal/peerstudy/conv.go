@@ -36,7 +36,7 @@ func convEvent(ctx reference.Context, event string, count int64, alpha float64) 
 	case "RandomizedResponseDpEvent(noise_parameter=0.5, num_buckets=2)":
 		t, err = ctx.KaryRandomizedResponse(0.5, 2, reference.ReplaceOne, alpha)
 	case "SingleEpochTreeAggregationDpEvent(noise_multiplier=1.0, step_counts=100)":
-		t, err = ctx.TreeAggregation(1, []int{100}, alpha, reference.TreeOneTree)
+		t, err = ctx.TreeAggregation(1, []int{100}, reference.TreeOneTree, alpha)
 	case "LaplaceDpEvent(noise_multiplier=1.0)":
 		t, err = ctx.Laplace(1, alpha)
 	case "EpsilonDeltaDpEvent(epsilon=1.0, delta=1e-06)":
