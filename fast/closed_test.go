@@ -160,7 +160,7 @@ func TestDivergenceHardInputs(t *testing.T) {
 }
 
 // dyadicVec draws n multiples of 2^-bits summing to exactly 1 (zeros
-// allowed), like properties' dyadic generator.
+// allowed), like the laws' dyadic generator.
 func dyadicVec(r *rand.Rand, n, bits int) []float64 {
 	total := 1 << bits
 	cuts := make([]int, n-1)

@@ -19,7 +19,7 @@ import (
 // checked in the special cases), thinned under -short.
 func eventsSweepOrders(short bool) []float64 {
 	// orders near 1 first: both sums of internal/puredp's classPair.div
-	// cancel there (caught by the properties' events law at alpha =
+	// cancel there (caught by the laws package's events law at alpha =
 	// 1.00000001: 1.6e-7 high)
 	// (and from 1 + 2^-52, as every sweep: fast.NearOneSweep; kept whole
 	// under -short)
@@ -532,7 +532,7 @@ func ExampleAccountant_ComposeZCDPXi() {
 // TestKaryRandomizedResponseTinyNoise: noise near 2^-1017 (below the
 // documented 1e-12, still an upper bound required) near order 1.
 // caught: "KaryRandomizedResponse(5.7e-306, 2, replace-one, 1+1e-8) =
-// +Inf: w e^l overflowed in the near-order-1 sum" (properties law
+// +Inf: w e^l overflowed in the near-order-1 sum" (law of package laws
 // monotone-alpha). Expected: the reference at 64 bits; fast never below
 // and within 1e-12.
 func TestKaryRandomizedResponseTinyNoise(t *testing.T) {

@@ -15,7 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/rdpcheck/rdpcheck/properties"
+	"github.com/rdpcheck/rdpcheck/laws"
 )
 
 // A seed is one known hard input of a fuzz target, with where it comes
@@ -272,7 +272,7 @@ var seeds = map[string][]seed{
 // FuzzLaws's input is rapid's byte stream; its first draw picks the law,
 // so a seed per law starts each from its simplest case.
 func init() {
-	for i, l := range properties.Fast().Laws() {
+	for i, l := range laws.Fast().Laws() {
 		seeds["FuzzLaws"] = append(seeds["FuzzLaws"], seed{"law-" + l.Name, "the law's simplest draw",
 			[]any{[]byte{byte(i), 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8}}})
 	}

@@ -12,7 +12,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/rdpcheck/rdpcheck/fast"
-	"github.com/rdpcheck/rdpcheck/properties"
+	"github.com/rdpcheck/rdpcheck/laws"
 	"github.com/rdpcheck/rdpcheck/reference"
 )
 
@@ -768,10 +768,10 @@ func zcdp(rho, a float64) *big.Float {
 	return new(big.Float).SetPrec(128).Mul(big.NewFloat(rho), big.NewFloat(a))
 }
 
-// FuzzLaws runs the laws of package properties on fast through
+// FuzzLaws runs the laws of package laws on fast through
 // rapid.MakeFuzz: the fuzzer's bytes are rapid's draws.
 func FuzzLaws(f *testing.F) {
-	laws := properties.Fast().Laws()
+	laws := laws.Fast().Laws()
 	for _, s := range seeds["FuzzLaws"] {
 		f.Add(s.args[0].([]byte))
 	}

@@ -140,7 +140,7 @@ func (c Context) GaussianDivergence(m1, s1, m2, s2, alpha float64) (*big.Float, 
 // is what is left after terms of size ~1 cancel. Without them both Ziv
 // evaluations round 1-alpha to 1, cancel the alpha-dependent part exactly,
 // and agree on the rest (GaussianDivergence at alpha = 2.6e-54 gave 1.7e-58
-// for 7.3e-54; found by the properties package's agreement law).
+// for 7.3e-54; found by the laws package's agreement law).
 func tinyOrderBits(alpha float64) uint {
 	if alpha >= 0.5 || alpha <= 0 {
 		return 0

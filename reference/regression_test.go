@@ -20,7 +20,7 @@ var regressions = []struct {
 	tol  float64
 }{
 	// Quantities that cancel to exactly 0 at both Ziv precisions were
-	// accepted as 0 (found by the properties' agreement and gaussian-line
+	// accepted as 0 (found by the laws' agreement and gaussian-line
 	// laws). mpmath at 120 digits: mpf(1e-50)**2/2; the Laplace closed
 	// form; log(p2^a q2^(1-a))/(a-1). The tolerance 1e-15 covers mpmath's
 	// decimal 1e-90 against the float64 one.
@@ -58,7 +58,7 @@ var regressions = []struct {
 		func() (*big.Float, error) { return reference.Context{Prec: 64}.SGM(1e-200, 1, 2) },
 		"1.7182818284590451738467e-400", 0x1p-62},
 	// At a tiny order 1-alpha rounded to 1 at both Ziv precisions and the
-	// alpha-dependent part cancelled exactly (found by the properties'
+	// alpha-dependent part cancelled exactly (found by the laws'
 	// agreement law). The closed form at 300 digits.
 	{"GaussianDivergenceAtOrder2.6e-54CancelledAtBothZivPrecisions",
 		func() (*big.Float, error) {

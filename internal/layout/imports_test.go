@@ -124,7 +124,7 @@ func TestUserBinaryDeps(t *testing.T) {
 	}
 	banned := []string{
 		"oracles",         // the independent ways to the truth
-		"properties",      // the laws and their mutants
+		"laws",            // the laws and their mutants
 		"vectors/gen",     // the vector files' writer
 		"vectors/verify",  // the two-precision verification
 		"cases",           // gen-vectors -cases

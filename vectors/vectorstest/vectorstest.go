@@ -19,7 +19,7 @@
 //
 // The functions have package fast's signatures (Impl's doc), so that fast
 // is handed over field by field, and Impl is also the table of functions
-// of rdpcheck's own law tests (package properties embeds it): the
+// of rdpcheck's own law tests (package laws embeds it): the
 // functions the laws exercise and the ones the vectors ask for are one
 // declaration. This changed from the first release, where Impl's
 // functions took the vector files' strings: SGMCurve now writes steps *

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/rdpcheck/rdpcheck/fast"
-	"github.com/rdpcheck/rdpcheck/properties"
+	"github.com/rdpcheck/rdpcheck/laws"
 	"github.com/rdpcheck/rdpcheck/rdp"
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
 	"github.com/rdpcheck/rdpcheck/vectors/vectorstest"
@@ -14,10 +14,10 @@ import (
 
 // fastImpl is package fast handed over to the helper: every function of
 // the vector files. The functions the laws exercise are the table
-// properties.Fast fills (properties.Impl embeds Impl); DPSGDEpsilon, the
+// laws.Fast fills (laws.Impl embeds Impl); DPSGDEpsilon, the
 // one the laws do not take whole, is fast.SGMCurve then fast.Epsilon.
 func fastImpl() vectorstest.Impl {
-	m := properties.Fast().Vectors()
+	m := laws.Fast().Vectors()
 	m.DPSGDEpsilon = func(q, sigma float64, steps int, delta float64, orders []float64, conv rdp.Conversion) (float64, error) {
 		curve := make([]float64, len(orders))
 		if err := fast.SGMCurve(q, sigma, steps, orders, curve); err != nil {

@@ -1,4 +1,4 @@
-package properties
+package laws
 
 // Laws of Poisson sampling: the exact SampledLaplace and
 // SampledDivergence at q = 0 and 1, monotone in q and alpha and below the

@@ -1,4 +1,4 @@
-// Package properties states the laws of Rényi divergence and RDP
+// Package laws states the laws of Rényi divergence and RDP
 // accounting as rapid properties and checks them on package fast and on
 // package reference.
 //
@@ -40,6 +40,6 @@
 // open, fix it first, or skip the draws it affects in the law itself, as
 // narrowly as possible and with a note saying why.
 //
-// Run longer with, for example, go test ./properties -run TestLaws/fast
+// Run longer with, for example, go test ./laws -run TestLaws/fast
 // -rapid.checks=30000 (the flag replaces every per-law default).
-package properties
+package laws

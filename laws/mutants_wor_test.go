@@ -1,4 +1,4 @@
-package properties
+package laws
 
 import (
 	"math"
