@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/errfloat"
 )
 
 // Accountant composes privacy events by adding their RDP curves on a fixed
@@ -150,7 +150,7 @@ func (a *Accountant) epsilonKept(o []float64, delta float64, conv Conversion) (f
 		return Epsilon(o, a.rdp, delta, conv) // its error
 	}
 	k := a.KeptDelta()
-	d := (delta - k) / (1 - k) * (1 - 4*carry.Unit)
+	d := (delta - k) / (1 - k) * (1 - 4*errfloat.Unit)
 	if !(d > 0) {
 		if _, _, err := Epsilon(o, a.rdp, delta, conv); err != nil {
 			return 0, 0, err
@@ -168,5 +168,5 @@ func (a *Accountant) deltaKept(o []float64, eps float64, conv Conversion) (float
 		return 0, 0, err
 	}
 	k := a.KeptDelta()
-	return math.Min(1, (d+k*(1-d))*(1+4*carry.Unit)), order, nil
+	return math.Min(1, (d+k*(1-d))*(1+4*errfloat.Unit)), order, nil
 }

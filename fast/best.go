@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/rdpcheck/rdpcheck/internal/carry"
 	"github.com/rdpcheck/rdpcheck/internal/convert"
+	"github.com/rdpcheck/rdpcheck/internal/errfloat"
 	"github.com/rdpcheck/rdpcheck/internal/search"
 	"github.com/rdpcheck/rdpcheck/internal/xmath"
 	"github.com/rdpcheck/rdpcheck/rdp"
@@ -47,7 +47,7 @@ func (a *Accountant) Compose(e Event, count int) error {
 		if math.IsNaN(v) || v < 0 {
 			return inputErr("Compose", fmt.Sprintf("RDP at order %g", o[i]), v, "an event's RDP must be >= 0 (or +Inf)")
 		}
-		a.tmp[i] = carry.ScaleUp(v, float64(count))
+		a.tmp[i] = errfloat.ScaleUp(v, float64(count))
 	}
 	a.add()
 	if n := len(a.log); n > 0 && sameEvent(a.log[n-1].e, e) && a.log[n-1].count <= math.MaxInt-count {
@@ -94,7 +94,7 @@ func (a *Accountant) RDP(orders, out []float64) error {
 			if math.IsNaN(v) || v < 0 {
 				return inputErr("RDP", fmt.Sprintf("RDP at order %g", orders[i]), v, "an event's RDP must be >= 0 (or +Inf)")
 			}
-			out[i] = addUp(out[i], carry.ScaleUp(v, float64(c.count)))
+			out[i] = addUp(out[i], errfloat.ScaleUp(v, float64(c.count)))
 		}
 	}
 	return nil
@@ -121,7 +121,7 @@ func (a *Accountant) BestEpsilon(delta float64, conv Conversion) (eps, order flo
 		// the kept delta as in epsilonKept: the conversion gets (delta -
 		// kept)/(1 - kept), rounded down; eps is +Inf where it is not > 0
 		k := a.KeptDelta()
-		if d := (delta - k) / (1 - k) * (1 - 4*carry.Unit); d > 0 {
+		if d := (delta - k) / (1 - k) * (1 - 4*errfloat.Unit); d > 0 {
 			delta = d
 		} else {
 			return math.Inf(1), math.Inf(1), nil
@@ -144,7 +144,7 @@ func (a *Accountant) BestDelta(eps float64, conv Conversion) (delta, order float
 	}
 	// the kept delta as in deltaKept
 	k := a.KeptDelta()
-	return math.Min(1, (d+k*(1-d))*(1+4*carry.Unit)), order, nil
+	return math.Min(1, (d+k*(1-d))*(1+4*errfloat.Unit)), order, nil
 }
 
 // BestEpsilon converts the RDP of e to eps for delta, minimised over

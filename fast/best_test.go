@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/errfloat"
 	"github.com/rdpcheck/rdpcheck/internal/search"
 	"github.com/rdpcheck/rdpcheck/reference"
 )
@@ -99,7 +99,7 @@ func TestBestSearchRange(t *testing.T) {
 		}
 		e := OrderFunc(func(a float64) (float64, error) {
 			v, err := f(a)
-			return carry.ScaleUp(v, 1000), err
+			return errfloat.ScaleUp(v, 1000), err
 		})
 		if _, _, err := BestEpsilon(e, nil, 1e-5, Improved); err != nil {
 			t.Fatal(err)

@@ -5,7 +5,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/errfloat"
 	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
@@ -214,7 +214,7 @@ func (a *Accountant) ComposeEpsilonDelta(eps, delta float64, count int) error {
 		// count log1p(-delta) (3 roundings, below 4u relative) made more
 		// negative by 8u, and the sum rounded down
 		t := float64(count) * math.Log1p(-delta)
-		t -= 8 * carry.Unit * math.Abs(t)
+		t -= 8 * errfloat.Unit * math.Abs(t)
 		a.logKeep = math.Nextafter(a.logKeep+t, math.Inf(-1))
 	}
 	return nil
@@ -338,9 +338,9 @@ func (e *baseCurveEvent) at(a float64) float64 {
 		y := float64(k) * e.eps[k-1]
 		v := ((1-t)*x + t*y) / (a - 1)
 		// relative error at most 5u + O(u^2); below 2^-1000 the absolute
-		// underflow of the products and sum is covered by carry.RoundUpTiny's
+		// underflow of the products and sum is covered by errfloat.RoundUpTiny's
 		// 4 2^-1074 (a - 1 > 1 only shrinks it)
-		return math.Min(carry.RoundUpTiny(v, 8*carry.Unit), e.inf)
+		return math.Min(errfloat.RoundUpTiny(v, 8*errfloat.Unit), e.inf)
 	}
 }
 

@@ -3,8 +3,8 @@ package fast
 import (
 	"math"
 
-	"github.com/rdpcheck/rdpcheck/internal/carry"
 	"github.com/rdpcheck/rdpcheck/internal/convert"
+	"github.com/rdpcheck/rdpcheck/internal/errfloat"
 	"github.com/rdpcheck/rdpcheck/internal/puredp"
 	"github.com/rdpcheck/rdpcheck/internal/xmath"
 )
@@ -28,7 +28,7 @@ func ZCDPEpsilon(rho, delta float64) (float64, error) {
 	if rho == 0 || math.IsInf(rho, 1) {
 		return rho, nil
 	}
-	return carry.RoundUp(rho+2*math.Sqrt(rho*-xmath.Log(delta)), 8*carry.Unit), nil
+	return errfloat.RoundUp(rho+2*math.Sqrt(rho*-xmath.Log(delta)), 8*errfloat.Unit), nil
 }
 
 func checkRhoDelta(fn string, rho, delta float64) error {
@@ -123,5 +123,5 @@ func AdvancedComposition(eps float64, k int, deltaPrime float64) (float64, error
 	}
 	fk := float64(k)
 	v := math.Sqrt(2*fk*-xmath.Log(deltaPrime))*eps + fk*eps*math.Expm1(eps)
-	return carry.RoundUp(v, 16*carry.Unit), nil
+	return errfloat.RoundUp(v, 16*errfloat.Unit), nil
 }

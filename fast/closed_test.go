@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/errfloat"
 	"github.com/rdpcheck/rdpcheck/reference"
 )
 
@@ -91,7 +91,7 @@ func fmtF(x []float64) string {
 }
 
 // divBound is the documented bound for vectors that sum to exactly 1.
-func divBound(n int) float64 { return float64(n+100) * carry.Unit }
+func divBound(n int) float64 { return float64(n+100) * errfloat.Unit }
 
 // TestDivergenceHardInputs checks Divergence on the inputs that caught
 // its errors (and those of the reference), against the reference at 128
@@ -436,9 +436,9 @@ func TestGaussianExtremeSigma(t *testing.T) {
 	} {
 		v, err := Gaussian(c[0], c[1])
 		ref, rerr := ref128.Gaussian(c[0], c[1])
-		bound := 5 * carry.Unit
+		bound := 5 * errfloat.Unit
 		if f, _ := ref.Float64(); f < 0x1p-1022 {
-			bound = (4*0x1p-1074 + 5*carry.Unit*f) / f // subnormal: 4 subnormal ulps
+			bound = (4*0x1p-1074 + 5*errfloat.Unit*f) / f // subnormal: 4 subnormal ulps
 		}
 		if ref.Cmp(new(big.Float).SetFloat64(math.MaxFloat64)) > 0 {
 			ref = new(big.Float).SetInf(false) // overflows: +Inf
@@ -500,7 +500,7 @@ func TestImprovedConversionNearOrderOne(t *testing.T) {
 		if conv == Improved {
 			mag += math.Abs(math.Log1p(-1/a)) + math.Abs(ld+math.Log(a))/(a-1)
 		}
-		bound := (18*carry.Unit*mag + 0x1p-50*e) / e
+		bound := (18*errfloat.Unit*mag + 0x1p-50*e) / e
 		st.check(t, "Epsilon"+fmtF(orders)+fmtF(rdp)+fmtF([]float64{delta, float64(conv)}), e, err, re, rerr, bound, 0)
 	}
 	chk([]float64{1.0004884004786945}, []float64{20.08553692318766}, 0.999999999, Improved)

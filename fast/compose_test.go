@@ -6,8 +6,8 @@ import (
 	"math"
 	"testing"
 
-	"github.com/rdpcheck/rdpcheck/internal/carry"
 	"github.com/rdpcheck/rdpcheck/internal/discretegauss"
+	"github.com/rdpcheck/rdpcheck/internal/errfloat"
 	"github.com/rdpcheck/rdpcheck/internal/puredp"
 	"github.com/rdpcheck/rdpcheck/internal/repeatselect"
 	"github.com/rdpcheck/rdpcheck/internal/sampled"
@@ -29,7 +29,7 @@ func oldEach(o []float64, count int, f func(alpha float64) (float64, error)) ([]
 		if err != nil {
 			return nil, err
 		}
-		out[i] = carry.ScaleUp(v, float64(count))
+		out[i] = errfloat.ScaleUp(v, float64(count))
 	}
 	return out, nil
 }
@@ -42,7 +42,7 @@ func oldCurve(o []float64, count int, f func(orders, out []float64) error) ([]fl
 	}
 	if count > 1 {
 		for i := range out {
-			out[i] = carry.ScaleUp(out[i], float64(count))
+			out[i] = errfloat.ScaleUp(out[i], float64(count))
 		}
 	}
 	return out, nil
@@ -75,7 +75,7 @@ func oldWOR(o []float64, count int, bounds func(orders, out []float64) error, un
 				best = vals[k]
 			}
 		}
-		out[i] = carry.ScaleUp(best, float64(count))
+		out[i] = errfloat.ScaleUp(best, float64(count))
 	}
 	return out, nil
 }
@@ -218,7 +218,7 @@ func composeCases() []composeCase {
 					if rho == 0 {
 						return 0, nil
 					}
-					return carry.RoundUp(rho*x, 2*carry.Unit), nil
+					return errfloat.RoundUp(rho*x, 2*errfloat.Unit), nil
 				})
 			}, 3})
 	}
@@ -238,7 +238,7 @@ func composeCases() []composeCase {
 					return nil, err
 				}
 				for i := range out {
-					out[i] = carry.ScaleUp(out[i], 2)
+					out[i] = errfloat.ScaleUp(out[i], 2)
 				}
 				return out, nil
 			}, 0})
@@ -264,7 +264,7 @@ func composeCases() []composeCase {
 						return err
 					}
 					for i, alpha := range o {
-						out[i] = math.Min(out[i], carry.ScaleUp(rho, alpha))
+						out[i] = math.Min(out[i], errfloat.ScaleUp(rho, alpha))
 					}
 					return nil
 				})

@@ -25,7 +25,7 @@ import (
 //     r = 4 sum_k q^(k^2) sin^2(pi k f) / (1 + 2 sum_k q^(k^2)), q = e^(-2 pi^2 sigma^2) < 0.0072,
 //     sin by its Taylor series with a bounded remainder.
 //
-// Every operation carries its error bound (carry.Val) and the result is rounded up
+// Every operation carries its error bound (errfloat.Val) and the result is rounded up
 // by it, so it is never below the exact value. Orders alpha >= 2^50 return
 // the zCDP line alpha D^2/(2 sigma^2), an upper bound (the divergence never
 // exceeds it above order 1) within (1/(8 sigma^2) + 1)/(alpha-1) of the line.

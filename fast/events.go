@@ -3,7 +3,7 @@ package fast
 import (
 	"math"
 
-	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/errfloat"
 	"github.com/rdpcheck/rdpcheck/internal/puredp"
 )
 
@@ -11,7 +11,7 @@ import (
 // curve of pure DP, zCDP lines, the exponential mechanism's bounded-range
 // bound and group privacy. See reference/events.go for the mathematics;
 // internal/puredp evaluates the same closed forms in float64 with a
-// carried error bound (carry.Val) and rounds up by it, and this file
+// carried error bound (errfloat.Val) and rounds up by it, and this file
 // checks the arguments.
 //
 // Accuracy (TestEventsAccuracySweep, against the reference at 64 bits):
@@ -173,7 +173,7 @@ func ZCDP(rho, xi, alpha float64) (float64, error) {
 	if math.IsInf(v, 1) {
 		return v, nil
 	}
-	return math.Nextafter(v+carry.SubnormalErr(rho*alpha), math.Inf(1)), nil
+	return math.Nextafter(v+errfloat.SubnormalErr(rho*alpha), math.Inf(1)), nil
 }
 
 // ExponentialMechanism returns an upper bound on dp_accounting's RDP bound
@@ -249,7 +249,7 @@ func GroupPrivacy(orders, rdp []float64, c int, alpha float64) (float64, error) 
 	if math.IsInf(alpha, 1) {
 		f = math.Ldexp(1, c)
 	}
-	return carry.ScaleUp(best, f), nil
+	return errfloat.ScaleUp(best, f), nil
 }
 
 // ExponentialMechanismCurve writes ExponentialMechanism(eps, orders[i])

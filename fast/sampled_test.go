@@ -13,7 +13,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/errfloat"
 	"github.com/rdpcheck/rdpcheck/internal/testtier"
 )
 
@@ -672,7 +672,7 @@ func TestAccountantSampled(t *testing.T) {
 				want = math.Min(want, w)
 			}
 		}
-		if bnd[i] < want || bnd[i] > want*(1+4*carry.Unit) { // count 1, scaled up by an ulp
+		if bnd[i] < want || bnd[i] > want*(1+4*errfloat.Unit) { // count 1, scaled up by an ulp
 
 			t.Errorf("alpha=%g: ComposePoissonBound %.17g, want %.17g", x, bnd[i], want)
 		}

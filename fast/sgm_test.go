@@ -7,7 +7,7 @@ import (
 	"math/big"
 	"testing"
 
-	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/errfloat"
 	"github.com/rdpcheck/rdpcheck/internal/sgm"
 )
 
@@ -146,7 +146,7 @@ func TestSGMExtremeSigma(t *testing.T) {
 				// exact in [g + a log q/(a-1), g] (Method): where the
 				// criterion holds the value is g rounded up
 				if 2*s*s*lq <= (a-1)*0x1p-60 {
-					if !checkUp(v, g, 8*carry.Unit) {
+					if !checkUp(v, g, 8*errfloat.Unit) {
 						t.Errorf("SGM(%v, %v, %v) = %v, want alpha/(2 sigma^2) = %s rounded up", q, s, a, v, g.Text('g', 17))
 					}
 				} else if math.IsNaN(v) || v < 0 {
@@ -163,7 +163,7 @@ func TestSGMExtremeSigma(t *testing.T) {
 				want.Mul(want, bigF(q))
 				want.Mul(want, bigF(q))
 				lo := new(big.Float).SetPrec(2000).Mul(want, bigF(1+1e-40))
-				if !checkUp(v, lo, 8*carry.Unit) {
+				if !checkUp(v, lo, 8*errfloat.Unit) {
 					t.Errorf("SGM(%v, %v, %v) = %v, want alpha q^2/(2 sigma^2) = %s rounded up", q, s, a, v, want.Text('g', 17))
 				}
 			}
@@ -204,7 +204,7 @@ func TestGaussianRDPExtreme(t *testing.T) {
 			case a == 0:
 				ok = got == 0
 			default:
-				ok = checkUp(got, gaussExact(s, a), 8*carry.Unit)
+				ok = checkUp(got, gaussExact(s, a), 8*errfloat.Unit)
 			}
 			if !ok {
 				t.Errorf("sgm.Gaussian(%v, %v) = %v, want %s rounded up", s, a, got, gaussExact(s, a).Text('g', 17))

@@ -5,7 +5,7 @@ import (
 	"math"
 	"math/bits"
 
-	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/errfloat"
 	"github.com/rdpcheck/rdpcheck/internal/tree"
 	"github.com/rdpcheck/rdpcheck/rdp"
 )
@@ -69,7 +69,7 @@ func TreeAggregationCurve(sigma float64, steps []int, restarts TreeRestarts, ord
 			}
 			continue
 		}
-		out[i] = carry.Mul(carry.Exact(a), c).Up()
+		out[i] = errfloat.Mul(errfloat.Exact(a), c).Up()
 	}
 	return nil
 }

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/errfloat"
 	"github.com/rdpcheck/rdpcheck/internal/testtier"
 	"github.com/rdpcheck/rdpcheck/rdp"
 )
@@ -245,7 +245,7 @@ func TestComposeWORGaussian(t *testing.T) {
 					want = math.Min(want, b)
 				}
 			}
-			want = addUp(0, carry.ScaleUp(want, 3)) // as the accountant rounds
+			want = addUp(0, errfloat.ScaleUp(want, 3)) // as the accountant rounds
 			if got[i] != want {
 				t.Errorf("q=%v sigma=%v order %v: composed %v, want min(bound, suffix, unsampled) x 3 = %v", c.q, c.sigma, x, got[i], want)
 			}

@@ -3,14 +3,14 @@ package fast
 import (
 	"math"
 
-	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/errfloat"
 	"github.com/rdpcheck/rdpcheck/internal/puredp"
 )
 
 // Tight zCDP parameters of eps-DP mechanisms (Harrison and Manurangsi 2025,
 // arXiv 2510.25746; see reference/zcdptight.go for the statements, their
 // provenance and how they were checked). Each is a short chain of float64
-// operations carried with its error bound (carry.Val) and rounded up by it, so it
+// operations carried with its error bound (errfloat.Val) and rounded up by it, so it
 // is never below the exact value; the chains are in internal/puredp/zcdp.go.
 //
 // Accuracy (go test ./fast -run TestTightZCDPAccuracySweep -v, against the
@@ -120,7 +120,7 @@ func (e boundedRangeEvent) RDP(orders, out []float64) error {
 		return err
 	}
 	for i, alpha := range orders {
-		out[i] = math.Min(out[i], carry.ScaleUp(rho, alpha)) // rho alpha rounded up; +Inf at alpha = +Inf
+		out[i] = math.Min(out[i], errfloat.ScaleUp(rho, alpha)) // rho alpha rounded up; +Inf at alpha = +Inf
 	}
 	return nil
 }

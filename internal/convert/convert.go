@@ -3,7 +3,7 @@ package convert
 import (
 	"math"
 
-	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/errfloat"
 	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
@@ -36,7 +36,7 @@ func EpsAt(conv rdp.Conversion, a, r, logDelta float64) float64 {
 		e = r + l1 + t
 		mag = r + math.Abs(l1) + math.Abs(t) + math.Abs(logDelta)/am1
 	}
-	return math.Nextafter(e+9*carry.Unit*mag, math.Inf(1))
+	return math.Nextafter(e+9*errfloat.Unit*mag, math.Inf(1))
 }
 
 // Log1mInv returns log1p(-1/a) = log((a-1)/a) for a > 1, within 6u of
@@ -101,7 +101,7 @@ func Delta(orders, curve []float64, eps float64, conv rdp.Conversion) (delta, or
 			}
 			// within am1 (4u|d| + 9u|l1|) + 5u log a (improved; classic
 			// 2u|ld|), the library logs at 2 ulps
-			ld += 10*carry.Unit*mag + 2*carry.Unit
+			ld += 10*errfloat.Unit*mag + 2*errfloat.Unit
 		}
 		if ld < best {
 			best, order = ld, a
@@ -116,7 +116,7 @@ func Delta(orders, curve []float64, eps float64, conv rdp.Conversion) (delta, or
 	// exp is within 2 ulps, and within half a subnormal ulp more where the
 	// result is subnormal; a delta below 2^-1074 is rounded up to it, not
 	// to 0
-	delta = math.Nextafter(math.Exp(best)*(1+4*carry.Unit), math.Inf(1))
+	delta = math.Nextafter(math.Exp(best)*(1+4*errfloat.Unit), math.Inf(1))
 	return math.Min(delta, 1), order
 }
 

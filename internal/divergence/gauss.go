@@ -3,7 +3,7 @@ package divergence
 import (
 	"math"
 
-	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/errfloat"
 )
 
 // Gaussian is fast.GaussianDivergence for valid arguments: finite means,
@@ -19,7 +19,7 @@ func Gaussian(m1, s1, m2, s2, alpha float64) float64 {
 // gaussDiv is Gaussian for alpha > 0, rounded up.
 func gaussDiv(m1, s1, m2, s2, a float64) float64 {
 	dm2 := meanSq(m1, m2)
-	S1, S2 := carry.ToScaled(carry.Exact(s1)), carry.ToScaled(carry.Exact(s2))
+	S1, S2 := errfloat.ToScaled(errfloat.Exact(s1)), errfloat.ToScaled(errfloat.Exact(s2))
 	if math.IsInf(a, 1) {
 		switch {
 		case s1 > s2:
@@ -31,10 +31,10 @@ func gaussDiv(m1, s1, m2, s2, a float64) float64 {
 			return math.Inf(1)
 		}
 		// log(s2/s1) + dm^2 / (2 (s2-s1)(s2+s1))
-		v := carry.Neg(carry.LogRatio(s1, s2))
-		den := carry.ScaledMul(carry.ToScaled(carry.Sub(carry.Exact(s2), carry.Exact(s1))), sumSev(s1, s2))
+		v := errfloat.Neg(errfloat.LogRatio(s1, s2))
+		den := errfloat.ScaledMul(errfloat.ToScaled(errfloat.Sub(errfloat.Exact(s2), errfloat.Exact(s1))), sumSev(s1, s2))
 		den.X++
-		return carry.Add(v, carry.ScaledDiv(dm2, den).Float()).UpNonNeg()
+		return errfloat.Add(v, errfloat.ScaledDiv(dm2, den).Float()).UpNonNeg()
 	}
 	// The variance part depends on s1/s2 only: scale both by the same power
 	// of 2 (exactly) so that the double-double products below see no
@@ -43,25 +43,25 @@ func gaussDiv(m1, s1, m2, s2, a float64) float64 {
 	g := newGaussRatios(t1, t2)
 	if a == 1 {
 		// KL = -lm(r)/2 + dm^2/(2 s2^2)
-		v := carry.Neg(g.lm(g.r, g.lr))
+		v := errfloat.Neg(g.lm(g.r, g.lr))
 		v.V /= 2
 		v.E /= 2
-		den := carry.ScaledMul(S2, S2)
+		den := errfloat.ScaledMul(S2, S2)
 		den.X++
-		return carry.Add(v, carry.ScaledDiv(dm2, den).Float()).UpNonNeg()
+		return errfloat.Add(v, errfloat.ScaledDiv(dm2, den).Float()).UpNonNeg()
 	}
-	bh, bl := carry.TwoSum(a, -1)
-	ch, cl := carry.TwoSum(1, -a)
-	c := carry.Val{V: ch, E: math.Abs(cl)}
-	A := carry.Exact(a)
-	var N carry.Val      // N/(2c) is the variance part
-	var sa2 carry.Scaled // sa^2
+	bh, bl := errfloat.TwoSum(a, -1)
+	ch, cl := errfloat.TwoSum(1, -a)
+	c := errfloat.Val{V: ch, E: math.Abs(cl)}
+	A := errfloat.Exact(a)
+	var N errfloat.Val      // N/(2c) is the variance part
+	var sa2 errfloat.Scaled // sa^2
 	if a < 1 {
 		// sa^2 = a s2^2 + c s1^2, positive terms
-		sa2 = carry.ScaledAdd(carry.ScaledMul(carry.ToScaled(A), carry.ScaledMul(S2, S2)), carry.ScaledMul(carry.ToScaled(c), carry.ScaledMul(S1, S1)))
+		sa2 = errfloat.ScaledAdd(errfloat.ScaledMul(errfloat.ToScaled(A), errfloat.ScaledMul(S2, S2)), errfloat.ScaledMul(errfloat.ToScaled(c), errfloat.ScaledMul(S1, S1)))
 		if s1 == s2 {
-			N = carry.Exact(0)
-			sa2 = carry.ScaledMul(S2, S2)
+			N = errfloat.Exact(0)
+			sa2 = errfloat.ScaledMul(S2, S2)
 		} else {
 			N = g.formsBelowOne(a, c)
 		}
@@ -70,24 +70,24 @@ func gaussDiv(m1, s1, m2, s2, a float64) float64 {
 		if !ok {
 			return math.Inf(1) // sa^2 <= 0, or too close to 0 to tell
 		}
-		sa2 = carry.ScaledMul(carry.ScaledMul(S2, S2), carry.ToScaled(sigma))
+		sa2 = errfloat.ScaledMul(errfloat.ScaledMul(S2, S2), errfloat.ToScaled(sigma))
 		if s1 == s2 {
-			N = carry.Exact(0)
+			N = errfloat.Exact(0)
 		} else {
 			// lm(c r) - c lm(r): both <= 0 (c < 0)
-			cr := carry.Mul(c, g.r)
-			var lsig carry.Val
+			cr := errfloat.Mul(c, g.r)
+			var lsig errfloat.Val
 			if math.Abs(cr.V) <= 0.5 {
-				lsig = carry.Log1p(cr)
+				lsig = errfloat.Log1p(cr)
 			} else {
-				lsig = carry.Log(sigma)
+				lsig = errfloat.Log(sigma)
 			}
-			N = carry.Sub(g.lm(cr, lsig), carry.Mul(c, g.lm(g.r, g.lr)))
+			N = errfloat.Sub(g.lm(cr, lsig), errfloat.Mul(c, g.lm(g.r, g.lr)))
 		}
 	}
-	V := carry.Div(N, carry.Mul2(c))
-	mean := carry.ScaledDiv(carry.ScaledMul(carry.ToScaled(A), dm2), carry.ScaledMul(carry.ToScaled(carry.Exact(2)), sa2)).Float()
-	d := carry.Add(V, mean)
+	V := errfloat.Div(N, errfloat.Mul2(c))
+	mean := errfloat.ScaledDiv(errfloat.ScaledMul(errfloat.ToScaled(A), dm2), errfloat.ScaledMul(errfloat.ToScaled(errfloat.Exact(2)), sa2)).Float()
+	d := errfloat.Add(V, mean)
 	if !d.OK() && a > 1 && s1 < s2 {
 		// overflow for alpha near MaxFloat64: D_alpha <= D_inf
 		return gaussDiv(m1, s1, m2, s2, math.Inf(1))
@@ -107,24 +107,24 @@ func scaledPair(s1, s2 float64) (float64, float64) {
 }
 
 // meanSq returns (m1-m2)^2 as a scaled value (m1-m2 may overflow).
-func meanSq(m1, m2 float64) carry.Scaled {
-	var d carry.Scaled
+func meanSq(m1, m2 float64) errfloat.Scaled {
+	var d errfloat.Scaled
 	if math.Abs(m1) <= math.MaxFloat64/4 && math.Abs(m2) <= math.MaxFloat64/4 {
-		d = carry.ToScaled(carry.Sub(carry.Exact(m1), carry.Exact(m2)))
+		d = errfloat.ToScaled(errfloat.Sub(errfloat.Exact(m1), errfloat.Exact(m2)))
 	} else {
-		h := carry.Sub(carry.Half(m1), carry.Half(m2))
-		d = carry.ToScaled(h)
+		h := errfloat.Sub(errfloat.Half(m1), errfloat.Half(m2))
+		d = errfloat.ToScaled(h)
 		d.X++
 	}
-	return carry.ScaledMul(d, d)
+	return errfloat.ScaledMul(d, d)
 }
 
 // sumSev returns s1 + s2 (> 0) as a scaled value.
-func sumSev(s1, s2 float64) carry.Scaled {
+func sumSev(s1, s2 float64) errfloat.Scaled {
 	if s1 <= math.MaxFloat64/4 && s2 <= math.MaxFloat64/4 {
-		return carry.ToScaled(carry.Add(carry.Exact(s1), carry.Exact(s2)))
+		return errfloat.ToScaled(errfloat.Add(errfloat.Exact(s1), errfloat.Exact(s2)))
 	}
-	d := carry.ToScaled(carry.Add(carry.Half(s1), carry.Half(s2)))
+	d := errfloat.ToScaled(errfloat.Add(errfloat.Half(s1), errfloat.Half(s2)))
 	d.X++
 	return d
 }
@@ -133,71 +133,71 @@ func sumSev(s1, s2 float64) carry.Scaled {
 // r = rho^2 - 1, lr = log1p(r) = 2 log rho, w = r/(1+r) = 1 - 1/rho^2.
 // r is +Inf (not ok) for rho beyond 1e154, w -Inf for rho below 1e-154.
 type gaussRatios struct {
-	rho, irho carry.Val // s1/s2, s2/s1
-	r, lr, w  carry.Val
+	rho, irho errfloat.Val // s1/s2, s2/s1
+	r, lr, w  errfloat.Val
 }
 
 func newGaussRatios(s1, s2 float64) gaussRatios {
 	var g gaussRatios
-	d := carry.Sub(carry.Exact(s1), carry.Exact(s2)) // exact when within a factor 2
-	g.rho = carry.Div(carry.Exact(s1), carry.Exact(s2))
-	g.irho = carry.Div(carry.Exact(s2), carry.Exact(s1))
+	d := errfloat.Sub(errfloat.Exact(s1), errfloat.Exact(s2)) // exact when within a factor 2
+	g.rho = errfloat.Div(errfloat.Exact(s1), errfloat.Exact(s2))
+	g.irho = errfloat.Div(errfloat.Exact(s2), errfloat.Exact(s1))
 	// r = ((s1-s2)/s2) (s1/s2 + 1), w = ((s1-s2)/s1) (s2/s1 + 1)
-	g.r = carry.Mul(carry.Div(d, carry.Exact(s2)), carry.Add(g.rho, carry.Exact(1)))
-	g.w = carry.Mul(carry.Div(d, carry.Exact(s1)), carry.Add(g.irho, carry.Exact(1)))
-	l := carry.LogRatio(s1, s2)
-	g.lr = carry.Mul2(l)
+	g.r = errfloat.Mul(errfloat.Div(d, errfloat.Exact(s2)), errfloat.Add(g.rho, errfloat.Exact(1)))
+	g.w = errfloat.Mul(errfloat.Div(d, errfloat.Exact(s1)), errfloat.Add(g.irho, errfloat.Exact(1)))
+	l := errfloat.LogRatio(s1, s2)
+	g.lr = errfloat.Mul2(l)
 	return g
 }
 
 // lm returns log1p(x) - x given x and lx = log1p(x): by series near 0,
 // else as lx - x (no cancellation worse than 3.5 outside [-0.7, 2]).
-func (g *gaussRatios) lm(x, lx carry.Val) carry.Val {
+func (g *gaussRatios) lm(x, lx errfloat.Val) errfloat.Val {
 	if x.V >= -0.7 && x.V <= 2 {
-		return carry.Log1pmx(x)
+		return errfloat.Log1pmx(x)
 	}
-	return carry.Sub(lx, x)
+	return errfloat.Sub(lx, x)
 }
 
 // formsBelowOne returns N for alpha in (0, 1), c = 1-alpha, by whichever
 // of its four forms has the smallest error bound.
-func (g *gaussRatios) formsBelowOne(a float64, c carry.Val) carry.Val {
-	A := carry.Exact(a)
-	best := carry.Val{V: math.NaN(), E: math.Inf(1)}
-	take := func(f carry.Val) {
+func (g *gaussRatios) formsBelowOne(a float64, c errfloat.Val) errfloat.Val {
+	A := errfloat.Exact(a)
+	best := errfloat.Val{V: math.NaN(), E: math.Inf(1)}
+	take := func(f errfloat.Val) {
 		if f.OK() && f.E < best.E {
 			best = f
 		}
 	}
 	if g.r.OK() {
-		cr := carry.Mul(c, g.r)
+		cr := errfloat.Mul(c, g.r)
 		// sigma = 1 + c r = a + c rho^2, positive terms
-		sigma := carry.Add(A, carry.Mul(c, carry.Mul(g.rho, g.rho)))
-		var ls carry.Val
+		sigma := errfloat.Add(A, errfloat.Mul(c, errfloat.Mul(g.rho, g.rho)))
+		var ls errfloat.Val
 		if math.Abs(cr.V) <= 0.5 {
-			ls = carry.Log1p(cr)
+			ls = errfloat.Log1p(cr)
 		} else {
-			ls = carry.Log(sigma)
+			ls = errfloat.Log(sigma)
 		}
-		take(carry.Sub(g.lm(cr, ls), carry.Mul(c, g.lm(g.r, g.lr)))) // lm(c r) - c lm(r)
-		take(carry.Sub(ls, carry.Mul(c, g.lr)))                      // log1p(c r) - c log1p(r)
+		take(errfloat.Sub(g.lm(cr, ls), errfloat.Mul(c, g.lm(g.r, g.lr)))) // lm(c r) - c lm(r)
+		take(errfloat.Sub(ls, errfloat.Mul(c, g.lr)))                      // log1p(c r) - c log1p(r)
 	}
 	if g.w.OK() {
-		aw := carry.Mul(A, g.w)
-		naw := carry.Neg(aw)
+		aw := errfloat.Mul(A, g.w)
+		naw := errfloat.Neg(aw)
 		// tau = 1 - a w = c + a/rho^2, positive terms
-		tau := carry.Add(c, carry.Mul(A, carry.Mul(g.irho, g.irho)))
-		var lt carry.Val // log1p(-a w)
+		tau := errfloat.Add(c, errfloat.Mul(A, errfloat.Mul(g.irho, g.irho)))
+		var lt errfloat.Val // log1p(-a w)
 		if math.Abs(aw.V) <= 0.5 {
-			lt = carry.Log1p(naw)
+			lt = errfloat.Log1p(naw)
 		} else {
-			lt = carry.Log(tau)
+			lt = errfloat.Log(tau)
 		}
 		// log1p(r) - w = -lm(-w) (log1p(-w) = -log1p(r))
-		nw := carry.Neg(g.w)
-		lrmw := carry.Neg(g.lm(nw, carry.Neg(g.lr)))
-		take(carry.Add(carry.Mul(A, lrmw), g.lm(naw, lt))) // a (log1p(r) - w) + lm(-a w)
-		take(carry.Add(carry.Mul(A, g.lr), lt))            // a log1p(r) + log1p(-a w)
+		nw := errfloat.Neg(g.w)
+		lrmw := errfloat.Neg(g.lm(nw, errfloat.Neg(g.lr)))
+		take(errfloat.Add(errfloat.Mul(A, lrmw), g.lm(naw, lt))) // a (log1p(r) - w) + lm(-a w)
+		take(errfloat.Add(errfloat.Mul(A, g.lr), lt))            // a log1p(r) + log1p(-a w)
 	}
 	return best
 }
@@ -205,23 +205,23 @@ func (g *gaussRatios) formsBelowOne(a float64, c carry.Val) carry.Val {
 // sigmaAboveOne returns sa^2/s2^2 = a - (a-1) rho^2 for a > 1 from
 // double-double products, and false when it is not positive within its
 // error bound (+Inf divergence, or too close to 0 to tell).
-func sigmaAboveOne(s1, s2, a, bh, bl float64) (carry.Val, bool) {
+func sigmaAboveOne(s1, s2, a, bh, bl float64) (errfloat.Val, bool) {
 	rh := s1 / s2
 	switch {
 	case rh > 0x1p400:
-		return carry.Val{}, false
+		return errfloat.Val{}, false
 	case rh < 0x1p-400:
 		// (a-1) rho^2 < 4 (a-1) rh^2, far below a's ulp
-		return carry.Val{V: a, E: 4 * bh * rh * rh}, true
+		return errfloat.Val{V: a, E: 4 * bh * rh * rh}, true
 	}
-	rh, rl := carry.DDDiv(s1, 0, s2, 0)
-	qh, ql := carry.DDMul(rh, rl, rh, rl)
-	th, tl := carry.DDMul(bh, bl, qh, ql)
-	sh, sl := carry.DDAdd(a, 0, -th, -tl)
+	rh, rl := errfloat.DDDiv(s1, 0, s2, 0)
+	qh, ql := errfloat.DDMul(rh, rl, rh, rl)
+	th, tl := errfloat.DDMul(bh, bl, qh, ql)
+	sh, sl := errfloat.DDAdd(a, 0, -th, -tl)
 	e := 0x1p-98 * (a + math.Abs(th))
-	sg := carry.Val{V: sh, E: math.Abs(sl) + e}
+	sg := errfloat.Val{V: sh, E: math.Abs(sl) + e}
 	if !(sg.V-sg.E > 0) {
-		return carry.Val{}, false
+		return errfloat.Val{}, false
 	}
 	return sg, true
 }

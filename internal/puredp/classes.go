@@ -3,7 +3,7 @@ package puredp
 import (
 	"math"
 
-	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/errfloat"
 )
 
 // The divergence of two distributions made of a few likelihood-ratio
@@ -11,25 +11,25 @@ import (
 // mechanism of this package takes.
 
 // evClass is one likelihood-ratio class: weight w under Q, log ratio l.
-type evClass struct{ w, l carry.Val }
+type evClass struct{ w, l errfloat.Val }
 
-// evExp1 is carry.Exp with one call of math.Exp (none at 0) where the
+// evExp1 is errfloat.Exp with one call of math.Exp (none at 0) where the
 // argument's error is at most 2^-10: then exp(x.V + x.E) <= exp(x.V)
 // (1 + x.E + x.E^2) <= 1.002 v (with v's 2 ulps), so the error is at most
-// 1.002 v x.E plus v's own rounding (2 carry.TinyErr where v is subnormal).
-func evExp1(x carry.Val) carry.Val {
+// 1.002 v x.E plus v's own rounding (2 errfloat.TinyErr where v is subnormal).
+func evExp1(x errfloat.Val) errfloat.Val {
 	if !(x.E <= 0x1p-10) {
-		return carry.Exp(x)
+		return errfloat.Exp(x)
 	}
 	if x.V == 0 {
-		return carry.Val{V: 1, E: 1.002 * x.E}
+		return errfloat.Val{V: 1, E: 1.002 * x.E}
 	}
 	v := math.Exp(x.V)
-	e := 1.002*v*x.E + carry.ExpErr*v
+	e := 1.002*v*x.E + errfloat.ExpErr*v
 	if v < 0x1p-1022 {
-		e += 2 * carry.TinyErr
+		e += 2 * errfloat.TinyErr
 	}
-	return carry.Val{V: v, E: e}
+	return errfloat.Val{V: v, E: e}
 }
 
 // classPair is two likelihood-ratio classes and a third of weight rest and
@@ -38,33 +38,33 @@ func evExp1(x carry.Val) carry.Val {
 // that a curve reuses them.
 type classPair struct {
 	c0, c1       evClass
-	rest         carry.Val
-	lw0, lw1, lr carry.Val // log w0, log w1, log rest
-	em0, em1     carry.Val // em(l0), em(l1)
+	rest         errfloat.Val
+	lw0, lw1, lr errfloat.Val // log w0, log w1, log rest
+	em0, em1     errfloat.Val // em(l0), em(l1)
 	zero0, zero1 bool
 	// near order 1: p = w e^l (the other distribution's weights), KL =
 	// sum_i w_i phi(l_i) and max |l|
-	p0, p1, kl carry.Val
+	p0, p1, kl errfloat.Val
 	lmax       float64
 }
 
-func newClassPair(c0, c1 evClass, rest carry.Val) classPair {
-	p := classPair{c0: c0, c1: c1, rest: rest, lw0: carry.Log(c0.w), lw1: carry.Log(c1.w)}
+func newClassPair(c0, c1 evClass, rest errfloat.Val) classPair {
+	p := classPair{c0: c0, c1: c1, rest: rest, lw0: errfloat.Log(c0.w), lw1: errfloat.Log(c1.w)}
 	if rest.V != 0 {
-		p.lr = carry.Log(rest)
+		p.lr = errfloat.Log(rest)
 	}
 	p.zero0 = c0.l.V == 0 && c0.l.E == 0
 	p.zero1 = c1.l.V == 0 && c1.l.E == 0
 	if !p.zero0 {
-		p.em0 = carry.Em(c0.l)
+		p.em0 = errfloat.Em(c0.l)
 	}
 	if !p.zero1 {
-		p.em1 = carry.Em(c1.l)
+		p.em1 = errfloat.Em(c1.l)
 	}
 	// p = e^(log w + l): w e^l may overflow where p does not (noise near
 	// 2^-1022, l near 709)
-	p.p0, p.p1 = carry.Exp(carry.Add(p.lw0, c0.l)), carry.Exp(carry.Add(p.lw1, c1.l))
-	p.kl = carry.Add(wPhi(c0.w, p.p0, c0.l), wPhi(c1.w, p.p1, c1.l))
+	p.p0, p.p1 = errfloat.Exp(errfloat.Add(p.lw0, c0.l)), errfloat.Exp(errfloat.Add(p.lw1, c1.l))
+	p.kl = errfloat.Add(wPhi(c0.w, p.p0, c0.l), wPhi(c1.w, p.p1, c1.l))
 	p.lmax = math.Max(math.Abs(c0.l.V)+c0.l.E, math.Abs(c1.l.V)+c1.l.E)
 	return p
 }
@@ -74,15 +74,15 @@ func newClassPair(c0, c1 evClass, rest carry.Val) classPair {
 // p/q): for |l| >= 1 as w + p (l - 1) (p (l-1) >= -2w/e, so at most 2 bits
 // cancel, and no e^l overflows), below as w (l expm1(l) - em(l)) (both
 // terms near l^2 and l^2/2: 1 bit).
-func wPhi(w, p, l carry.Val) carry.Val {
+func wPhi(w, p, l errfloat.Val) errfloat.Val {
 	if l.V == 0 && l.E == 0 {
-		return carry.Val{}
+		return errfloat.Val{}
 	}
-	one := carry.Exact(1)
+	one := errfloat.Exact(1)
 	if math.Abs(l.V) >= 1 {
-		return carry.Add(w, carry.Mul(p, carry.Sub(l, one)))
+		return errfloat.Add(w, errfloat.Mul(p, errfloat.Sub(l, one)))
 	}
-	return carry.Mul(w, carry.Sub(carry.Mul(l, carry.Expm1(l)), carry.Em(l)))
+	return errfloat.Mul(w, errfloat.Sub(errfloat.Mul(l, errfloat.Expm1(l)), errfloat.Em(l)))
 }
 
 // div returns an upper bound on 1/(alpha-1) log(rest + sum_i w_i
@@ -93,10 +93,10 @@ func wPhi(w, p, l carry.Val) carry.Val {
 // takes log1p; else it sums in the log domain, where log S >= 0.5 and
 // nothing cancels.
 func (p *classPair) div(alpha float64) float64 {
-	A := carry.Exact(alpha)
-	am1 := carry.Exact(alpha - 1) // exact for alpha in (1, 2^53]
-	x0 := carry.Add(p.lw0, carry.Mul(A, p.c0.l))
-	x1 := carry.Add(p.lw1, carry.Mul(A, p.c1.l))
+	A := errfloat.Exact(alpha)
+	am1 := errfloat.Exact(alpha - 1) // exact for alpha in (1, 2^53]
+	x0 := errfloat.Add(p.lw0, errfloat.Mul(A, p.c0.l))
+	x1 := errfloat.Add(p.lw1, errfloat.Mul(A, p.c1.l))
 	m := math.Max(x0.V, x1.V)
 	if (alpha-1)*p.lmax <= 0.5 {
 		// Near order 1 both sums below cancel: the log domain's M + log S
@@ -107,26 +107,26 @@ func (p *classPair) div(alpha float64) float64 {
 		// sum_i p_i em(beta l_i) (sum p_i = 1, sum p_i l_i = KL): every
 		// term >= 0, nothing cancels.
 		B := am1
-		t := carry.Add(carry.Mul(B, p.kl), carry.Add(carry.Mul(p.p0, carry.Em(carry.Mul(B, p.c0.l))), carry.Mul(p.p1, carry.Em(carry.Mul(B, p.c1.l)))))
-		return carry.Div(carry.Log1p(t), am1).UpNonNeg()
+		t := errfloat.Add(errfloat.Mul(B, p.kl), errfloat.Add(errfloat.Mul(p.p0, errfloat.Em(errfloat.Mul(B, p.c0.l))), errfloat.Mul(p.p1, errfloat.Em(errfloat.Mul(B, p.c1.l)))))
+		return errfloat.Div(errfloat.Log1p(t), am1).UpNonNeg()
 	}
 	if m > 0.5 {
-		M := carry.Exact(m)
-		s := carry.Add(evExp1(carry.Sub(x0, M)), evExp1(carry.Sub(x1, M)))
+		M := errfloat.Exact(m)
+		s := errfloat.Add(evExp1(errfloat.Sub(x0, M)), evExp1(errfloat.Sub(x1, M)))
 		if p.rest.V != 0 {
-			s = carry.Add(s, evExp1(carry.Sub(p.lr, M)))
+			s = errfloat.Add(s, evExp1(errfloat.Sub(p.lr, M)))
 		}
-		return carry.Div(carry.Add(M, carry.Log(s)), am1).UpNonNeg()
+		return errfloat.Div(errfloat.Add(M, errfloat.Log(s)), am1).UpNonNeg()
 	}
-	var t carry.Val
+	var t errfloat.Val
 	if !p.zero0 {
-		t = carry.Mul(p.c0.w, carry.Sub(carry.Em(carry.Mul(A, p.c0.l)), carry.Mul(A, p.em0)))
+		t = errfloat.Mul(p.c0.w, errfloat.Sub(errfloat.Em(errfloat.Mul(A, p.c0.l)), errfloat.Mul(A, p.em0)))
 	}
 	if !p.zero1 {
-		t = carry.Add(t, carry.Mul(p.c1.w, carry.Sub(carry.Em(carry.Mul(A, p.c1.l)), carry.Mul(A, p.em1))))
+		t = errfloat.Add(t, errfloat.Mul(p.c1.w, errfloat.Sub(errfloat.Em(errfloat.Mul(A, p.c1.l)), errfloat.Mul(A, p.em1))))
 	}
 	if t.V < 0 { // only rounding: the exact sum is >= 0
-		t = carry.Val{V: 0, E: t.E}
+		t = errfloat.Val{V: 0, E: t.E}
 	}
-	return carry.Div(carry.Log1p(t), am1).UpNonNeg()
+	return errfloat.Div(errfloat.Log1p(t), am1).UpNonNeg()
 }

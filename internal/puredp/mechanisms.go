@@ -3,7 +3,7 @@ package puredp
 import (
 	"math"
 
-	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/errfloat"
 )
 
 // KaryRR holds the order-free parts of fast.KaryRandomizedResponse for
@@ -24,21 +24,21 @@ func NewKaryRR(noise, buckets float64, special bool) KaryRR {
 	case noise == 0:
 		return KaryRR{fixed: true, v: math.Inf(1)}
 	}
-	N, K := carry.Exact(noise), carry.Exact(buckets)
-	keep := carry.Sub(carry.Exact(1), N)
-	a := carry.Div(N, K)
-	b := carry.Add(keep, a)
+	N, K := errfloat.Exact(noise), errfloat.Exact(buckets)
+	keep := errfloat.Sub(errfloat.Exact(1), N)
+	a := errfloat.Div(N, K)
+	b := errfloat.Add(keep, a)
 	if !special {
-		l := carry.Log1p(carry.Div(carry.Mul(K, keep), N))
+		l := errfloat.Log1p(errfloat.Div(errfloat.Mul(K, keep), N))
 		return KaryRR{v: l.Up(),
-			p0: newClassPair(evClass{a, l}, evClass{b, carry.Neg(l)}, carry.Mul(carry.Exact(buckets-2), a))}
+			p0: newClassPair(evClass{a, l}, evClass{b, errfloat.Neg(l)}, errfloat.Mul(errfloat.Exact(buckets-2), a))}
 	}
-	km1 := carry.Exact(buckets - 1) // exact: buckets <= 2^53
-	ls := carry.Log1p(carry.Mul(km1, keep))
-	ln := carry.Log(N)
-	return KaryRR{v: math.Max(ls.Up(), carry.Neg(ln).Up()), special: true,
-		p0: newClassPair(evClass{carry.Div(carry.Exact(1), K), ls}, evClass{carry.Div(km1, K), ln}, carry.Val{}),
-		p1: newClassPair(evClass{b, carry.Neg(ls)}, evClass{carry.Mul(km1, a), carry.Neg(ln)}, carry.Val{})}
+	km1 := errfloat.Exact(buckets - 1) // exact: buckets <= 2^53
+	ls := errfloat.Log1p(errfloat.Mul(km1, keep))
+	ln := errfloat.Log(N)
+	return KaryRR{v: math.Max(ls.Up(), errfloat.Neg(ln).Up()), special: true,
+		p0: newClassPair(evClass{errfloat.Div(errfloat.Exact(1), K), ls}, evClass{errfloat.Div(km1, K), ln}, errfloat.Val{}),
+		p1: newClassPair(evClass{b, errfloat.Neg(ls)}, evClass{errfloat.Mul(km1, a), errfloat.Neg(ln)}, errfloat.Val{})}
 }
 
 // At is fast.KaryRandomizedResponse at the order alpha > 1 (or +Inf).
@@ -63,11 +63,11 @@ func Tight(eps, alpha float64) float64 {
 // newPureDP returns the two classes of binary randomized response with
 // log ratio +-eps, eps > 0.
 func newPureDP(eps float64) classPair {
-	E := carry.Exact(eps)
-	one := carry.Exact(1)
-	w1 := carry.Div(one, carry.Add(one, carry.Exp(E)))            // 1/(1+e^eps)
-	w2 := carry.Div(one, carry.Add(one, carry.Exp(carry.Neg(E)))) // e^eps/(1+e^eps)
-	return newClassPair(evClass{w1, E}, evClass{w2, carry.Neg(E)}, carry.Val{})
+	E := errfloat.Exact(eps)
+	one := errfloat.Exact(1)
+	w1 := errfloat.Div(one, errfloat.Add(one, errfloat.Exp(E)))               // 1/(1+e^eps)
+	w2 := errfloat.Div(one, errfloat.Add(one, errfloat.Exp(errfloat.Neg(E)))) // e^eps/(1+e^eps)
+	return newClassPair(evClass{w1, E}, evClass{w2, errfloat.Neg(E)}, errfloat.Val{})
 }
 
 // TightCurve writes Tight(eps, orders[i]) into out[i] for valid input,
@@ -100,7 +100,7 @@ func ExponentialMechanism(eps, alpha float64) float64 {
 // ExponentialMechanismCurve writes ExponentialMechanism(eps, orders[i])
 // into out[i] for valid input, K computed once.
 func ExponentialMechanismCurve(eps float64, orders, out []float64) {
-	var k, e2 carry.Val
+	var k, e2 errfloat.Val
 	if eps > 0 {
 		k, e2 = emParts(eps)
 	}
@@ -111,9 +111,9 @@ func ExponentialMechanismCurve(eps float64, orders, out []float64) {
 		case math.IsInf(a, 1):
 			out[i] = eps
 		default:
-			t := carry.Mul(e2, carry.Exact((a-1)/8)) // /8 exact above the subnormals
-			t.E += carry.SubnormalErr((a - 1) / 8)
-			out[i] = math.Min(carry.Add(k, t).UpNonNeg(), eps)
+			t := errfloat.Mul(e2, errfloat.Exact((a-1)/8)) // /8 exact above the subnormals
+			t.E += errfloat.SubnormalErr((a - 1) / 8)
+			out[i] = math.Min(errfloat.Add(k, t).UpNonNeg(), eps)
 		}
 	}
 }
@@ -124,11 +124,11 @@ func ExponentialMechanismCurve(eps float64, orders, out []float64) {
 // at most eps^2/8 by Hoeffding's lemma), which is within eps^2/12 relative
 // of K, below 1e-18: there emK's quotients of underflowing terms would carry
 // error bounds far above the value (at eps = 1e-170 K is about 1e-341).
-func emParts(eps float64) (k, e2 carry.Val) {
-	E := carry.Exact(eps)
-	e2 = carry.Mul(E, E)
+func emParts(eps float64) (k, e2 errfloat.Val) {
+	E := errfloat.Exact(eps)
+	e2 = errfloat.Mul(E, E)
 	if eps < 0x1p-30 {
-		return carry.Mul(e2, carry.Exact(0.125)), e2
+		return errfloat.Mul(e2, errfloat.Exact(0.125)), e2
 	}
 	return emK(E), e2
 }
@@ -141,14 +141,14 @@ func emParts(eps float64) (k, e2 carry.Val) {
 // <= 1/2 by a factor of at least 1.38, so the subtraction loses under 2
 // bits. (Found by the events vectors: at eps = 50, alpha = 1.01, K was
 // +Inf and the bound eps replaced 48.2.)
-func emK(E carry.Val) carry.Val {
-	x := carry.Expm1(E)
-	u := carry.Div(carry.Em(E), x)
+func emK(E errfloat.Val) errfloat.Val {
+	x := errfloat.Expm1(E)
+	u := errfloat.Div(errfloat.Em(E), x)
 	if u.V <= 0.5 {
-		return carry.Neg(carry.Log1pmx(carry.Neg(u)))
+		return errfloat.Neg(errfloat.Log1pmx(errfloat.Neg(u)))
 	}
-	v := carry.Div(E, x)
-	return carry.Sub(carry.Neg(carry.Log(v)), carry.Sub(carry.Exact(1), v))
+	v := errfloat.Div(E, x)
+	return errfloat.Sub(errfloat.Neg(errfloat.Log(v)), errfloat.Sub(errfloat.Exact(1), v))
 }
 
 // RandomizedResponse is fast.RandomizedResponse for valid input (p in
@@ -160,37 +160,37 @@ func RandomizedResponse(p, alpha float64) float64 {
 	case 0, 1:
 		return math.Inf(1)
 	}
-	var P, Q, d, r carry.Val // P = max(p, 1-p), Q = 1-P, d = P-Q, r = log(P/Q)
+	var P, Q, d, r errfloat.Val // P = max(p, 1-p), Q = 1-P, d = P-Q, r = log(P/Q)
 	if p > 0.5 {
-		P, Q, d = carry.Exact(p), carry.Exact(1-p), carry.Exact(2*p-1) // exact (Sterbenz)
+		P, Q, d = errfloat.Exact(p), errfloat.Exact(1-p), errfloat.Exact(2*p-1) // exact (Sterbenz)
 	} else {
-		P, Q, d = carry.Sub(carry.Exact(1), carry.Exact(p)), carry.Exact(p), carry.Sub(carry.Exact(1), carry.Exact(2*p))
+		P, Q, d = errfloat.Sub(errfloat.Exact(1), errfloat.Exact(p)), errfloat.Exact(p), errfloat.Sub(errfloat.Exact(1), errfloat.Exact(2*p))
 	}
 	switch {
 	case p >= 1.0/3 && p <= 2.0/3:
-		r = carry.Log1p(carry.Div(d, Q)) // P/Q = 1 + d/Q, d/Q <= 1
+		r = errfloat.Log1p(errfloat.Div(d, Q)) // P/Q = 1 + d/Q, d/Q <= 1
 	case p > 0.5:
-		r = carry.Sub(carry.Log(carry.Exact(p)), carry.Log(Q))
+		r = errfloat.Sub(errfloat.Log(errfloat.Exact(p)), errfloat.Log(Q))
 	default:
-		r = carry.Sub(carry.Log1p(carry.Exact(-p)), carry.Log(carry.Exact(p)))
+		r = errfloat.Sub(errfloat.Log1p(errfloat.Exact(-p)), errfloat.Log(errfloat.Exact(p)))
 	}
 	switch {
 	case math.IsInf(alpha, 1):
 		return r.UpNonNeg()
 	case alpha == 1:
-		return carry.Mul(d, r).UpNonNeg()
+		return errfloat.Mul(d, r).UpNonNeg()
 	}
-	bh, bl := carry.TwoSum(alpha, -1)
-	b := carry.Val{V: bh, E: math.Abs(bl)}
-	y := carry.Mul(b, r)
-	var v carry.Val
+	bh, bl := errfloat.TwoSum(alpha, -1)
+	b := errfloat.Val{V: bh, E: math.Abs(bl)}
+	y := errfloat.Mul(b, r)
+	var v errfloat.Val
 	if y.V > 30 {
 		// log(P e^y + Q e^-y) = y + log(P + Q e^(-2y)), the log in [log P, 0]
-		t := carry.Mul(Q, carry.Exp(carry.Neg(carry.Mul2(y))))
-		v = carry.Add(y, carry.Log(carry.Add(P, t)))
+		t := errfloat.Mul(Q, errfloat.Exp(errfloat.Neg(errfloat.Mul2(y))))
+		v = errfloat.Add(y, errfloat.Log(errfloat.Add(P, t)))
 	} else {
-		s := carry.Add(carry.Add(carry.Mul(P, carry.Em(y)), carry.Mul(Q, carry.Em(carry.Neg(y)))), carry.Mul(d, y))
-		v = carry.Log1p(s)
+		s := errfloat.Add(errfloat.Add(errfloat.Mul(P, errfloat.Em(y)), errfloat.Mul(Q, errfloat.Em(errfloat.Neg(y)))), errfloat.Mul(d, y))
+		v = errfloat.Log1p(s)
 	}
-	return carry.Div(v, b).UpNonNeg()
+	return errfloat.Div(v, b).UpNonNeg()
 }

@@ -3,7 +3,7 @@ package puredp
 import (
 	"math"
 
-	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/errfloat"
 )
 
 // Tight zCDP parameters of eps-DP mechanisms (Harrison and Manurangsi
@@ -29,13 +29,13 @@ func tinyZCDPUp(eps, c float64) float64 {
 }
 
 // ratioKLUp returns an upper bound on x m/(m + k t), m = -expm1(-h), t =
-// e^-h, h > 0 given as a carry.Val, x > 0 exact: every term positive, no
+// e^-h, h > 0 given as a errfloat.Val, x > 0 exact: every term positive, no
 // cancellation, no overflow.
-func ratioKLUp(x float64, h carry.Val, k float64) float64 {
-	nh := carry.Neg(h)
-	m := carry.Neg(carry.Expm1(nh))
-	den := carry.Add(m, carry.Mul(carry.Exact(k), carry.Exp(nh)))
-	return carry.Mul(carry.Exact(x), carry.Div(m, den)).UpNonNeg()
+func ratioKLUp(x float64, h errfloat.Val, k float64) float64 {
+	nh := errfloat.Neg(h)
+	m := errfloat.Neg(errfloat.Expm1(nh))
+	den := errfloat.Add(m, errfloat.Mul(errfloat.Exact(k), errfloat.Exp(nh)))
+	return errfloat.Mul(errfloat.Exact(x), errfloat.Div(m, den)).UpNonNeg()
 }
 
 // LaplaceZCDP is fast.LaplaceZCDP for valid input.
@@ -46,7 +46,7 @@ func LaplaceZCDP(eps float64) float64 {
 	if eps < tinyZCDPEps {
 		return tinyZCDPUp(eps, 0.5)
 	}
-	return carry.EmExact(-eps).UpNonNeg()
+	return errfloat.EmExact(-eps).UpNonNeg()
 }
 
 // KaryRRZCDP is fast.KaryRRZCDP for valid input (buckets an integer in
@@ -58,7 +58,7 @@ func KaryRRZCDP(eps, buckets float64) float64 {
 	if eps < tinyZCDPEps {
 		return tinyZCDPUp(eps, 1/buckets)
 	}
-	return ratioKLUp(eps, carry.Exact(eps), buckets)
+	return ratioKLUp(eps, errfloat.Exact(eps), buckets)
 }
 
 // RAPPORZCDP is fast.RAPPORZCDP for valid input.
@@ -69,7 +69,7 @@ func RAPPORZCDP(eps float64) float64 {
 	if eps < tinyZCDPEps {
 		return tinyZCDPUp(eps, 0.25)
 	}
-	return ratioKLUp(eps, carry.Half(eps), 2) // tanh(h/2) = m/(m + 2t) at h = eps/2
+	return ratioKLUp(eps, errfloat.Half(eps), 2) // tanh(h/2) = m/(m + 2t) at h = eps/2
 }
 
 // BoundedRangeZCDP is fast.BoundedRangeZCDP for valid input.
@@ -80,10 +80,10 @@ func BoundedRangeZCDP(eps float64) float64 {
 	if eps < tinyZCDPEps {
 		return tinyZCDPUp(eps, 0.125)
 	}
-	E := carry.Exact(eps)
+	E := errfloat.Exact(eps)
 	if eps <= 2 {
 		return emK(E).UpNonNeg()
 	}
-	c := carry.Div(E, carry.Neg(carry.Expm1(carry.Neg(E))))
-	return carry.Sub(carry.Sub(c, carry.Exact(1)), carry.Log(c)).UpNonNeg()
+	c := errfloat.Div(E, errfloat.Neg(errfloat.Expm1(errfloat.Neg(E))))
+	return errfloat.Sub(errfloat.Sub(c, errfloat.Exact(1)), errfloat.Log(c)).UpNonNeg()
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/errfloat"
 	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
@@ -14,7 +14,7 @@ import (
 // to rsMaxConst orders) and meant to live on the caller's stack.
 type Bounds struct {
 	poisson bool
-	logMean carry.Val
+	logMean errfloat.Val
 	mean    float64
 	c       float64 // TNB: (1+eta) min bracket, rounded up
 	bhLog   float64 // Poisson: min over orders of log sqrt(1 - e^-rdp), rounded up
@@ -23,7 +23,7 @@ type Bounds struct {
 	// A_j - (a_j - 1) eps, A_j = (a_j-1)(rdp_j + log1p(-1/a_j)) - log a_j
 	// (NaN where order j does not enter), formed once.
 	nA int
-	A  [rsMaxConst]carry.Val
+	A  [rsMaxConst]errfloat.Val
 }
 
 const rsMaxConst = 1024
@@ -33,7 +33,7 @@ const rsMaxConst = 1024
 // be found or verified for the mean.
 func (b *Bounds) Init(orders, rdp []float64, mean, shape float64) error {
 	b.mean = mean
-	b.logMean = carry.Log(carry.Exact(mean))
+	b.logMean = errfloat.Log(errfloat.Exact(mean))
 	if math.IsInf(shape, 1) {
 		b.poisson = true
 		b.bhLog = 0
@@ -45,17 +45,17 @@ func (b *Bounds) Init(orders, rdp []float64, mean, shape float64) error {
 				b.zeroD = true
 				continue
 			}
-			l := carry.Log(carry.Neg(carry.Expm1(carry.Exact(-rdp[j]))))
-			b.bhLog = math.Min(b.bhLog, carry.Half(l.V).V+l.E/2+carry.Unit*math.Abs(l.V))
+			l := errfloat.Log(errfloat.Neg(errfloat.Expm1(errfloat.Exact(-rdp[j]))))
+			b.bhLog = math.Min(b.bhLog, errfloat.Half(l.V).V+l.E/2+errfloat.Unit*math.Abs(l.V))
 		}
 		if len(orders) <= rsMaxConst {
 			b.nA = len(orders)
 			for j, a := range orders {
-				b.A[j] = carry.Val{V: math.NaN(), E: 0}
+				b.A[j] = errfloat.Val{V: math.NaN(), E: 0}
 				if a > 1 && !math.IsInf(a, 1) && !math.IsInf(rdp[j], 1) {
-					A := carry.Exact(a)
-					l := carry.Add(carry.Exact(rdp[j]), carry.Log1p(carry.Neg(carry.Div(carry.Exact(1), A))))
-					b.A[j] = carry.Sub(carry.Mul(l, carry.Sub(A, carry.Exact(1))), carry.Log(A))
+					A := errfloat.Exact(a)
+					l := errfloat.Add(errfloat.Exact(rdp[j]), errfloat.Log1p(errfloat.Neg(errfloat.Div(errfloat.Exact(1), A))))
+					b.A[j] = errfloat.Sub(errfloat.Mul(l, errfloat.Sub(A, errfloat.Exact(1))), errfloat.Log(A))
 				}
 			}
 		}
@@ -70,16 +70,16 @@ func (b *Bounds) Init(orders, rdp []float64, mean, shape float64) error {
 		if a < 1 || math.IsInf(rdp[j], 1) {
 			continue
 		}
-		var t carry.Val
+		var t errfloat.Val
 		if math.IsInf(a, 1) {
-			t = carry.Exact(rdp[j])
+			t = errfloat.Exact(rdp[j])
 		} else {
-			A := carry.Exact(a)
-			t = carry.Div(carry.Add(carry.Mul(carry.Exact(rdp[j]), carry.Sub(A, carry.Exact(1))), u), A)
+			A := errfloat.Exact(a)
+			t = errfloat.Div(errfloat.Add(errfloat.Mul(errfloat.Exact(rdp[j]), errfloat.Sub(A, errfloat.Exact(1))), u), A)
 		}
 		br = math.Min(br, t.Up())
 	}
-	b.c = carry.Mul(carry.Add(carry.Exact(shape), carry.Exact(1)), carry.Exact(br)).Up()
+	b.c = errfloat.Mul(errfloat.Add(errfloat.Exact(shape), errfloat.Exact(1)), errfloat.Exact(br)).Up()
 	return nil
 }
 
@@ -89,23 +89,23 @@ func (b *Bounds) At(orders, rdp []float64, i int) float64 {
 		return math.Inf(1)
 	}
 	lam := orders[i]
-	v := carry.Exact(rdp[i])
-	var am1 carry.Val
+	v := errfloat.Exact(rdp[i])
+	var am1 errfloat.Val
 	if !math.IsInf(lam, 1) {
-		am1 = carry.Sub(carry.Exact(lam), carry.Exact(1))
-		v = carry.Add(v, carry.Div(b.logMean, am1))
+		am1 = errfloat.Sub(errfloat.Exact(lam), errfloat.Exact(1))
+		v = errfloat.Add(v, errfloat.Div(b.logMean, am1))
 	}
 	if !b.poisson {
-		return carry.Add(v, carry.Exact(b.c)).Up()
+		return errfloat.Add(v, errfloat.Exact(b.c)).Up()
 	}
 	// Poisson: epshat from below, deltahat from above.
 	epsLo := 0.0
 	if !math.IsInf(lam, 1) {
-		e := carry.Log1p(carry.Div(carry.Exact(1), am1))
+		e := errfloat.Log1p(errfloat.Div(errfloat.Exact(1), am1))
 		epsLo = math.Max(0, e.V-e.E*(1+0x1p-20))
 	}
 	dh := b.deltaHatUp(orders, rdp, epsLo)
-	return carry.Add(v, carry.Mul(carry.Exact(b.mean), carry.Exact(dh))).Up()
+	return errfloat.Add(v, errfloat.Mul(errfloat.Exact(b.mean), errfloat.Exact(dh))).Up()
 }
 
 // deltaHatUp is an upper bound on min over orders of delta at eps (see
@@ -131,20 +131,20 @@ func (b *Bounds) deltaHatUp(orders, rdp []float64, eps float64) float64 {
 		if b.nA > 0 {
 			if aj := b.A[j]; !math.IsNaN(aj.V) {
 				// eps >= 0 is exact; a-1 is formed with its bound.
-				m = math.Min(m, carry.Sub(aj, carry.Mul(carry.Sub(carry.Exact(a), carry.Exact(1)), carry.Exact(eps))).Up())
+				m = math.Min(m, errfloat.Sub(aj, errfloat.Mul(errfloat.Sub(errfloat.Exact(a), errfloat.Exact(1)), errfloat.Exact(eps))).Up())
 			}
 			continue
 		}
-		A := carry.Exact(a)
-		l := carry.Sub(carry.Exact(rdp[j]), carry.Exact(eps))
-		l = carry.Add(l, carry.Log1p(carry.Neg(carry.Div(carry.Exact(1), A))))
-		l = carry.Sub(carry.Mul(l, carry.Sub(A, carry.Exact(1))), carry.Log(A))
+		A := errfloat.Exact(a)
+		l := errfloat.Sub(errfloat.Exact(rdp[j]), errfloat.Exact(eps))
+		l = errfloat.Add(l, errfloat.Log1p(errfloat.Neg(errfloat.Div(errfloat.Exact(1), A))))
+		l = errfloat.Sub(errfloat.Mul(l, errfloat.Sub(A, errfloat.Exact(1))), errfloat.Log(A))
 		m = math.Min(m, l.Up())
 	}
 	if m >= 0 {
 		return 1
 	}
-	return carry.Exp(carry.Exact(m)).Up()
+	return errfloat.Exp(errfloat.Exact(m)).Up()
 }
 
 // Min is the smallest bound over orders >= alpha (and > 1); ok is false
@@ -162,16 +162,16 @@ func (b *Bounds) Min(orders, rdp []float64, alpha float64) (v float64, ok bool) 
 
 // tnbMean returns the truncated negative binomial's mean at u = log(1/gamma)
 // with its error bound.
-func tnbMean(u, eta float64) carry.Val {
-	U := carry.Exact(u)
+func tnbMean(u, eta float64) errfloat.Val {
+	U := errfloat.Exact(u)
 	switch {
 	case eta == 0:
-		return carry.Div(carry.Expm1(U), U)
+		return errfloat.Div(errfloat.Expm1(U), U)
 	case eta == 1:
-		return carry.Exp(U)
+		return errfloat.Exp(U)
 	}
-	E := carry.Exact(eta)
-	return carry.Div(carry.Mul(E, carry.Expm1(U)), carry.Neg(carry.Expm1(carry.Neg(carry.Mul(E, U)))))
+	E := errfloat.Exact(eta)
+	return errfloat.Div(errfloat.Mul(E, errfloat.Expm1(U)), errfloat.Neg(errfloat.Expm1(errfloat.Neg(errfloat.Mul(E, U)))))
 }
 
 // tnbLogMean returns the log of the truncated negative binomial's mean at
@@ -180,20 +180,20 @@ func tnbMean(u, eta float64) carry.Val {
 //
 //	eta = 0: log mean = log expm1(u) - log u
 //	eta > 0: log mean = log eta + log expm1(u) - log(-expm1(-eta u))
-func tnbLogMean(u, eta float64) carry.Val {
-	U := carry.Exact(u)
-	lem := carry.Log(carry.Expm1(U))
+func tnbLogMean(u, eta float64) errfloat.Val {
+	U := errfloat.Exact(u)
+	lem := errfloat.Log(errfloat.Expm1(U))
 	if u > 700 {
-		lem = carry.Add(U, carry.Log1p(carry.Neg(carry.Exp(carry.Neg(U)))))
+		lem = errfloat.Add(U, errfloat.Log1p(errfloat.Neg(errfloat.Exp(errfloat.Neg(U)))))
 	}
 	switch {
 	case eta == 0:
-		return carry.Sub(lem, carry.Log(U))
+		return errfloat.Sub(lem, errfloat.Log(U))
 	case eta == 1:
 		return U
 	}
-	E := carry.Exact(eta)
-	return carry.Sub(carry.Add(carry.Log(E), lem), carry.Log(carry.Neg(carry.Expm1(carry.Neg(carry.Mul(E, U))))))
+	E := errfloat.Exact(eta)
+	return errfloat.Sub(errfloat.Add(errfloat.Log(E), lem), errfloat.Log(errfloat.Neg(errfloat.Expm1(errfloat.Neg(errfloat.Mul(E, U))))))
 }
 
 // tnbLogInvGammaUp returns an upper bound on u = log(1/gamma) with mean(u) =
@@ -203,9 +203,9 @@ func tnbLogMean(u, eta float64) carry.Val {
 // float64 before it reaches the largest means (at mean 2.65e305, shape 0,
 // e^u/u needs u = 710 > log(MaxFloat64); found by FuzzAccountant, which
 // got an untyped "not verified" error where the reference has a value).
-func tnbLogInvGammaUp(mean, eta float64) (carry.Val, error) {
+func tnbLogInvGammaUp(mean, eta float64) (errfloat.Val, error) {
 	if mean == 1 {
-		return carry.Exact(0), nil
+		return errfloat.Exact(0), nil
 	}
 	if mean > 1e300 {
 		return tnbLogInvGammaUpLog(mean, eta)
@@ -214,10 +214,10 @@ func tnbLogInvGammaUp(mean, eta float64) (carry.Val, error) {
 	for tnbMean(hi, eta).V < mean {
 		hi *= 2
 		if hi > 1e300 {
-			return carry.Val{}, fmt.Errorf("no gamma for mean %g: %w", mean, rdp.ErrNotConverged)
+			return errfloat.Val{}, fmt.Errorf("no gamma for mean %g: %w", mean, rdp.ErrNotConverged)
 		}
 	}
-	return invertVerified(lo, hi, mean, func(u float64) carry.Val { return tnbMean(u, eta) }, mean)
+	return invertVerified(lo, hi, mean, func(u float64) errfloat.Val { return tnbMean(u, eta) }, mean)
 }
 
 // invertVerified returns the least u in [lo, hi] (to the verification's
@@ -227,7 +227,7 @@ func tnbLogInvGammaUp(mean, eta float64) (carry.Val, error) {
 // bound of the mean (ulps of the mean, not of u) needs a step far above
 // u's ulps; doubling overshoots the smallest verified u by at most the
 // last step, below twice the bound's width in u.
-func invertVerified(lo, hi, target float64, f func(float64) carry.Val, mean float64) (carry.Val, error) {
+func invertVerified(lo, hi, target float64, f func(float64) errfloat.Val, mean float64) (errfloat.Val, error) {
 	for range 2000 {
 		mid := lo + (hi-lo)/2
 		if mid <= lo || mid >= hi {
@@ -239,26 +239,26 @@ func invertVerified(lo, hi, target float64, f func(float64) carry.Val, mean floa
 			hi = mid
 		}
 	}
-	u, step := hi, 4*carry.Unit*hi
+	u, step := hi, 4*errfloat.Unit*hi
 	for range 200 {
 		m := f(u)
 		if m.V-m.E*(1+0x1p-20) >= target {
-			return carry.Exact(u), nil
+			return errfloat.Exact(u), nil
 		}
 		u = math.Nextafter(u+step, math.Inf(1))
 		step *= 2
 	}
-	return carry.Val{}, fmt.Errorf("gamma for mean %g not verified: %w", mean, rdp.ErrNotConverged)
+	return errfloat.Val{}, fmt.Errorf("gamma for mean %g not verified: %w", mean, rdp.ErrNotConverged)
 }
 
 // tnbLogInvGammaUpLog is tnbLogInvGammaUp on log mean, for mean > 1e300
 // (log mean is increasing in u). u is raised until the computed log mean
 // minus its bound reaches log mean's upper bound.
-func tnbLogInvGammaUpLog(mean, eta float64) (carry.Val, error) {
-	tl := carry.Log(carry.Exact(mean))
+func tnbLogInvGammaUpLog(mean, eta float64) (errfloat.Val, error) {
+	tl := errfloat.Log(errfloat.Exact(mean))
 	target := tl.V + tl.E*(1+0x1p-20)
 	// mean(u) >= expm1(u)/u: mean(1024) > e^1024/1024 > MaxFloat64.
-	return invertVerified(0, 1024, target, func(u float64) carry.Val { return tnbLogMean(u, eta) }, mean)
+	return invertVerified(0, 1024, target, func(u float64) errfloat.Val { return tnbLogMean(u, eta) }, mean)
 }
 
 // Curve writes into out (len(orders)) the smallest bound over the curve's

@@ -3,8 +3,8 @@ package sampled
 import (
 	"math"
 
-	"github.com/rdpcheck/rdpcheck/internal/carry"
 	"github.com/rdpcheck/rdpcheck/internal/divergence"
+	"github.com/rdpcheck/rdpcheck/internal/errfloat"
 	"github.com/rdpcheck/rdpcheck/internal/xmath"
 )
 
@@ -39,16 +39,16 @@ func Discrete(q float64, distP, distQ []float64, alpha float64) (v float64, ok b
 		}
 		same = false
 		d := P - Q
-		dt := 3 * carry.Unit
-		if carry.NearRatio(P, Q) {
-			dt = 2 * carry.Unit // P - Q exact (Sterbenz)
+		dt := 3 * errfloat.Unit
+		if errfloat.NearRatio(P, Q) {
+			dt = 2 * errfloat.Unit // P - Q exact (Sterbenz)
 		}
 		if math.Abs(d) < 0x1p-1020 {
-			dt += carry.TinyErr / math.Abs(d)
+			dt += errfloat.TinyErr / math.Abs(d)
 		}
 		// 1 + t = ((1-q) Q + q P)/Q, 1-q exact where it matters (t < -1/2
 		// needs q > 1/2): four roundings.
-		nodes.appendNode(math.Log(Q), q*(d/Q), dt, ((1-q)*Q+q*P)/Q, 5*carry.Unit)
+		nodes.appendNode(math.Log(Q), q*(d/Q), dt, ((1-q)*Q+q*P)/Q, 5*errfloat.Unit)
 		nodes.w[len(nodes.w)-1] = Q // exact weight
 	}
 	if outside {
@@ -66,9 +66,9 @@ func Discrete(q float64, distP, distQ []float64, alpha float64) (v float64, ok b
 			f, b = 0, 0
 		}
 		for j, t := range nodes.t {
-			L := carry.Log1p(carry.Val{V: t, E: math.Abs(t) * nodes.dt[j]})
+			L := errfloat.Log1p(errfloat.Val{V: t, E: math.Abs(t) * nodes.dt[j]})
 			f = math.Max(f, L.Up())
-			b = math.Max(b, carry.Neg(L).Up())
+			b = math.Max(b, errfloat.Neg(L).Up())
 		}
 		return math.Max(f, b), true
 	}
@@ -76,15 +76,15 @@ func Discrete(q float64, distP, distQ []float64, alpha float64) (v float64, ok b
 	for _, fwd := range []bool{true, false} {
 		kind, g := directionKind(fwd, alpha)
 		// The defect X = (sum Q - 1) + g lin, lin = q (dP - dQ) (KL: +-lin).
-		lin := carry.Mul(carry.Exact(q), carry.Sub(dP, dQ))
-		var X carry.Val
+		lin := errfloat.Mul(errfloat.Exact(q), errfloat.Sub(dP, dQ))
+		var X errfloat.Val
 		switch kind {
 		case kindKLF:
 			X = lin
 		case kindKLB:
-			X = carry.Neg(lin)
+			X = errfloat.Neg(lin)
 		default:
-			X = carry.Add(dQ, carry.Mul(carry.Exact(g), lin))
+			X = errfloat.Add(dQ, errfloat.Mul(errfloat.Exact(g), lin))
 		}
 		var S, E float64
 		var acc lsum
@@ -100,22 +100,22 @@ func Discrete(q float64, distP, distQ []float64, alpha float64) (v float64, ok b
 			if linear {
 				h, e, _ := hLin(kind, g, a, nodes.dt[j], nodes.L[j], nodes.l1[j], nodes.dL[j], nodes.dl1[j])
 				S += nodes.w[j] * h
-				E += nodes.w[j] * (e + 2*carry.Unit*h)
+				E += nodes.w[j] * (e + 2*errfloat.Unit*h)
 				continue
 			}
 			lh, e, ok := hLog(kind, g, a, nodes.dt[j], nodes.L[j], nodes.l1[j], nodes.dL[j], nodes.dl1[j])
 			if !ok {
 				return 0, false
 			}
-			acc.add(nodes.lw[j]+lh, e+4*carry.Unit*math.Abs(nodes.lw[j]))
+			acc.add(nodes.lw[j]+lh, e+4*errfloat.Unit*math.Abs(nodes.lw[j]))
 		}
 		var ls float64
 		if linear {
 			// The total may be negative: entries taken exactly need not
 			// sum to 1 (see the reference). Its upper bound is used as is.
 			tot := S + X.V
-			err := E + X.E + float64(len(nodes.t)+2)*carry.Unit*(S+math.Abs(X.V))
-			up := tot + 2*err + 2*carry.Unit*math.Abs(tot)
+			err := E + X.E + float64(len(nodes.t)+2)*errfloat.Unit*(S+math.Abs(X.V))
+			up := tot + 2*err + 2*errfloat.Unit*math.Abs(tot)
 			if !(up > -0.5) {
 				return 0, false
 			}
@@ -125,12 +125,12 @@ func Discrete(q float64, distP, distQ []float64, alpha float64) (v float64, ok b
 			} else {
 				v = math.Log1p(up) / (alpha - 1)
 			}
-			best = math.Max(best, ceilRel(v, 8*carry.Unit))
+			best = math.Max(best, ceilRel(v, 8*errfloat.Unit))
 			continue
 		} else {
 			// Here the sum is beyond e^40 the defect's size: add |X| up.
 			ls = acc.logUp(0)
-			ls = xmath.LogAddExp(ls, math.Log(math.Abs(X.V)+X.E+1e-300)) + 4*carry.Unit*math.Abs(ls)
+			ls = xmath.LogAddExp(ls, math.Log(math.Abs(X.V)+X.E+1e-300)) + 4*errfloat.Unit*math.Abs(ls)
 		}
 		var v float64
 		if alpha == 1 {
@@ -138,7 +138,7 @@ func Discrete(q float64, distP, distQ []float64, alpha float64) (v float64, ok b
 		} else {
 			v = log1pOfExp(ls) / (alpha - 1)
 		}
-		best = math.Max(best, carry.RoundUp(v, 16*carry.Unit))
+		best = math.Max(best, errfloat.RoundUp(v, 16*errfloat.Unit))
 	}
 	// Sums that miss 1 in the last bits may make the given entries' exact
 	// value negative (reference.SampledDivergence returns it); as in
@@ -152,5 +152,5 @@ func ceilRel(v, rel float64) float64 {
 	if v < 0 {
 		return math.Nextafter(v*(1-rel), math.Inf(1))
 	}
-	return carry.RoundUp(v, rel)
+	return errfloat.RoundUp(v, rel)
 }

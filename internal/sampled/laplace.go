@@ -3,7 +3,7 @@ package sampled
 import (
 	"math"
 
-	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/errfloat"
 	"github.com/rdpcheck/rdpcheck/internal/xmath"
 )
 
@@ -58,10 +58,10 @@ func NewLaplaceCurve(q, b float64) *LaplaceCurve {
 	// e^c/|expm1(c)| times that, relative.
 	// 1 + t = (1-q) + q e^-c on the left, 1-q exact for q >= 1/2 (the
 	// only case where t < -1/2), e^-c moved by 2u c relative.
-	lc.tails.appendNode(-math.Ln2, q*math.Expm1(-c), 6*carry.Unit+math.Exp(-c)/math.Abs(math.Expm1(-c))*2*carry.Unit*c,
-		(1-q)+q*math.Exp(-c), 8*carry.Unit+2*carry.Unit*c)
-	lc.tails.appendNode(-math.Ln2-c, q*math.Expm1(c), 6*carry.Unit+math.Exp(c)/math.Abs(math.Expm1(c))*2*carry.Unit*c, 0, 0)
-	lc.tails.lwErr = 2 * carry.Unit * (c + 1) // -ln 2 - c rounded
+	lc.tails.appendNode(-math.Ln2, q*math.Expm1(-c), 6*errfloat.Unit+math.Exp(-c)/math.Abs(math.Expm1(-c))*2*errfloat.Unit*c,
+		(1-q)+q*math.Exp(-c), 8*errfloat.Unit+2*errfloat.Unit*c)
+	lc.tails.appendNode(-math.Ln2-c, q*math.Expm1(c), 6*errfloat.Unit+math.Exp(c)/math.Abs(math.Expm1(c))*2*errfloat.Unit*c, 0, 0)
+	lc.tails.lwErr = 2 * errfloat.Unit * (c + 1) // -ln 2 - c rounded
 	lc.pre = math.Log(0.25) - c/2 + math.Log(2*lc.hw)
 	lc.logNP = math.Log(float64(np))
 	lc.tailLower[0], lc.tailLower[1] = xmath.LaplaceTails(q, c)
@@ -104,8 +104,8 @@ func (lc *LaplaceCurve) piece(i, k int) *lapNodes {
 	pre := math.Log(0.25*lc.hw) - lc.c/2
 	// lw = pre + log w_j - u/2: pre's, u's and the sums' roundings, with
 	// |log w_j| < 12 for every rule size used (w_j > 1e-5).
-	p.lwErr = 4 * carry.Unit * (math.Abs(pre) + math.Abs(uc)/2 + lc.hw/2 + 12)
-	eu := 2 * carry.Unit * (math.Abs(uc) + lc.hw) // a node's rounding
+	p.lwErr = 4 * errfloat.Unit * (math.Abs(pre) + math.Abs(uc)/2 + lc.hw/2 + 12)
+	eu := 2 * errfloat.Unit * (math.Abs(uc) + lc.hw) // a node's rounding
 	for j := range r.x {
 		for si, s := range [2]float64{-1, 1} {
 			u := uc + s*lc.hw*r.x[j]
@@ -114,8 +114,8 @@ func (lc *LaplaceCurve) piece(i, k int) *lapNodes {
 			if u < -0.69 {
 				e = math.Exp(u)
 			}
-			dt := 6*carry.Unit + e/math.Abs(em1)*eu
-			p.setNode(2*j+si, pre+r.lw[j]-u/2, lc.q*em1, dt, (1-lc.q)+lc.q*e, 8*carry.Unit+eu)
+			dt := 6*errfloat.Unit + e/math.Abs(em1)*eu
+			p.setNode(2*j+si, pre+r.lw[j]-u/2, lc.q*em1, dt, (1-lc.q)+lc.q*e, 8*errfloat.Unit+eu)
 		}
 	}
 	lc.nodes[i][k] = p
@@ -168,14 +168,14 @@ func (lc *LaplaceCurve) moment(kind int, g float64, tbits int) (float64, bool) {
 				}
 				w := p.w[j]
 				S += w * h
-				E += w * (e + h*(16*carry.Unit+4*carry.Unit*math.Abs(p.lw[j])+p.lwErr))
+				E += w * (e + h*(16*errfloat.Unit+4*errfloat.Unit*math.Abs(p.lw[j])+p.lwErr))
 				continue
 			}
 			lh, e, ok := hLog(kind, g, p.t[j], p.dt[j], p.L[j], p.l1[j], p.dL[j], p.dl1[j])
 			if !ok {
 				return false
 			}
-			acc.add(p.lw[j]+lh, e+16*carry.Unit+4*carry.Unit*math.Abs(p.lw[j])+p.lwErr)
+			acc.add(p.lw[j]+lh, e+16*errfloat.Unit+4*errfloat.Unit*math.Abs(p.lw[j])+p.lwErr)
 		}
 		return true
 	}
@@ -237,8 +237,8 @@ func (lc *LaplaceCurve) moment(kind int, g float64, tbits int) (float64, bool) {
 		if !(S > 0) {
 			return 0, false
 		}
-		rel := E/S + float64(n+2)*carry.Unit + math.Ldexp(1, 2-tbits)
-		ls = math.Log(S) + 2*rel + 2*carry.Unit
+		rel := E/S + float64(n+2)*errfloat.Unit + math.Ldexp(1, 2-tbits)
+		ls = math.Log(S) + 2*rel + 2*errfloat.Unit
 	} else {
 		ls = acc.logUp(math.Ldexp(1, 2-tbits))
 	}
@@ -265,18 +265,18 @@ func logAddExpLower(a, b float64) float64 {
 func (lc *LaplaceCurve) backInf() float64 {
 	if lc.bInf == 0 {
 		q, c := lc.q, lc.c
-		var m carry.Val // log of 1 - q + q e^-c
+		var m errfloat.Val // log of 1 - q + q e^-c
 		if q*-math.Expm1(-c) < 0.5 {
-			m = carry.Log1p(carry.Mul(carry.Exact(q), carry.Expm1(carry.Exact(-c))))
+			m = errfloat.Log1p(errfloat.Mul(errfloat.Exact(q), errfloat.Expm1(errfloat.Exact(-c))))
 		} else {
 			// 1 + q expm1(-c) cancels: (1-q) + q e^-c, both terms >= 0
 			// and 1-q exact (q >= 1/2); xmath.LogMix's split, with error
 			// bounds. (Found by FuzzSampled: at q = 1 -
 			// 2^-53, b = 0.0261 the interval of q expm1(-c) reached -1,
 			// and the bound was +Inf at every order above 2.)
-			m = carry.Log(carry.Add(carry.Exact(1-q), carry.Mul(carry.Exact(q), carry.Exp(carry.Exact(-c)))))
+			m = errfloat.Log(errfloat.Add(errfloat.Exact(1-q), errfloat.Mul(errfloat.Exact(q), errfloat.Exp(errfloat.Exact(-c)))))
 		}
-		lc.bInf = carry.RoundUp(carry.Neg(m).Up(), (c+2)*carry.Unit+4*carry.Unit) // as infValue
+		lc.bInf = errfloat.RoundUp(errfloat.Neg(m).Up(), (c+2)*errfloat.Unit+4*errfloat.Unit) // as infValue
 	}
 	return lc.bInf
 }
@@ -295,7 +295,7 @@ func (lc *LaplaceCurve) direction(fwd bool, alpha float64, tbits int) (float64, 
 	} else {
 		v = log1pOfExp(ls) / (alpha - 1)
 	}
-	return carry.RoundUp(v, 16*carry.Unit), true
+	return errfloat.RoundUp(v, 16*errfloat.Unit), true
 }
 
 // At is fast.SampledLaplace at the order alpha >= 1 (or +Inf), with the
@@ -364,19 +364,19 @@ func (lc *LaplaceCurve) At(alpha float64) float64 {
 // max(log(1 - q + q e^(1/b)), -log(1 - q + q e^(-1/b))).
 func (lc *LaplaceCurve) infValue() float64 {
 	q, c := lc.q, lc.c
-	var f carry.Val
+	var f errfloat.Val
 	if c <= 700 {
-		f = carry.Log1p(carry.Mul(carry.Exact(q), carry.Expm1(carry.Exact(c))))
+		f = errfloat.Log1p(errfloat.Mul(errfloat.Exact(q), errfloat.Expm1(errfloat.Exact(c))))
 	} else {
 		// e^c overflows float64 (b below 1/709.8): log(1 - q + q e^c)
 		// = c + log(q + (1-q) e^-c), every term positive. (Found by
 		// FuzzSampled: b = 8.7e-4 gave +Inf, above the Laplace's 1152.)
-		f = carry.Add(carry.Exact(c), carry.Log(carry.Add(carry.Exact(q), carry.Mul(carry.Sub(carry.Exact(1), carry.Exact(q)), carry.Exp(carry.Exact(-c))))))
+		f = errfloat.Add(errfloat.Exact(c), errfloat.Log(errfloat.Add(errfloat.Exact(q), errfloat.Mul(errfloat.Sub(errfloat.Exact(1), errfloat.Exact(q)), errfloat.Exp(errfloat.Exact(-c))))))
 	}
 	// c = 1/b is rounded (relative u): that moves log1p(q expm1(c)) by
 	// at most c e^c/expm1(c) u <= (c+1) u of itself, and the backward
 	// value by at most u of itself.
-	return math.Max(carry.RoundUp(f.Up(), (c+2)*carry.Unit+4*carry.Unit), lc.backInf())
+	return math.Max(errfloat.RoundUp(f.Up(), (c+2)*errfloat.Unit+4*errfloat.Unit), lc.backInf())
 }
 
 // fineBits is the quadrature's truncation target (2^-fineBits of the sum:

@@ -4,7 +4,7 @@ import (
 	"math"
 	"sync"
 
-	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/errfloat"
 )
 
 // glRule64 is an n-point Gauss-Legendre rule: positive nodes and weights.
@@ -84,10 +84,10 @@ func (p *lapNodes) setNode(j int, lw, t, dt, m, dm float64) {
 	var L, dL float64
 	if m > 0 && t < -0.5 {
 		L = math.Log(m)
-		dL = 2*carry.Unit + dm/math.Abs(L)
+		dL = 2*errfloat.Unit + dm/math.Abs(L)
 	} else {
 		L = math.Log1p(t)
-		dL = 4 * carry.Unit
+		dL = 4 * errfloat.Unit
 		if t != 0 {
 			dL += dt * math.Abs(t) / ((1 + t) * math.Abs(L))
 		}
@@ -99,9 +99,9 @@ func (p *lapNodes) setNode(j int, lw, t, dt, m, dm float64) {
 	var dl1 float64
 	if math.Abs(t) < 0.5 {
 		l1 = log1pmx(t)
-		dl1 = 6*carry.Unit + 2*dt/(1+math.Min(t, 0))
+		dl1 = 6*errfloat.Unit + 2*dt/(1+math.Min(t, 0))
 	} else if l1 != 0 {
-		dl1 = (math.Abs(L)*dL+math.Abs(t)*dt)/math.Abs(l1) + carry.Unit
+		dl1 = (math.Abs(L)*dL+math.Abs(t)*dt)/math.Abs(l1) + errfloat.Unit
 	}
 	p.lw[j], p.w[j], p.t[j], p.dt[j] = lw, math.Exp(lw), t, dt
 	p.L[j], p.l1[j], p.dL[j], p.dl1[j] = L, l1, dL, dl1
@@ -140,10 +140,10 @@ func (p *lapNodes) sumPow(g float64, usePowers bool) (S, E float64, ok bool) {
 			// e^y - 1 - y > e^y/3.8 for y > 1: the two roundings cost 2 ulps of it.
 			e1 := ey[j]
 			emv = e1 - 1 - y
-			e = (rel+2*carry.Unit)*e1 + 2*carry.Unit*emv
+			e = (rel+2*errfloat.Unit)*e1 + 2*errfloat.Unit*emv
 		} else {
 			emv = emSampled(y)
-			e = 8 * carry.Unit * emv
+			e = 8 * errfloat.Unit * emv
 		}
 		h := emv + g*l1s[j]
 		if !(h >= 0x1p-1000) {
@@ -172,15 +172,15 @@ func (p *lapNodes) prepSum() {
 	for j, t := range p.t {
 		w, L := p.w[j], math.Abs(p.L[j])
 		p.wLdL[j] = w * L * p.dL[j]
-		p.wr[j] = w * (17*carry.Unit + 4*carry.Unit*math.Abs(p.lw[j]) + p.lwErr)
+		p.wr[j] = w * (17*errfloat.Unit + 4*errfloat.Unit*math.Abs(p.lw[j]) + p.lwErr)
 		if t != 0 {
-			p.sumWl1 += w * math.Abs(p.l1[j]) * (2*carry.Unit + p.dl1[j])
+			p.sumWl1 += w * math.Abs(p.l1[j]) * (2*errfloat.Unit + p.dl1[j])
 		}
 		if L > p.maxL {
 			p.maxL = L
 		}
 	}
-	p.sumWl1 *= 1 + float64(n+2)*carry.Unit // the sum's own rounding
+	p.sumWl1 *= 1 + float64(n+2)*errfloat.Unit // the sum's own rounding
 }
 
 // powState holds e^(g L_j) for every node at one exponent g, so that the
@@ -232,7 +232,7 @@ func (p *lapNodes) powers(g float64) ([]float64, float64) {
 			for j, L := range p.L {
 				s.mul[j] = math.Exp(d * L)
 			}
-			s.step, s.mrel = d, 2*carry.Unit+carry.Unit*math.Abs(d)*p.maxL*(1+2*carry.Unit)
+			s.step, s.mrel = d, 2*errfloat.Unit+errfloat.Unit*math.Abs(d)*p.maxL*(1+2*errfloat.Unit)
 		}
 		// e^(d L) = e^(step L) e^(c), c = (d - step) L (exact difference,
 		// |c| <= 2^-44 |step L|, a few ulps of g): e^c = 1 + c within c^2.
@@ -247,8 +247,8 @@ func (p *lapNodes) powers(g float64) ([]float64, float64) {
 				s.ey[j] = v + v*(c*L)
 			}
 		}
-		m := math.Abs(c) * p.maxL * (1 + 2*carry.Unit) // max |c L_j|
-		s.rel += s.mrel + 3*carry.Unit + 2*m*m + carry.Unit*m
+		m := math.Abs(c) * p.maxL * (1 + 2*errfloat.Unit) // max |c L_j|
+		s.rel += s.mrel + 3*errfloat.Unit + 2*m*m + errfloat.Unit*m
 		s.g = g
 		s.steps++
 		return s.ey, s.rel
@@ -256,6 +256,6 @@ func (p *lapNodes) powers(g float64) ([]float64, float64) {
 	for j, L := range p.L {
 		s.ey[j] = math.Exp(g * L)
 	}
-	s.g, s.rel, s.steps = g, 2*carry.Unit+carry.Unit*math.Abs(g)*p.maxL*(1+2*carry.Unit), 0
+	s.g, s.rel, s.steps = g, 2*errfloat.Unit+errfloat.Unit*math.Abs(g)*p.maxL*(1+2*errfloat.Unit), 0
 	return s.ey, s.rel
 }

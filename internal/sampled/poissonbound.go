@@ -3,7 +3,7 @@ package sampled
 import (
 	"math"
 
-	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/errfloat"
 )
 
 // PoissonBound is fast.PoissonBound for valid arguments: q in [0, 1], a
@@ -30,14 +30,14 @@ func PoissonBound(q, alpha float64, base []float64) float64 {
 	}
 	// cgf(k) = (k-1) eps_bound(k), an upper bound. The log of each term,
 	// log C(k,l) + l log q + (k-l) log(1-q) + log k_l, is formed in
-	// double-double (carry.LogDD is within 2^-100 relative), so only its final
+	// double-double (errfloat.LogDD is within 2^-100 relative), so only its final
 	// rounding, u |lt - M| for the terms within e^-40 of the largest M,
 	// and the series' own few ulps remain.
 	cgf := func(k int) float64 {
 		if q == 1 {
-			return carry.RoundUp(float64(k-1)*base[k-2], 2*carry.Unit)
+			return errfloat.RoundUp(float64(k-1)*base[k-2], 2*errfloat.Unit)
 		}
-		lqh, lql := carry.LogDD(q)
+		lqh, lql := errfloat.LogDD(q)
 		l1q := math.Log1p(-q) // error u |l1q|, times (k-l) below
 		type term struct{ h, l, r float64 }
 		var ts []term
@@ -47,15 +47,15 @@ func PoissonBound(q, alpha float64, base []float64) float64 {
 		// (-1489 beside 1e100) that is not small on the scale of exp.
 		M, Ml := math.Inf(-1), 0.0
 		for l := 1; l <= k; l++ {
-			nh, nl := carry.LogDD(float64(k - l + 1))
-			dh, dl := carry.LogDD(float64(l))
-			bh, bl = carry.DDAdd(bh, bl, nh, nl)
-			bh, bl = carry.DDAdd(bh, bl, -dh, -dl)
+			nh, nl := errfloat.LogDD(float64(k - l + 1))
+			dh, dl := errfloat.LogDD(float64(l))
+			bh, bl = errfloat.DDAdd(bh, bl, nh, nl)
+			bh, bl = errfloat.DDAdd(bh, bl, -dh, -dl)
 			if l < 2 {
 				continue
 			}
-			xh, xl := carry.TwoProd(float64(l-1), base[l-2]) // x exactly
-			var kh, kl float64                               // log k_l
+			xh, xl := errfloat.TwoProd(float64(l-1), base[l-2]) // x exactly
+			var kh, kl float64                                  // log k_l
 			if l == 2 {
 				if xh == 0 {
 					continue
@@ -67,18 +67,18 @@ func PoissonBound(q, alpha float64, base []float64) float64 {
 				}
 			} else {
 				// log(3 e^x - 1) = x + log 3 + log1p(-e^-x/3)
-				kh, kl = carry.DDAdd(xh, xl, 1.0986122886681098, 0)
+				kh, kl = errfloat.DDAdd(xh, xl, 1.0986122886681098, 0)
 				kl += math.Log1p(-math.Exp(-xh) / 3)
 			}
-			th, tl := carry.DDMul(float64(l), 0, lqh, lql)
-			th, tl = carry.DDAdd(th, tl, bh, bl)
-			th, tl = carry.DDAdd(th, tl, kh, kl)
-			uh, ul := carry.TwoProd(float64(k-l), l1q)
-			th, tl = carry.DDAdd(th, tl, uh, ul)
+			th, tl := errfloat.DDMul(float64(l), 0, lqh, lql)
+			th, tl = errfloat.DDAdd(th, tl, bh, bl)
+			th, tl = errfloat.DDAdd(th, tl, kh, kl)
+			uh, ul := errfloat.TwoProd(float64(k-l), l1q)
+			th, tl = errfloat.DDAdd(th, tl, uh, ul)
 			// r: l1q's rounding times (k-l), log k_l's float64 parts
 			// (log/expm1/log1p, 2 ulps each, of |log k_l| at most 1 + |x|
 			// for l = 2), and the log 3 constant's half ulp.
-			r := float64(k-l)*carry.Unit*math.Abs(l1q) + 8*carry.Unit*(1+math.Abs(kh)) + 8*carry.Unit
+			r := float64(k-l)*errfloat.Unit*math.Abs(l1q) + 8*errfloat.Unit*(1+math.Abs(kh)) + 8*errfloat.Unit
 			ts = append(ts, term{th, tl, r})
 			if th > M || (th == M && tl > Ml) {
 				M, Ml = th, tl
@@ -95,21 +95,21 @@ func PoissonBound(q, alpha float64, base []float64) float64 {
 			}
 			x := math.Exp(d)
 			s += x
-			e += x * (t.r + 2*carry.Unit*(math.Abs(t.h-M)+math.Abs(t.l-Ml)) + 4*carry.Unit)
+			e += x * (t.r + 2*errfloat.Unit*(math.Abs(t.h-M)+math.Abs(t.l-Ml)) + 4*errfloat.Unit)
 		}
-		rel := e/s + float64(len(ts)+2)*carry.Unit
+		rel := e/s + float64(len(ts)+2)*errfloat.Unit
 		lsum := Ml + math.Log(s)
-		ls := M + lsum + 2*rel + 2*carry.Unit*(math.Abs(M+lsum)+math.Abs(lsum))
-		return carry.RoundUp(log1pOfExp(ls), 4*carry.Unit)
+		ls := M + lsum + 2*rel + 2*errfloat.Unit*(math.Abs(M+lsum)+math.Abs(lsum))
+		return errfloat.RoundUp(log1pOfExp(ls), 4*errfloat.Unit)
 	}
 	var num float64
 	if frac == 0 {
 		num = cgf(loOrd)
 	} else {
-		num = carry.RoundUp(frac*cgf(hiOrd)+(1-frac)*cgf(loOrd), 4*carry.Unit)
+		num = errfloat.RoundUp(frac*cgf(hiOrd)+(1-frac)*cgf(loOrd), 4*errfloat.Unit)
 	}
 	if alpha <= 2 {
 		return num
 	}
-	return carry.RoundUp(num/(alpha-1), 2*carry.Unit)
+	return errfloat.RoundUp(num/(alpha-1), 2*errfloat.Unit)
 }

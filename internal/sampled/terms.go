@@ -46,7 +46,7 @@ package sampled
 import (
 	"math"
 
-	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/errfloat"
 	"github.com/rdpcheck/rdpcheck/internal/xmath"
 )
 
@@ -76,7 +76,7 @@ func hLin(kind int, g, t, dt, L, l1, dL, dl1 float64) (h, e float64, ok bool) {
 		emv := emSampled(y)
 		gl := g * l1
 		h = emv + gl
-		e = 8*carry.Unit*emv + math.Abs(emv+y)*math.Abs(y)*dL + math.Abs(gl)*(2*carry.Unit+dl1) + carry.Unit*h
+		e = 8*errfloat.Unit*emv + math.Abs(emv+y)*math.Abs(y)*dL + math.Abs(gl)*(2*errfloat.Unit+dl1) + errfloat.Unit*h
 	}
 	if !(h > 0) || h < 0x1p-1000 {
 		return 0, 0, false
@@ -90,7 +90,7 @@ func hKLF(t, dt, L, l1, dL, dl1 float64) (h, e float64) {
 	if math.Abs(t) < 0.5 { // t^2 + (1+t) l1: the two cancel at most by 2
 		a, b := t*t, (1+t)*l1
 		h = a + b
-		return h, math.Abs(a)*(4*carry.Unit+2*dt) + math.Abs(b)*(2*carry.Unit+dt+dl1) + 4*carry.Unit*h
+		return h, math.Abs(a)*(4*errfloat.Unit+2*dt) + math.Abs(b)*(2*errfloat.Unit+dt+dl1) + 4*errfloat.Unit*h
 	}
 	// (1+t) L - t: for t >= 1/2 the first term is over 1.2 t; for t <
 	// -1/2 both terms are >= 0, and 1 + t is e^L (2 ulps and L's absolute
@@ -99,11 +99,11 @@ func hKLF(t, dt, L, l1, dL, dl1 float64) (h, e float64) {
 	// bound |a| dt missed by up to a factor |L|.
 	m, dm := 1+t, dt
 	if t < -0.5 {
-		m, dm = math.Exp(L), 4*carry.Unit+math.Abs(L)*dL
+		m, dm = math.Exp(L), 4*errfloat.Unit+math.Abs(L)*dL
 	}
 	a := m * L
 	h = a - t
-	return h, math.Abs(a)*(4*carry.Unit+dm+dL) + math.Abs(t)*dt + 2*carry.Unit*math.Abs(h)
+	return h, math.Abs(a)*(4*errfloat.Unit+dm+dL) + math.Abs(t)*dt + 2*errfloat.Unit*math.Abs(h)
 }
 
 // near1 reports whether h_g for the exponent g is formed by hNear1.
@@ -129,16 +129,16 @@ func hNear1(g, t, dt, L, l1, dL, dl1 float64) (h, e float64) {
 	d := g - 1
 	y := d * L
 	em := emSampled(y)
-	eem := 8*carry.Unit*em + math.Abs(em+y)*math.Abs(y)*(dL+carry.Unit)
-	m, dm := 1+t, carry.Unit+math.Abs(t)*dt/(1+t)
+	eem := 8*errfloat.Unit*em + math.Abs(em+y)*math.Abs(y)*(dL+errfloat.Unit)
+	m, dm := 1+t, errfloat.Unit+math.Abs(t)*dt/(1+t)
 	if t < -0.5 {
-		m, dm = math.Exp(L), 4*carry.Unit+math.Abs(L)*dL
+		m, dm = math.Exp(L), 4*errfloat.Unit+math.Abs(L)*dL
 	}
 	a := m * em
 	k, ek := hKLF(t, dt, L, l1, dL, dl1)
 	b := d * k
 	h = a + b
-	return h, m*eem + a*(dm+carry.Unit) + d*ek + carry.Unit*b + carry.Unit*h
+	return h, m*eem + a*(dm+errfloat.Unit) + d*ek + errfloat.Unit*b + errfloat.Unit*h
 }
 
 // emInv holds 1/k! for k = 2..16 (each correctly rounded from its exact
@@ -208,7 +208,7 @@ func hLog(kind int, g, t, dt, L, l1, dL, dl1 float64) (lh, e float64, ok bool) {
 			return 0, 0, false
 		}
 		lh := L + math.Log(d)
-		e := L*dL + (L*dL+r*(3*carry.Unit+dt))/d + 2*carry.Unit*math.Abs(lh) + 4*carry.Unit
+		e := L*dL + (L*dL+r*(3*errfloat.Unit+dt))/d + 2*errfloat.Unit*math.Abs(lh) + 4*errfloat.Unit
 		return lh, e, true
 	}
 	if y := g * L; kind == kindPow && y > 40 && near1(g) {
@@ -219,14 +219,14 @@ func hLog(kind int, g, t, dt, L, l1, dL, dl1 float64) (lh, e float64, ok bool) {
 			return 0, 0, false
 		}
 		// d(log h)/dy = e^y/h = 1/(1-r); the log1p's own error u r/(1-r).
-		e := (math.Abs(y)*dL*1.01 + 8*carry.Unit*r) / (1 - r)
-		return y + math.Log1p(-r), e + 4*carry.Unit, true
+		e := (math.Abs(y)*dL*1.01 + 8*errfloat.Unit*r) / (1 - r)
+		return y + math.Log1p(-r), e + 4*errfloat.Unit, true
 	}
 	h, he, ok := hLin(kind, g, t, dt, L, l1, dL, dl1)
 	if !ok {
 		return 0, 0, false
 	}
-	return math.Log(h), he/h + 4*carry.Unit, true
+	return math.Log(h), he/h + 4*errfloat.Unit, true
 }
 
 // hLogNear1 returns log h_g(t) for 1 < g < 2 and g log1p(t) > 40 (t >
@@ -246,7 +246,7 @@ func hLogNear1(g, t, dt, L, l1, dL, dl1 float64) (lh, e float64, ok bool) {
 		// expm1(y)/em(y) <= 1.01.
 		r := (1 + y) * math.Exp(-y)
 		lem = y + math.Log1p(-r)
-		eem = 1.01*math.Abs(y)*(dL+carry.Unit) + 8*carry.Unit*r + 4*carry.Unit
+		eem = 1.01*math.Abs(y)*(dL+errfloat.Unit) + 8*errfloat.Unit*r + 4*errfloat.Unit
 	} else {
 		em := emSampled(y)
 		if !(em > 0x1p-1000) {
@@ -255,11 +255,11 @@ func hLogNear1(g, t, dt, L, l1, dL, dl1 float64) (lh, e float64, ok bool) {
 		lem = math.Log(em)
 		// em's error, relative, and the log's own rounding (1 ulp of
 		// |lem|, which may exceed |la| below: L + lem can cancel).
-		eem = 8*carry.Unit + math.Abs(em+y)*math.Abs(y)*(dL+carry.Unit)/em + 2*carry.Unit*math.Abs(lem)
+		eem = 8*errfloat.Unit + math.Abs(em+y)*math.Abs(y)*(dL+errfloat.Unit)/em + 2*errfloat.Unit*math.Abs(lem)
 	}
 	// 1 + t = e^L (t > e^20): log A = L + log em(y), L's error |L| dL.
 	la := L + lem
-	ea := eem + math.Abs(L)*dL + 2*carry.Unit*math.Abs(la)
+	ea := eem + math.Abs(L)*dL + 2*errfloat.Unit*math.Abs(la)
 	var lk, ek float64
 	if t > 1e300 {
 		var ok bool
@@ -272,12 +272,12 @@ func hLogNear1(g, t, dt, L, l1, dL, dl1 float64) (lh, e float64, ok bool) {
 			return 0, 0, false
 		}
 		lk = math.Log(k)
-		ek = e/k + 2*carry.Unit*math.Abs(lk)
+		ek = e/k + 2*errfloat.Unit*math.Abs(lk)
 	}
 	lb := math.Log(d) + lk
-	eb := ek + 2*carry.Unit*math.Abs(math.Log(d)) + 2*carry.Unit*math.Abs(lb)
+	eb := ek + 2*errfloat.Unit*math.Abs(math.Log(d)) + 2*errfloat.Unit*math.Abs(lb)
 	lh = xmath.LogAddExp(la, lb)
-	return lh, max(ea, eb) + 8*carry.Unit + 2*carry.Unit*math.Abs(lh), true
+	return lh, max(ea, eb) + 8*errfloat.Unit + 2*errfloat.Unit*math.Abs(lh), true
 }
 
 const (
@@ -356,7 +356,7 @@ func (a *lsum) add(l, r float64) {
 	}
 	x := math.Exp(l - a.M)
 	a.s += x
-	a.e += x * (r + 4*carry.Unit) // the exponential's 2 ulps, with the shift's
+	a.e += x * (r + 4*errfloat.Unit) // the exponential's 2 ulps, with the shift's
 }
 
 // logUp returns an upper bound on log of the sum times (1 + extra).
@@ -364,8 +364,8 @@ func (a *lsum) logUp(extra float64) float64 {
 	if a.n == 0 {
 		return math.Inf(-1)
 	}
-	rel := a.e/a.s + float64(a.n+2)*carry.Unit + extra
-	return a.M + math.Log(a.s) + 2*rel + 4*carry.Unit*math.Abs(a.M)
+	rel := a.e/a.s + float64(a.n+2)*errfloat.Unit + extra
+	return a.M + math.Log(a.s) + 2*rel + 4*errfloat.Unit*math.Abs(a.M)
 }
 
 // log1pOfExp returns log(1 + e^l), rounded up by a few ulps of its size.

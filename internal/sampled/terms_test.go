@@ -5,7 +5,7 @@ import (
 	"math/big"
 	"testing"
 
-	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/errfloat"
 )
 
 // TestEmSampled checks emSampled's 8-ulp bound (which the sampled moments'
@@ -38,7 +38,7 @@ func TestEmSampled(t *testing.T) {
 			term.Quo(term, new(big.Float).SetInt64(int64(k)))
 		}
 		w, _ := sum.Float64()
-		worst = math.Max(worst, math.Abs(emSampled(y)-w)/w/carry.Unit)
+		worst = math.Max(worst, math.Abs(emSampled(y)-w)/w/errfloat.Unit)
 	}
 	t.Logf("worst %.2f ulps", worst)
 	if worst > 8 {
@@ -98,7 +98,7 @@ func TestLog1pmx(t *testing.T) {
 				term.Mul(term, yb)
 			}
 			w, _ := sum.Float64()
-			worst = math.Max(worst, math.Abs(log1pmx(y)-w)/math.Abs(w)/carry.Unit)
+			worst = math.Max(worst, math.Abs(log1pmx(y)-w)/math.Abs(w)/errfloat.Unit)
 		}
 	}
 	t.Logf("worst %.2f ulps", worst)

@@ -3,7 +3,7 @@ package sampled
 import (
 	"math"
 
-	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/errfloat"
 )
 
 // The Laplace mechanism itself: the q = 1 case of the sampled one, and a
@@ -12,7 +12,7 @@ import (
 // closedRel is the rounding-up margin of Laplace: a handful of correctly
 // rounded operations arranged so that no step cancels by more than a
 // factor of ~10.
-const closedRel = 64 * carry.Unit
+const closedRel = 64 * errfloat.Unit
 
 // em returns expm1(y) - y without cancellation.
 func em(y float64) float64 {
@@ -35,9 +35,9 @@ func Laplace(b, alpha float64) float64 {
 	x := 1 / b
 	switch {
 	case math.IsInf(alpha, 1):
-		return carry.RoundUp(x, closedRel)
+		return errfloat.RoundUp(x, closedRel)
 	case alpha == 1:
-		return carry.RoundUp(em(-x), closedRel) // 1/b + e^(-1/b) - 1
+		return errfloat.RoundUp(em(-x), closedRel) // 1/b + e^(-1/b) - 1
 	}
 	am1 := alpha - 1
 	if am1*x > 30 {
@@ -49,8 +49,8 @@ func Laplace(b, alpha float64) float64 {
 			r = 1 / (2 - 1/alpha)
 		}
 		v := am1*x + math.Log(r)
-		return carry.RoundUp(v/am1, closedRel)
+		return errfloat.RoundUp(v/am1, closedRel)
 	}
 	br := (alpha*em(am1*x) + am1*em(-alpha*x)) / (2*alpha - 1)
-	return carry.RoundUp(math.Log1p(br)/am1, closedRel)
+	return errfloat.RoundUp(math.Log1p(br)/am1, closedRel)
 }

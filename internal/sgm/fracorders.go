@@ -3,7 +3,7 @@ package sgm
 import (
 	"math"
 
-	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/errfloat"
 )
 
 // Method 15. Shared work of a curve (SGMCurve; a single order is a curve
@@ -446,7 +446,7 @@ func (fo *fracOrders) sum(a, lref float64, w0 *window) (rdp, rel float64, res su
 	// Overflow guard: log of the largest node term of phi_s (1+y)^a is
 	// below this bound (two-Gaussian bound, see Method; log(e^x+e^y) <=
 	// max(x,y) + log 2); below 600 the direct sum of P h(y) cannot overflow.
-	mxb := p.logh - p.lNorm + a*carry.Ln2 + max(a*p.l1q, a*p.lq+(a*a-a)*p.i2s2)
+	mxb := p.logh - p.lNorm + a*errfloat.Ln2 + max(a*p.l1q, a*p.lq+(a*a-a)*p.i2s2)
 	// Log-form nodes: from jLog on (right of the series nodes), the first
 	// with beta t > 700, or with a prefactor that could underflow or y
 	// overflowed (jU, see prepare).
@@ -547,7 +547,7 @@ func (fo *fracOrders) sum(a, lref float64, w0 *window) (rdp, rel float64, res su
 		}
 		// The level check lref <= log S + 3; log S >= (e-1) log 2 for
 		// S = m 2^e, m in [1/2, 1), which usually settles it.
-		if _, e := math.Frexp(S); float64(e-1)*carry.Ln2 < lref-3+1e-9 {
+		if _, e := math.Frexp(S); float64(e-1)*errfloat.Ln2 < lref-3+1e-9 {
 			if lS := math.Log(S); lref > lS+3 {
 				lref = lS
 				continue
@@ -694,7 +694,7 @@ func (fo *fracOrders) lref(a float64) float64 {
 			return lb - 0.1455
 		case lb > 0:
 			m, e := math.Frexp(lb)
-			return float64(e)*carry.Ln2 + 1 - 1/m
+			return float64(e)*errfloat.Ln2 + 1 - 1/m
 		}
 	}
 	return math.Log(a*(a-1)/2) + 2*p.lq + p.lExpm1is2
@@ -707,7 +707,7 @@ func (fo *fracOrders) lref(a float64) float64 {
 func logOnePlus(S, rel, beta float64) (float64, float64, bool) {
 	if S >= 1 {
 		l := math.Log(1 + S)
-		return l / beta, rel*(S/((1+S)*l)) + 2*carry.Unit, true
+		return l / beta, rel*(S/((1+S)*l)) + 2*errfloat.Unit, true
 	}
 	return math.Log1p(S) / beta, rel, true // (the factor is >= 0.72 here)
 }
@@ -716,8 +716,8 @@ func logOnePlus(S, rel, beta float64) (float64, float64, bool) {
 // (Method 14): n nodes in the order's windows, m steps of the chain since
 // its restart; 1.01 covers the rounding of the sums W, D and L themselves.
 func fracRel(p *params, S, Wb, Dt, L, beta float64, n, m int) float64 {
-	return carry.Unit*(30+p.ec0+1.4*float64(n)) +
-		1.01*carry.Unit*((32+5*float64(m))*Wb+beta*Dt+L)/S + 4e-18
+	return errfloat.Unit*(30+p.ec0+1.4*float64(n)) +
+		1.01*errfloat.Unit*((32+5*float64(m))*Wb+beta*Dt+L)/S + 4e-18
 }
 
 // large sums log I in log space when I >= 4 (Method 9), from the
@@ -759,7 +759,7 @@ func (fo *fracOrders) large(a, Mx0 float64) (rdp, rel float64, ok bool) {
 				if nd.t > 0 {
 					k = p.kR
 				}
-				if d := carry.Unit * ((k+1)*a*math.Abs(nd.t) + 3*math.Abs(v) + 64); d > dmax {
+				if d := errfloat.Unit * ((k+1)*a*math.Abs(nd.t) + 3*math.Abs(v) + 64); d > dmax {
 					dmax = d
 				}
 			}
@@ -770,8 +770,8 @@ func (fo *fracOrders) large(a, Mx0 float64) (rdp, rel float64, ok bool) {
 			lref = logI
 			continue
 		}
-		abs := dmax + carry.Unit*(float64(n+4)+math.Abs(Mx)+math.Abs(logI)+2*math.Abs(lS)+p.ec0) + 1e-18
-		return logI / (a - 1), abs/logI + 2*carry.Unit, true
+		abs := dmax + errfloat.Unit*(float64(n+4)+math.Abs(Mx)+math.Abs(logI)+2*math.Abs(lS)+p.ec0) + 1e-18
+		return logI / (a - 1), abs/logI + 2*errfloat.Unit, true
 	}
 	return 0, 0, false
 }

@@ -3,7 +3,7 @@ package sgm
 import (
 	"math"
 
-	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/errfloat"
 )
 
 // lfTabN is the largest order whose terms are found by the pruned search;
@@ -24,12 +24,12 @@ func buildLogFact() (*[lfTabN + 1]float64, *[lfTabN + 1]float64) {
 					spf[j] = int32(m)
 				}
 			}
-			lh[m], ll[m] = carry.LogDD(float64(m))
+			lh[m], ll[m] = errfloat.LogDD(float64(m))
 		} else {
 			f := int(spf[m])
-			lh[m], ll[m] = carry.DDAdd(lh[f], ll[f], lh[m/f], ll[m/f])
+			lh[m], ll[m] = errfloat.DDAdd(lh[f], ll[f], lh[m/f], ll[m/f])
 		}
-		hi[m], lo[m] = carry.DDAdd(hi[m-1], lo[m-1], lh[m], ll[m])
+		hi[m], lo[m] = errfloat.DDAdd(hi[m-1], lo[m-1], lh[m], ll[m])
 	}
 	return &hi, &lo
 }
@@ -37,8 +37,8 @@ func buildLogFact() (*[lfTabN + 1]float64, *[lfTabN + 1]float64) {
 // lgC returns log C(n, k) for 0 <= k <= n <= lfTabN, with absolute error
 // below u |log C| + 1e-20 (Method).
 func lgC(n, k int) float64 {
-	s1, e1 := carry.TwoSum(lfHi[n], -lfHi[k])
-	s2, e2 := carry.TwoSum(s1, -lfHi[n-k])
+	s1, e1 := errfloat.TwoSum(lfHi[n], -lfHi[k])
+	s2, e2 := errfloat.TwoSum(s1, -lfHi[n-k])
 	return s2 + ((e1 + e2) + ((lfLo[n] - lfLo[k]) - lfLo[n-k]))
 }
 
@@ -98,7 +98,7 @@ func (p *params) binomUB(n, a, b, m0 int, nl1q, D, absD float64) float64 {
 		lemB += math.Log(cb)
 	}
 	ub := B + nl1q + lemB
-	return ub + 0.5 + 8*carry.Unit*(math.Abs(B)+kmax*absD+math.Abs(nl1q)+2*math.Abs(lemB)+cb+math.Abs(ub))
+	return ub + 0.5 + 8*errfloat.Unit*(math.Abs(B)+kmax*absD+math.Abs(nl1q)+2*math.Abs(lemB)+cb+math.Abs(ub))
 }
 
 // intSum returns log(I-1) = M + log S for the integer order n >= 2
@@ -211,7 +211,7 @@ func (io *intOrders) intSum(n int) (M, S, errAbs float64) {
 		}
 	}
 	fkm := float64(kmax)
-	dAgg := carry.Unit * (4*max(math.Abs(M-nl1q), math.Abs(thresh-nl1q)) + 7*fkm*(absQ+absL) +
+	dAgg := errfloat.Unit * (4*max(math.Abs(M-nl1q), math.Abs(thresh-nl1q)) + 7*fkm*(absQ+absL) +
 		10*fkm*(fkm-1)*p.i2s2 + 7*p.lemLow + 3*math.Abs(nl1q) + 2*max(math.Abs(M), math.Abs(thresh)) + 8)
 	if dAgg*scale <= 1e-13 {
 		dmax = dAgg
@@ -225,7 +225,7 @@ func (io *intOrders) intSum(n int) (M, S, errAbs float64) {
 				}
 				fk := float64(k)
 				c := fk * (fk - 1) * p.i2s2
-				d := carry.Unit * (4*(math.Abs(x-nl1q)+fk*(absQ+absL)+c+p.lemLow) + 3*math.Abs(nl1q) +
+				d := errfloat.Unit * (4*(math.Abs(x-nl1q)+fk*(absQ+absL)+c+p.lemLow) + 3*math.Abs(nl1q) +
 					3*fk*(absQ+absL) + 6*c + 3*p.lemLow + 2*math.Abs(x) + 8)
 				if d*scale > 1e-13 {
 					// Recompute the kept term by Loader's saddle-point form
@@ -240,7 +240,7 @@ func (io *intOrders) intSum(n int) (M, S, errAbs float64) {
 			}
 		}
 	}
-	errAbs = dmax + float64(m+4)*carry.Unit + carry.Unit*math.Abs(M) + 4.3e-18
+	errAbs = dmax + float64(m+4)*errfloat.Unit + errfloat.Unit*math.Abs(M) + 4.3e-18
 	return M, S, errAbs
 }
 
@@ -266,7 +266,7 @@ func (p *params) intValueFrom(M, S, errAbs float64) intVal {
 		return intVal{lm1 + math.Exp(-lm1), 1, errAbs}
 	}
 	e := math.Exp(M) * S // e^(log(I-1)) with 2 roundings
-	return intVal{math.Log1p(e), e / (1 + e), errAbs + 2*carry.Unit}
+	return intVal{math.Log1p(e), e / (1 + e), errAbs + 2*errfloat.Unit}
 }
 
 // Small integer orders of a curve, in linear space (Method): for n <=
@@ -341,7 +341,7 @@ func (io *intOrders) intLogIm1Scan(n int) (lm1, errAbs float64) {
 		c := fk * (fk - 1) * p.i2s2
 		// Error of the recurrence value: table and compensated-sum errors
 		// of log C (2k u log n) plus a few ulps of each term.
-		d := carry.Unit * (4*(math.Abs(x-nl1q)+fk*(absQ+absL)+c+p.lemLow) + 3*math.Abs(nl1q) +
+		d := errfloat.Unit * (4*(math.Abs(x-nl1q)+fk*(absQ+absL)+c+p.lemLow) + 3*math.Abs(nl1q) +
 			3*fk*(absQ+absL) + 6*c + 3*p.lemLow + 2*math.Abs(x) + 2*fk*ln + 8)
 		if d*scale > 1e-13 {
 			// Recompute the kept term by Loader's saddle-point form of the
@@ -357,7 +357,7 @@ func (io *intOrders) intLogIm1Scan(n int) (lm1, errAbs float64) {
 		}
 	}
 	lm1 = M + math.Log(S)
-	errAbs = dmax + float64(m+4)*carry.Unit + carry.Unit*math.Abs(M) + 4.3e-18
+	errAbs = dmax + float64(m+4)*errfloat.Unit + errfloat.Unit*math.Abs(M) + 4.3e-18
 	return lm1, errAbs
 }
 
@@ -366,7 +366,7 @@ func (io *intOrders) intLogIm1Scan(n int) (lm1, errAbs float64) {
 func stirlerr(n float64) float64 {
 	if n <= 15 {
 		lg, _ := math.Lgamma(n + 1)
-		return lg - (n+0.5)*math.Log(n) + n - carry.LnSqrt2Pi
+		return lg - (n+0.5)*math.Log(n) + n - errfloat.LnSqrt2Pi
 	}
 	const (
 		s0 = 1.0 / 12
@@ -396,7 +396,7 @@ func stirlerr(n float64) float64 {
 // Loader form lost 4u (x + M + |x log(x/M)|) there, 1.6e-12 relative in
 // SGM at n = 10,000, sigma = 1000).
 func bd0(x, mh, ml float64) (vh, vl, err float64) {
-	dh, dl := carry.TwoSum(x, -mh)
+	dh, dl := errfloat.TwoSum(x, -mh)
 	dl -= ml // x - M, exact to ~u^2 M
 	d := dh + dl
 	// M's own error: none where n q is exact in double-double; where it is
@@ -418,15 +418,15 @@ func bd0(x, mh, ml float64) (vh, vl, err float64) {
 			}
 			s = s1
 		}
-		return s, 0, 8*carry.Unit*s + 4*carry.Unit*math.Abs(d)*math.Abs(w) + eM + 1e-300
+		return s, 0, 8*errfloat.Unit*s + 4*errfloat.Unit*math.Abs(d)*math.Abs(w) + eM + 1e-300
 	}
-	lxh, lxl := carry.LogDD(x)
-	lmh, lml := carry.LogDD(mh)
+	lxh, lxl := errfloat.LogDD(x)
+	lmh, lml := errfloat.LogDD(mh)
 	lml += ml / mh // log(mh + ml) to (ml/mh)^2/2 < u^2/2
-	rh, rl := carry.DDAdd(lxh, lxl, -lmh, -lml)
-	ph, pl := carry.DDMul(x, 0, rh, rl)
-	vh, vl = carry.DDAdd(ph, pl, -dh, -dl)
-	// carry.LogDD within ~1e-31 relative, three double-double operations
+	rh, rl := errfloat.DDAdd(lxh, lxl, -lmh, -lml)
+	ph, pl := errfloat.DDMul(x, 0, rh, rl)
+	vh, vl = errfloat.DDAdd(ph, pl, -dh, -dl)
+	// errfloat.LogDD within ~1e-31 relative, three double-double operations
 	return vh, vl, 1e-29*(math.Abs(ph)+x+mh) + eM + 1e-300
 }
 
@@ -434,14 +434,14 @@ func bd0(x, mh, ml float64) (vh, vl, err float64) {
 // products, 1-q being exact for q >= 1/2), the centres of bd0.
 func (p *params) binomMeans(fn float64) (m1h, m1l, m2h, m2l float64) {
 	if p.q > 0.5 {
-		m2h, m2l = carry.TwoProd(fn, p.omq)
-		h, l := carry.TwoSum(fn, -m2h)
-		m1h, m1l = carry.FastTwoSum(h, l-m2l)
+		m2h, m2l = errfloat.TwoProd(fn, p.omq)
+		h, l := errfloat.TwoSum(fn, -m2h)
+		m1h, m1l = errfloat.FastTwoSum(h, l-m2l)
 		return
 	}
-	m1h, m1l = carry.TwoProd(fn, p.q)
-	h, l := carry.TwoSum(fn, -m1h)
-	m2h, m2l = carry.FastTwoSum(h, l-m1l)
+	m1h, m1l = errfloat.TwoProd(fn, p.q)
+	h, l := errfloat.TwoSum(fn, -m1h)
+	m2h, m2l = errfloat.FastTwoSum(h, l-m1l)
 	return
 }
 
@@ -454,20 +454,20 @@ func (p *params) logBinomPMF(n, k int) (v, err float64) {
 	fn, fk := float64(n), float64(k)
 	if k == n {
 		v = fn * p.lq
-		return v, 2 * carry.Unit * math.Abs(v)
+		return v, 2 * errfloat.Unit * math.Abs(v)
 	}
 	m1h, m1l, m2h, m2l := p.binomMeans(fn)
 	b1h, b1l, e1 := bd0(fk, m1h, m1l)
 	b2h, b2l, e2 := bd0(fn-fk, m2h, m2l)
 	st := stirlerr(fn) - stirlerr(fk) - stirlerr(fn-fk)
 	lg := 0.5 * math.Log(fn/(2*math.Pi*fk*(fn-fk)))
-	h, l := carry.DDAdd(b1h, b1l, b2h, b2l)
-	h, l = carry.DDAdd(st, 0, -h, -l)
-	h, l = carry.DDAdd(h, l, lg, 0)
+	h, l := errfloat.DDAdd(b1h, b1l, b2h, b2l)
+	h, l = errfloat.DDAdd(st, 0, -h, -l)
+	h, l = errfloat.DDAdd(h, l, lg, 0)
 	v = h + l
 	// stirlerr within 1e-14 each; lg within 3 roundings of its argument and
 	// the log; st's two subtractions; the final rounding.
-	err = e1 + e2 + 3e-14 + 3*carry.Unit*math.Abs(lg) + 2*carry.Unit*math.Abs(st) + carry.Unit*math.Abs(v)
+	err = e1 + e2 + 3e-14 + 3*errfloat.Unit*math.Abs(lg) + 2*errfloat.Unit*math.Abs(st) + errfloat.Unit*math.Abs(v)
 	return v, err
 }
 
@@ -482,31 +482,31 @@ func (p *params) xkAccurate(n, k int, c float64) (x, d float64) {
 		lp, lpErr := p.logBinomPMF(n, k)
 		le := lem(c)
 		x = lp + le
-		return x, lpErr + carry.Unit*(4*c+3*math.Abs(le)+2*math.Abs(x)+4)
+		return x, lpErr + errfloat.Unit*(4*c+3*math.Abs(le)+2*math.Abs(x)+4)
 	}
-	lqh, lql := carry.LogDD(p.q)
-	ah, al := carry.DDMul(fk, 0, lqh, lql)
-	s2h, s2l := carry.TwoProd(p.s, p.s)
-	ch, cl := carry.DDDiv(fk*(fk-1), 0, 2*s2h, 2*s2l)
-	bh, bl := carry.DDAdd(ah, al, ch, cl)
+	lqh, lql := errfloat.LogDD(p.q)
+	ah, al := errfloat.DDMul(fk, 0, lqh, lql)
+	s2h, s2l := errfloat.TwoProd(p.s, p.s)
+	ch, cl := errfloat.DDDiv(fk*(fk-1), 0, 2*s2h, 2*s2l)
+	bh, bl := errfloat.DDAdd(ah, al, ch, cl)
 	if k == n {
 		// q^n expm1(c), c > 40: x = n log q + c
 		x = bh + bl
-		return x, 4*carry.Unit*math.Abs(x) + 1e-28*(c+fk*math.Abs(p.lq))
+		return x, 4*errfloat.Unit*math.Abs(x) + 1e-28*(c+fk*math.Abs(p.lq))
 	}
 	b2h, b2l, e2 := bd0(fn-fk, m2h, m2l)
 	st := stirlerr(fn) - stirlerr(fk) - stirlerr(fn-fk)
 	lg := 0.5 * math.Log(fn/(2*math.Pi*fk*(fn-fk)))
 	// -bd0(k, M1) = -k log(k/n) - M1 + k + k log q, the last in bh
-	knh, knl := carry.LogDD(fk / fn) // fk/fn rounded: k u more below
-	klh, kll := carry.DDMul(fk, 0, knh, knl)
-	h, l := carry.DDAdd(st+lg, 0, -b2h, -b2l)
-	h, l = carry.DDAdd(h, l, -klh, -kll)
-	h, l = carry.DDAdd(h, l, fk, -m1h)
-	h, l = carry.DDAdd(h, l, -m1l, 0)
-	x, _ = carry.DDAdd(h, l, bh, bl)
-	d = e2 + 3e-14 + 3*carry.Unit*math.Abs(lg) + 2*carry.Unit*math.Abs(st) + carry.Unit*math.Abs(st+lg) + fk*carry.Unit +
-		carry.Unit*math.Abs(x) + 1e-28*(c+fk*math.Abs(p.lq)+math.Abs(klh)+fk+m1h)
+	knh, knl := errfloat.LogDD(fk / fn) // fk/fn rounded: k u more below
+	klh, kll := errfloat.DDMul(fk, 0, knh, knl)
+	h, l := errfloat.DDAdd(st+lg, 0, -b2h, -b2l)
+	h, l = errfloat.DDAdd(h, l, -klh, -kll)
+	h, l = errfloat.DDAdd(h, l, fk, -m1h)
+	h, l = errfloat.DDAdd(h, l, -m1l, 0)
+	x, _ = errfloat.DDAdd(h, l, bh, bl)
+	d = e2 + 3e-14 + 3*errfloat.Unit*math.Abs(lg) + 2*errfloat.Unit*math.Abs(st) + errfloat.Unit*math.Abs(st+lg) + fk*errfloat.Unit +
+		errfloat.Unit*math.Abs(x) + 1e-28*(c+fk*math.Abs(p.lq)+math.Abs(klh)+fk+m1h)
 	return x, d
 }
 
@@ -565,14 +565,14 @@ func (io *intOrders) gPowAt(k int) (gp gPow, ok bool) {
 	// within an ulp (2u relative), k D within 4u k (|log q|+|log(1-q)|),
 	// c_k within 4u c_k, log expm1(c) within 4u(c+1) + 2u + 2u|lem| (or
 	// 4u c + 4.3e-18 above 40), |lem| <= c + lemLow, and the final sum u|g|.
-	dg := carry.Unit*(4*fk*(math.Abs(p.lq)+math.Abs(p.l1q))+6*c+2*p.lemLow+6+math.Abs(gv)) + 4.3e-18
+	dg := errfloat.Unit*(4*fk*(math.Abs(p.lq)+math.Abs(p.l1q))+6*c+2*p.lemLow+6+math.Abs(gv)) + 4.3e-18
 	// e^g = e^r 2^K, r = g - K log 2 with Cody-Waite's split of log 2:
 	// r is within 2u|r| + 1e-25|K| (|r| <= 0.7), e^r within an ulp (2u).
 	K := math.Floor(gv * log2E)
 	r := (gv - K*ln2Hi) - K*ln2Lo
 	gp.m = math.Exp(r)
 	gp.ex = int(K)
-	gp.dg = dg + 4*carry.Unit
+	gp.dg = dg + 4*errfloat.Unit
 	if -gFloatEx <= gp.ex && gp.ex <= gFloatEx {
 		gp.G = math.Ldexp(gp.m, gp.ex) // exact
 	}
@@ -620,13 +620,13 @@ func (p *params) intSumLin(n int, gp []gPow) (M, S, errAbs float64) {
 	m, e := math.Frexp(S)
 	S = 2 * m
 	fe += float64(e - 1)
-	M = fn*p.l1q + fe*carry.Ln2
+	M = fn*p.l1q + fe*errfloat.Ln2
 	// Terms: their G_k error (weighted by the terms), C(n,k) (u) and two
 	// products (2u); the sum of n-1 positive terms, (n-1)u; the dropped
 	// terms; n log(1-q) (3u|n log(1-q)|), e log 2 (2u|e log 2|) and their
 	// sum (u|M|); a margin of u|M| for the use of M + log S.
-	errAbs = dterm*(1+1e-9) + float64(n+3)*carry.Unit + 3*carry.Unit*math.Abs(fn*p.l1q) +
-		2*carry.Unit*math.Abs(fe*carry.Ln2) + 2*carry.Unit*math.Abs(M) + 5.5e-20
+	errAbs = dterm*(1+1e-9) + float64(n+3)*errfloat.Unit + 3*errfloat.Unit*math.Abs(fn*p.l1q) +
+		2*errfloat.Unit*math.Abs(fe*errfloat.Ln2) + 2*errfloat.Unit*math.Abs(M) + 5.5e-20
 	return M, S, errAbs
 }
 
@@ -692,9 +692,9 @@ func (io *intOrders) rdp(n int, alpha float64) float64 {
 	if logI <= 0 {
 		// I-1 = e^x underflowed (x < -745.13, within errAbs < 1e-13):
 		// log I < 2^-1075 (1+1e-13).
-		return carry.RoundUpTiny(0x1p-1075/(alpha-1), 1e-13)
+		return errfloat.RoundUpTiny(0x1p-1075/(alpha-1), 1e-13)
 	}
-	return carry.RoundUpTiny(logI/(alpha-1), errAbs*sig/logI*(1+1e-3)+4*carry.Unit)
+	return errfloat.RoundUpTiny(logI/(alpha-1), errAbs*sig/logI*(1+1e-3)+4*errfloat.Unit)
 }
 
 // intOrders evaluates the integer orders of one (q, sigma) (Method 2-6):

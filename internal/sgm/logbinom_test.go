@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/errfloat"
 )
 
 // The binomial terms far from their mean: Loader's
@@ -35,7 +35,7 @@ func TestLogBinomPMFFarFromMean(t *testing.T) {
 		t.Logf("logBinomPMF(%d, %d, q=%v) = %v, error %.3g, bound %.3g", c.n, c.k, c.q, v, err, bound)
 		// the bound must hold, and be tight enough for the 1e-12 target (the
 		// float64 form had 4u (x + M + |x log(x/M)|): 2e-12 at n = 10,000)
-		if err > bound || bound > 2e-13+2*carry.Unit*math.Abs(c.exact) {
+		if err > bound || bound > 2e-13+2*errfloat.Unit*math.Abs(c.exact) {
 			t.Errorf("logBinomPMF(%d, %d, q=%v) = %v, exact %v: error %.3g, bound %.3g", c.n, c.k, c.q, v, c.exact, err, bound)
 		}
 	}

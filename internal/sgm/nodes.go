@@ -3,7 +3,7 @@ package sgm
 import (
 	"math"
 
-	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/errfloat"
 )
 
 const (
@@ -32,15 +32,15 @@ func (p *params) node(j int) node {
 	zh := fj * p.h
 	zl := math.FMA(fj, p.h, -zh)
 	var nd node
-	sh, sl := carry.TwoProd(zh, zh)
+	sh, sl := errfloat.TwoProd(zh, zh)
 	sl += 2 * zh * zl
-	qh, ql := carry.DDMul(sh, sl, p.i2s2, p.i2s2l)
-	lh, le := carry.TwoSum(p.c0, -qh)
+	qh, ql := errfloat.DDMul(sh, sl, p.i2s2, p.i2s2l)
+	lh, le := errfloat.TwoSum(p.c0, -qh)
 	nd.lP, nd.lPl = lh, le-ql
 	P := math.Exp(nd.lP)
 	nd.P = math.FMA(P, nd.lPl, P)
-	dh, dl := carry.TwoSum(zh, -0.5)
-	lLh, lLl := carry.DDMul(dh, dl+zl, p.is2, p.is2l)
+	dh, dl := errfloat.TwoSum(zh, -0.5)
+	lLh, lLl := errfloat.DDMul(dh, dl+zl, p.is2, p.is2l)
 	nd.y = math.Inf(1)
 	if lLh < 709 {
 		em := math.Expm1(lLh)
@@ -51,7 +51,7 @@ func (p *params) node(j int) node {
 		// - q from log q + e in double-double, within 3u. Calling such a u
 		// +Inf would leave t = log q + lL + log1p(w) to cancel to nearly
 		// nothing, and its error bound (kR) to grow without limit.
-		xh, xl := carry.DDAdd(lqh, lql, lLh, lLl)
+		xh, xl := errfloat.DDAdd(lqh, lql, lLh, lLl)
 		ex := math.Exp(xh)
 		nd.y = (ex + ex*xl) - p.q
 	}
@@ -86,8 +86,8 @@ func (p *params) node(j int) node {
 // double-double, for y >= 1: within 9.1u lw + 1e-13 u (|log q| + lL + 1).
 func (p *params) tDD(lLh, lLl, lw float64) (float64, float64) {
 	lqh, lql := p.logQDD()
-	h, l := carry.DDAdd(lqh, lql, lLh, lLl)
-	return carry.DDAdd(h, l, lw, 0)
+	h, l := errfloat.DDAdd(lqh, lql, lLh, lLl)
+	return errfloat.DDAdd(h, l, lw, 0)
 }
 
 // kT: |error of t| <= kT u t right of z = 1/2 where y < 1 (log1p of y
@@ -198,8 +198,8 @@ func (p *params) fracWindows(c, lw []float64, lref float64) window {
 			// made too wide, and count refuses it
 			x, y = -0x1p50, 0x1p50
 		}
-		lo := int(math.Floor(x - 4*carry.Unit*math.Abs(x)))
-		hi := int(math.Ceil(y + 4*carry.Unit*math.Abs(y)))
+		lo := int(math.Floor(x - 4*errfloat.Unit*math.Abs(x)))
+		hi := int(math.Ceil(y + 4*errfloat.Unit*math.Abs(y)))
 		if w.n > 0 && lo <= w.hi[w.n-1]+1 {
 			if hi > w.hi[w.n-1] {
 				w.hi[w.n-1] = hi
@@ -225,7 +225,7 @@ func (w *window) count() int {
 func logUB(x float64) float64 {
 	m, e := math.Frexp(x)
 	fe := float64(e)
-	return fe*carry.Ln2 + (m - 1) + 1e-15*(1+math.Abs(fe))
+	return fe*errfloat.Ln2 + (m - 1) + 1e-15*(1+math.Abs(fe))
 }
 
 // fracCentres returns the centres and log weights (upper bounds) of the
@@ -233,14 +233,14 @@ func logUB(x float64) float64 {
 // of phi_s (1+y)^a.
 func (p *params) fracCentres(a float64, large bool, c, lw *[4]float64) int {
 	if large {
-		c[0], lw[0] = 0, (a-1)*carry.Ln2+a*p.l1q
-		c[1], lw[1] = a, (a-1)*carry.Ln2+a*p.lq+(a*a-a)*p.i2s2
+		c[0], lw[0] = 0, (a-1)*errfloat.Ln2+a*p.l1q
+		c[1], lw[1] = a, (a-1)*errfloat.Ln2+a*p.lq+(a*a-a)*p.i2s2
 		return 2
 	}
 	lC2 := logUB(a * (a - 1) / 2)
 	var lK float64
 	if a >= 2 {
-		lK = lC2 + (a-2)*carry.Ln2
+		lK = lC2 + (a-2)*errfloat.Ln2
 	} else {
 		lK = lC2 + (a-2)*p.l1q
 	}
@@ -284,11 +284,11 @@ type tailW struct{ h, l, mag float64 }
 
 func (p *params) tailWeight(a float64) tailW {
 	lqh, lql := p.logQDD()
-	ah, al := carry.TwoProd(a, lqh)
+	ah, al := errfloat.TwoProd(a, lqh)
 	al += a * lql
-	bh, bl := carry.TwoProd(a, a-1) // a-1 is exact
-	ch, cl := carry.DDMul(bh, bl, p.i2s2, p.i2s2l)
-	h, l := carry.DDAdd(ah, al, ch, cl)
+	bh, bl := errfloat.TwoProd(a, a-1) // a-1 is exact
+	ch, cl := errfloat.DDMul(bh, bl, p.i2s2, p.i2s2l)
+	h, l := errfloat.DDAdd(ah, al, ch, cl)
 	return tailW{h, l, math.Abs(ah) + math.Abs(ch)}
 }
 

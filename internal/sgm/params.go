@@ -3,7 +3,7 @@ package sgm
 import (
 	"math"
 
-	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/errfloat"
 	"github.com/rdpcheck/rdpcheck/internal/xmath"
 )
 
@@ -59,12 +59,12 @@ func newParams(q, s float64) params {
 	} else {
 		p.l1q = math.Log1p(-q)
 	}
-	s2h, s2l := carry.TwoProd(s, s) // exact
-	p.i2s2, p.i2s2l = carry.DDDiv(1, 0, 2*s2h, 2*s2l)
+	s2h, s2l := errfloat.TwoProd(s, s) // exact
+	p.i2s2, p.i2s2l = errfloat.DDDiv(1, 0, 2*s2h, 2*s2l)
 	p.is2, p.is2l = 2*p.i2s2, 2*p.i2s2l
 	p.lemLow = math.Abs(math.Log(2*p.i2s2)) + 1
 	ls := math.Log(s)
-	p.lNorm = ls + carry.LnSqrt2Pi
+	p.lNorm = ls + errfloat.LnSqrt2Pi
 	// kappa = 46 + log1p(4 s^2), without overflowing 4 s^2
 	if s > 1 {
 		p.kappa = tailT + 2*math.Log(2*s) + math.Log1p(0.25*p.is2)
@@ -81,7 +81,7 @@ func newParams(q, s float64) params {
 	p.logh = math.Log(p.h)
 	p.ih = 1 / p.h
 	p.c0 = p.logh - p.lNorm
-	// log h, log s within 2u relative, carry.LnSqrt2Pi within u/2, two sums
+	// log h, log s within 2u relative, errfloat.LnSqrt2Pi within u/2, two sums
 	p.ec0 = 2*math.Abs(p.logh) + 2*math.Abs(ls) + 1 + math.Abs(p.lNorm) + math.Abs(p.c0)
 	p.kL = 10.5
 	// Right of z = 1/2, t = log1p(y) is within 6.1u t, except on nodes
@@ -101,11 +101,11 @@ func newParams(q, s float64) params {
 	return p
 }
 
-// logQDD returns log q in double-double (carry.LogDD, relative error ~1e-31),
+// logQDD returns log q in double-double (errfloat.LogDD, relative error ~1e-31),
 // computed once per params.
 func (p *params) logQDD() (float64, float64) {
 	if !p.lqDD {
-		p.lqh, p.lql = carry.LogDD(p.q)
+		p.lqh, p.lql = errfloat.LogDD(p.q)
 		p.lqDD = true
 	}
 	return p.lqh, p.lql

@@ -4,7 +4,7 @@ import (
 	"math"
 	"sync"
 
-	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/errfloat"
 	"github.com/rdpcheck/rdpcheck/internal/xmath"
 )
 
@@ -39,7 +39,7 @@ import (
 // bound of log I and of the RDP.
 //
 // 3. log C(n,k). For n <= lfTabN = 4096 it is lf(n) - lf(k) - lf(n-k) from a
-// double-double table of lf(m) = log m!, built at start-up from carry.LogDD of
+// double-double table of lf(m) = log m!, built at start-up from errfloat.LogDD of
 // the primes (relative error ~1e-31), sums for composite m and prefix sums
 // (each a double-double addition of positive terms, relative 2^-104): an
 // entry is within 1e-21 absolute, and the difference, taken with two exact
@@ -162,7 +162,7 @@ import (
 // 10.2u |t| left (kL = 10.5: |y|/(1+y) <= 2|t| for y >= -1/2, and
 // |t| >= log 2 below). Right of the transition, y >= 1, 1+y = q L (1+w)
 // with w = (1-q)/(q L) = (1-q)/(q+y), and t = log q + lL + log1p(w) is
-// carried in double-double (log q by carry.LogDD): within tw u, tw = 9.1 lw +
+// carried in double-double (log q by errfloat.LogDD): within tw u, tw = 9.1 lw +
 // 1e-13 (|log q| + t + 1), lw = log1p(w) (w within 7.1u, lw <= w) -- so that
 // beta t keeps its digits at any size. Write tw = kT t for the other nodes
 // right of z = 1/2: the error of t there is at most tw u.
@@ -242,7 +242,7 @@ import (
 // I - 1 = C(alpha,2) q^2 expm1(2c) (1 + eps) with |eps| < 1e-44 (alpha <=
 // 2^20), and SGM = alpha q^2 c within 1e-40 (hugeSigma): the general
 // method would form 4 s^2 = +Inf there. Results below the normal range
-// carry four subnormal steps (carry.RoundUpTiny): the exact value is > 0 for
+// carry four subnormal steps (errfloat.RoundUpTiny): the exact value is > 0 for
 // q > 0, and SGM never returns 0 for it.
 //
 // 17. Orders above maxFracOrder that are not integers, and orders from 2
@@ -336,10 +336,10 @@ func Gaussian(sigma, alpha float64) float64 {
 	case math.IsInf(alpha, 1):
 		return math.Inf(1)
 	}
-	s := carry.ToScaled(carry.Exact(sigma))
-	den := carry.ScaledMul(s, s)
+	s := errfloat.ToScaled(errfloat.Exact(sigma))
+	den := errfloat.ScaledMul(s, s)
 	den.X++
-	return carry.ScaledDiv(carry.ToScaled(carry.Exact(alpha)), den).Float().Up()
+	return errfloat.ScaledDiv(errfloat.ToScaled(errfloat.Exact(alpha)), den).Float().Up()
 }
 
 // sigmaHuge: from it on SGM is the closed form of hugeSigma.
@@ -367,7 +367,7 @@ func hugeSigma(q, sigma, alpha float64) float64 {
 	mq, eq := math.Frexp(q)
 	ms, es := math.Frexp(sigma)
 	m := ma * mq * mq / (ms * ms) // in [1/8, 4)
-	return carry.RoundUpTiny(math.Ldexp(m, ea+2*eq-2*es-1), 5*carry.Unit+1e-40)
+	return errfloat.RoundUpTiny(math.Ldexp(m, ea+2*eq-2*es-1), 5*errfloat.Unit+1e-40)
 }
 
 // one evaluates a finite order with 0 < q < 1; ok is false for a
@@ -379,7 +379,7 @@ func (ws *workspace) one(alpha, lref float64, w *window) (float64, bool) {
 	}
 	if alpha <= maxFracOrder {
 		if rdp, rel, ok := ws.fo.rdp(alpha, lref, w); ok {
-			return carry.RoundUpTiny(rdp, rel+4*carry.Unit), true
+			return errfloat.RoundUpTiny(rdp, rel+4*errfloat.Unit), true
 		}
 		if alpha < 2 {
 			// Method 16's Gaussian bound where it is within 2^-40 of
@@ -406,7 +406,7 @@ func (ws *workspace) chord(alpha float64) float64 {
 	if n > 2 {
 		v += (n - alpha) * ws.io.rdp(int(n)-1, alpha)
 	}
-	return carry.RoundUpTiny(v, 4*carry.Unit)
+	return errfloat.RoundUpTiny(v, 4*errfloat.Unit)
 }
 
 // Curve is fast.SGMCurve for valid arguments (those of RDP, steps > 0,
@@ -424,7 +424,7 @@ func Curve(q, sigma float64, steps int, orders []float64, out []float64) (refuse
 			if !ok {
 				v, _ = extremeSigma(q, sigma, a)
 			}
-			out[i] = carry.ScaleUp(v, fs)
+			out[i] = errfloat.ScaleUp(v, fs)
 		}
 		return 0, true
 	}
@@ -476,7 +476,7 @@ func Curve(q, sigma float64, steps int, orders []float64, out []float64) (refuse
 				return a, false
 			}
 		}
-		out[i] = carry.ScaleUp(v, fs)
+		out[i] = errfloat.ScaleUp(v, fs)
 	}
 	return 0, true
 }

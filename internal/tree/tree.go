@@ -4,7 +4,7 @@ import (
 	"math"
 	"math/bits"
 
-	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/errfloat"
 )
 
 // Value is alpha k/(2 sigma^2) rounded up, for sigma > 0 finite, k >= 0
@@ -18,22 +18,22 @@ func Value(sigma float64, k int64, alpha float64) float64 {
 	case math.IsInf(alpha, 1):
 		return math.Inf(1)
 	}
-	s := carry.ToScaled(carry.Exact(sigma))
-	den := carry.ScaledMul(s, s)
+	s := errfloat.ToScaled(errfloat.Exact(sigma))
+	den := errfloat.ScaledMul(s, s)
 	den.X++
-	num := carry.ScaledMul(carry.ToScaled(carry.Exact(alpha)), carry.ToScaled(carry.Exact(float64(k))))
-	return carry.ScaledDiv(num, den).Float().Up()
+	num := errfloat.ScaledMul(errfloat.ToScaled(errfloat.Exact(alpha)), errfloat.ToScaled(errfloat.Exact(float64(k))))
+	return errfloat.ScaledDiv(num, den).Float().Up()
 }
 
 // Line returns k/(2 sigma^2) with its error bound, and whether it is a
 // normal float64 far from overflow: then alpha times it, with the
 // product's bound, rounded up, is an upper bound on the line at any alpha
 // up to 2^100 for one product per order (TreeAggregationCurve).
-func Line(sigma float64, k int64) (c carry.Val, normal bool) {
-	s := carry.ToScaled(carry.Exact(sigma))
-	den := carry.ScaledMul(s, s)
+func Line(sigma float64, k int64) (c errfloat.Val, normal bool) {
+	s := errfloat.ToScaled(errfloat.Exact(sigma))
+	den := errfloat.ScaledMul(s, s)
 	den.X++
-	c = carry.ScaledDiv(carry.ToScaled(carry.Exact(float64(k))), den).Float()
+	c = errfloat.ScaledDiv(errfloat.ToScaled(errfloat.Exact(float64(k))), den).Float()
 	return c, c.V >= 0x1p-900 && c.V <= 0x1p900
 }
 

@@ -55,7 +55,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/rdpcheck/rdpcheck/internal/carry"
+	"github.com/rdpcheck/rdpcheck/internal/errfloat"
 	"github.com/rdpcheck/rdpcheck/internal/search"
 	"github.com/rdpcheck/rdpcheck/internal/sgm"
 	"github.com/rdpcheck/rdpcheck/rdp"
@@ -82,10 +82,10 @@ var lnTab [129][2]float64
 
 func init() {
 	for k := 1; k < len(lnInt); k++ {
-		lnInt[k][0], lnInt[k][1] = carry.LogDD(float64(k))
+		lnInt[k][0], lnInt[k][1] = errfloat.LogDD(float64(k))
 	}
 	for k := range lnTab {
-		lnTab[k][0], lnTab[k][1] = carry.LogDD(1 + float64(k)/128)
+		lnTab[k][0], lnTab[k][1] = errfloat.LogDD(1 + float64(k)/128)
 	}
 }
 
@@ -100,21 +100,21 @@ func lnFast(x float64) (float64, float64) {
 	m, e = 2*m, e-1
 	k := int((m-1)*128 + 0.5)
 	t := 1 + float64(k)/128
-	rh, rl := carry.DDDiv(m-t, 0, t, 0)
-	r2h, r2l := carry.TwoProd(rh, rh)
+	rh, rl := errfloat.DDDiv(m-t, 0, t, 0)
+	r2h, r2l := errfloat.TwoProd(rh, rh)
 	r2l += 2 * rh * rl
 	tail := rh * r2h * (1.0/3 - rh*(1.0/4-rh*(1.0/5-rh*(1.0/6-rh*(1.0/7-rh/8)))))
-	h, l := carry.DDAdd(rh, rl, -r2h/2, -r2l/2)
-	h, l = carry.DDAdd(h, l, tail, 0)
-	h, l = carry.DDAdd(h, l, lnTab[k][0], lnTab[k][1])
-	eh, el := carry.DDMul(float64(e), 0, carry.Ln2Hi, carry.Ln2Lo)
-	return carry.DDAdd(eh, el, h, l)
+	h, l := errfloat.DDAdd(rh, rl, -r2h/2, -r2l/2)
+	h, l = errfloat.DDAdd(h, l, tail, 0)
+	h, l = errfloat.DDAdd(h, l, lnTab[k][0], lnTab[k][1])
+	eh, el := errfloat.DDMul(float64(e), 0, errfloat.Ln2Hi, errfloat.Ln2Lo)
+	return errfloat.DDAdd(eh, el, h, l)
 }
 
 func newWORGauss(g *worGauss, sigma float64, n int) error {
-	s2h, s2l := carry.TwoProd(sigma, sigma)
-	g.ch, g.cl = carry.DDDiv(1, 0, 2*s2h, 2*s2l)
-	g.sh, g.sl = carry.DDDiv(1, 0, sigma, 0)
+	s2h, s2l := errfloat.TwoProd(sigma, sigma)
+	g.ch, g.cl = errfloat.DDDiv(1, 0, 2*s2h, 2*s2l)
+	g.sh, g.sl = errfloat.DDDiv(1, 0, sigma, 0)
 	if math.IsInf(g.ch, 0) || math.IsNaN(g.ch) || g.ch > 1e300 {
 		return errWORRange
 	}
@@ -123,7 +123,7 @@ func newWORGauss(g *worGauss, sigma float64, n int) error {
 	d2 := math.Expm1(2 * g.ch)
 	g.logD[0], g.errD[0] = 0, 0
 	g.logD[2] = math.Log(d2)
-	g.errD[2] = 4*carry.Unit + 2*g.ch*0x1p-100
+	g.errD[2] = 4*errfloat.Unit + 2*g.ch*0x1p-100
 	g.jc = 2
 	for j := 4; j <= n; j += 2 {
 		if !g.undecided(j - 2) {
@@ -147,7 +147,7 @@ func (g *worGauss) undecided(j int) bool {
 
 // lnT returns ln T(j) = c j(j-1) in double-double.
 func (g *worGauss) lnT(j int) (float64, float64) {
-	return carry.DDMul(g.ch, g.cl, float64(j)*float64(j-1), 0)
+	return errfloat.DDMul(g.ch, g.cl, float64(j)*float64(j-1), 0)
 }
 
 // lnAbsExpm1 returns ln|e^v - 1| for v = vh+vl != 0 as double-double with
@@ -159,13 +159,13 @@ func lnAbsExpm1(vh, vl float64) (h, l, e float64) {
 		t := math.Exp(-vh)
 		corr := math.Log1p(-t)
 		// exp(-vh): 2 ulps; vl ignored (|vl| <= u vh); log1p: 1 ulp.
-		e = 2*carry.Unit*math.Abs(corr) + (4*carry.Unit+math.Abs(vl))*t/(1-t) + 0x1p-100*vh
-		h, l = carry.FastTwoSum(vh, vl+corr)
+		e = 2*errfloat.Unit*math.Abs(corr) + (4*errfloat.Unit+math.Abs(vl))*t/(1-t) + 0x1p-100*vh
+		h, l = errfloat.FastTwoSum(vh, vl+corr)
 		return h, l, e
 	case vh < -1:
 		t := math.Exp(vh)
 		corr := math.Log1p(-t)
-		e = 2*carry.Unit*math.Abs(corr) + (4*carry.Unit*av+math.Abs(vl))*t/(1-t)
+		e = 2*errfloat.Unit*math.Abs(corr) + (4*errfloat.Unit*av+math.Abs(vl))*t/(1-t)
 		return corr, 0, e
 	}
 	// |v| <= 1: v/2 + ln|v| + ln(sinh(x)/x), x = |v|/2.
@@ -177,9 +177,9 @@ func lnAbsExpm1(vh, vl float64) (h, l, e float64) {
 	corr := math.Log1p(s)
 	lh, ll := lnFast(av)
 	ll += vl / vh // ln|vh + vl| = ln|vh| + vl/vh, the rest below (vl/vh)^2 <= 2^-200
-	h, l = carry.DDAdd(lh, ll, vh/2, vl/2)
-	h, l = carry.DDAdd(h, l, corr, 0)
-	e = 6*carry.Unit*corr + 1e-19 + 0x1p-70 + 0x1p-98*(math.Abs(lh)+1)
+	h, l = errfloat.DDAdd(lh, ll, vh/2, vl/2)
+	h, l = errfloat.DDAdd(h, l, corr, 0)
+	e = 6*errfloat.Unit*corr + 1e-19 + 0x1p-70 + 0x1p-98*(math.Abs(lh)+1)
 	return h, l, e
 }
 
@@ -187,7 +187,7 @@ func lnAbsExpm1(vh, vl float64) (h, l, e float64) {
 func (g *worGauss) quad(j int) error {
 	fj := float64(j)
 	th, _ := g.lnT(j)
-	lnS := fj*carry.Ln2 + th*(1+1e-15) + 1e-300 // ln of an upper bound on E[(e^W+1)^j]
+	lnS := fj*errfloat.Ln2 + th*(1+1e-15) + 1e-300 // ln of an upper bound on E[(e^W+1)^j]
 	// Proven lower bound on ln D(j): Lyapunov and log-convexity.
 	lb := fj / 2 * (g.logD[2] - g.errD[2])
 	lb = max(lb, 2*(g.logD[j-2]-g.errD[j-2])-(g.logD[j-4]+g.errD[j-4]))
@@ -209,7 +209,7 @@ func (g *worGauss) quad(j int) error {
 	}
 	width := 10.0
 	for try := 0; try < 3; try++ {
-		need := lnS - lb + 56*carry.Ln2 + 1
+		need := lnS - lb + 56*errfloat.Ln2 + 1
 		h := math.Min(0.5, math.Pi*math.Sqrt(2/need))
 		_, e := math.Frexp(h)
 		h = math.Ldexp(1, e-1) // a power of two <= h: nodes k h exact
@@ -222,8 +222,8 @@ func (g *worGauss) quad(j int) error {
 				}
 				arg := (eh - shift) + el
 				f := math.Exp(arg)
-				errSum += f * (ee + carry.Unit*math.Abs(arg) + 5*carry.Unit)
-				sum, comp = carry.TwoSumAcc(sum, comp, f)
+				errSum += f * (ee + errfloat.Unit*math.Abs(arg) + 5*errfloat.Unit)
+				sum, comp = errfloat.TwoSumAcc(sum, comp, f)
 			}
 		}
 		rk1, rk2 := int(math.Ceil((mR-width)/h)), int(math.Floor((mR+width)/h))
@@ -243,15 +243,15 @@ func (g *worGauss) quad(j int) error {
 				g.tail(j, float64(rk1)*h, shift, true)
 		}
 		total := sum + comp
-		lnDapprox := shift + math.Log(total*h) - carry.LnSqrt2Pi
+		lnDapprox := shift + math.Log(total*h) - errfloat.LnSqrt2Pi
 		alias := 2.02 * math.Exp(-2*math.Pi*math.Pi/(h*h)+lnS-lnDapprox) // relative to D
-		rel := (errSum+bounds/h)/total + alias + 4*carry.Unit
+		rel := (errSum+bounds/h)/total + alias + 4*errfloat.Unit
 		if !(alias <= 0x1p-50 && rel <= 1e-11) {
 			width, lb = width+8, lb-20 // wider, finer, and check again
 			continue
 		}
 		g.logD[j] = lnDapprox
-		g.errD[j] = rel/(1-rel) + carry.Unit*(math.Abs(shift)+math.Abs(math.Log(total*h))+2) + 1e-16
+		g.errD[j] = rel/(1-rel) + errfloat.Unit*(math.Abs(shift)+math.Abs(math.Log(total*h))+2) + 1e-16
 		return nil
 	}
 	return fmt.Errorf("%w: WORGaussian quadrature did not reach its accuracy at j = %d", rdp.ErrTooLarge, j)
@@ -296,9 +296,9 @@ func (g *worGauss) mode(j int, lo, hi float64) float64 {
 // nodeExp returns j ln|e^v - 1| - z^2/2 at z (double-double) and a bound on
 // its absolute error; ok is false at v = 0 (the integrand is 0 there).
 func (g *worGauss) nodeExp(j int, z float64) (h, l, e float64, ok bool) {
-	ph, pl := carry.TwoProd(g.sh, z)
+	ph, pl := errfloat.TwoProd(g.sh, z)
 	pl += g.sl * z
-	vh, vl := carry.DDAdd(ph, pl, -g.ch, -g.cl)
+	vh, vl := errfloat.DDAdd(ph, pl, -g.ch, -g.cl)
 	if vh == 0 {
 		return 0, 0, 0, false
 	}
@@ -306,9 +306,9 @@ func (g *worGauss) nodeExp(j int, z float64) (h, l, e float64, ok bool) {
 	// error of v itself (2^-100 relative to |s z| + c) moved through ln|e^v - 1|,
 	// whose derivative is at most 1 + 1/|v|
 	Le += 0x1p-100 * (math.Abs(ph) + g.ch) * (1 + 1/math.Abs(vh))
-	jh, jl := carry.DDMul(Lh, Ll, float64(j), 0)
-	zh, zl := carry.TwoProd(z, z)
-	h, l = carry.DDAdd(jh, jl, -zh/2, -zl/2)
+	jh, jl := errfloat.DDMul(Lh, Ll, float64(j), 0)
+	zh, zl := errfloat.TwoProd(z, z)
+	h, l = errfloat.DDAdd(jh, jl, -zh/2, -zl/2)
 	e = float64(j)*Le + 0x1p-100*(math.Abs(jh)+math.Abs(zh))
 	return h, l, e, true
 }
@@ -334,11 +334,11 @@ func (g *worGauss) tail(j int, z, shift float64, positive bool) float64 {
 // its error (for odd j from the neighbouring even differences).
 func (g *worGauss) logTerm(j int) (float64, float64) {
 	th, tl := g.lnT(j)
-	tErr := 0x1p-100*math.Abs(th) + carry.Unit*math.Abs(th)
-	tUp := carry.Ln2 + th + tl
+	tErr := 0x1p-100*math.Abs(th) + errfloat.Unit*math.Abs(th)
+	tUp := errfloat.Ln2 + th + tl
 	if j == 2 {
 		// min(4 (e^(2c) - 1), 2 e^(2c)).
-		d := 2*carry.Ln2 + g.logD[2]
+		d := 2*errfloat.Ln2 + g.logD[2]
 		if d+g.errD[2] < tUp+tErr {
 			return d + g.errD[2], g.errD[2]
 		}
@@ -348,16 +348,16 @@ func (g *worGauss) logTerm(j int) (float64, float64) {
 	switch {
 	case j%2 == 0 && j <= g.jc:
 		bErr = g.errD[j]
-		bUp = 2*carry.Ln2 + g.logD[j] + bErr
+		bUp = 2*errfloat.Ln2 + g.logD[j] + bErr
 	case j%2 == 1 && j+1 <= g.jc:
 		bErr = (g.errD[j-1] + g.errD[j+1]) / 2
-		bUp = 2*carry.Ln2 + (g.logD[j-1]+g.logD[j+1])/2 + bErr
+		bUp = 2*errfloat.Ln2 + (g.logD[j-1]+g.logD[j+1])/2 + bErr
 	default:
 		return tUp + tErr, tErr
 	}
-	bUp += carry.Unit * math.Abs(bUp)
+	bUp += errfloat.Unit * math.Abs(bUp)
 	if bUp < tUp+tErr {
-		return bUp, bErr + carry.Unit*math.Abs(bUp)
+		return bUp, bErr + errfloat.Unit*math.Abs(bUp)
 	}
 	return tUp + tErr, tErr
 }
@@ -371,14 +371,14 @@ func (g *worGauss) logA(q float64, a int, lqh, lql float64) (float64, float64) {
 	xmax := math.Inf(-1)
 	cbh, cbl := lnInt[a][0], lnInt[a][1] // ln C(a, j), double-double, from j = 1
 	for j := 2; j <= a; j++ {
-		cbh, cbl = carry.DDAdd(cbh, cbl, lnInt[a-j+1][0], lnInt[a-j+1][1])
-		cbh, cbl = carry.DDAdd(cbh, cbl, -lnInt[j][0], -lnInt[j][1])
+		cbh, cbl = errfloat.DDAdd(cbh, cbl, lnInt[a-j+1][0], lnInt[a-j+1][1])
+		cbh, cbl = errfloat.DDAdd(cbh, cbl, -lnInt[j][0], -lnInt[j][1])
 		mh, me := g.logTerm(j)
-		jqh, jql := carry.DDMul(lqh, lql, float64(j), 0)
-		xh, xl := carry.DDAdd(jqh, jql, cbh, cbl)
-		xh, xl = carry.DDAdd(xh, xl, mh, 0)
+		jqh, jql := errfloat.DDMul(lqh, lql, float64(j), 0)
+		xh, xl := errfloat.DDAdd(jqh, jql, cbh, cbl)
+		xh, xl = errfloat.DDAdd(xh, xl, mh, 0)
 		x := xh + xl
-		e := me + 0x1p-98*(math.Abs(jqh)+math.Abs(cbh)+math.Abs(mh)) + carry.Unit*math.Abs(x) + 1e-30*float64(j)
+		e := me + 0x1p-98*(math.Abs(jqh)+math.Abs(cbh)+math.Abs(mh)) + errfloat.Unit*math.Abs(x) + 1e-30*float64(j)
 		xs[j] = x + e // upper bound
 		maxErr = max(maxErr, e)
 		xmax = max(xmax, xs[j])
@@ -397,14 +397,14 @@ func logOnePlusSum(xs []float64, xmax float64) (float64, float64) {
 	// Each exp within 2 ulps plus u |x_j - xmax| e^(x_j - xmax) <= u/e for
 	// its argument, the sum within n u; ln(A-1) within u (|xmax| + |ln s|).
 	lnS := math.Log(s)
-	absE := (float64(len(xs))+8)*carry.Unit + carry.Unit*(math.Abs(xmax)+math.Abs(lnS)+2) // on ln(A-1)
+	absE := (float64(len(xs))+8)*errfloat.Unit + errfloat.Unit*(math.Abs(xmax)+math.Abs(lnS)+2) // on ln(A-1)
 	lnAm1 := xmax + lnS
 	if lnAm1 > 0 { // ln A >= ln(A-1): the absolute error is relative to ln A
 		la := lnAm1 + math.Log1p(math.Exp(-lnAm1))
-		return la, absE/la + 6*carry.Unit
+		return la, absE/la + 6*errfloat.Unit
 	}
 	// ln A = log1p(A-1): A-1 within absE relative, so is ln A.
-	return math.Log1p(math.Exp(lnAm1)), absE + 6*carry.Unit
+	return math.Log1p(math.Exp(lnAm1)), absE + 6*errfloat.Unit
 }
 
 // BeyondExponent reports whether the order a <= rdp.MaxWOROrder needs
@@ -434,7 +434,7 @@ func GaussianCurve(q, sigma float64, steps int, orders, out []float64) error {
 			if q == 1 {
 				v = sgm.Gaussian(sigma, a)
 			}
-			out[i] = carry.ScaleUp(v, fs)
+			out[i] = errfloat.ScaleUp(v, fs)
 		}
 		return nil
 	}
@@ -444,7 +444,7 @@ func GaussianCurve(q, sigma float64, steps int, orders, out []float64) error {
 	if err := newWORGauss(&g, sigma, n); err != nil {
 		return err
 	}
-	lqh, lql := carry.LogDD(q)
+	lqh, lql := errfloat.LogDD(q)
 	// ln A at each integer order, computed once.
 	var la, lr [rdp.MaxWOROrder + 1]float64
 	var have [rdp.MaxWOROrder + 1]bool
@@ -466,15 +466,15 @@ func GaussianCurve(q, sigma float64, steps int, orders, out []float64) error {
 		case lo == a:
 			v, rel = get(int(lo))
 			v /= a - 1
-			rel += carry.Unit
+			rel += errfloat.Unit
 		default:
 			t := a - lo
 			x, rx := get(int(lo))
 			y, ry := get(int(lo) + 1)
 			v = ((1-t)*x + t*y) / (a - 1)
-			rel = max(rx, ry) + 6*carry.Unit
+			rel = max(rx, ry) + 6*errfloat.Unit
 		}
-		out[i] = carry.ScaleUp(carry.RoundUp(v, rel), fs)
+		out[i] = errfloat.ScaleUp(errfloat.RoundUp(v, rel), fs)
 	}
 	return nil
 }
