@@ -37,7 +37,9 @@ list of {"q": float, "sigma": float, "steps": int} from the hex forms;
 dpEvent, a DpEvent of dp_accounting as the plain dict of its
 to_named_tuple() JSON ({"class_name": "GaussianDpEvent",
 "noise_multiplier": 1.1}, nested events as dicts, lists of events as
-lists; a new copy per call). The kit stays standard-library only and does
+lists, "module_name" left out; a new copy per call), each field of the
+Python type dp_accounting declares for it (a float for a number, even
+one JSON writes as 2; an int for a count), by the table's dpEventFields. The kit stays standard-library only and does
 not import dp_accounting (whose copy, if any, is the adapter's to choose):
 to_dp_event(event, dp_event) below builds the DpEvent objects from such a
 dict with the dp_event module the adapter gives it. An
@@ -142,12 +144,51 @@ class VectorError(Exception):
     """A test that does not give an input its function takes."""
 
 
+# The DpEvent classes an event input may hold: class name -> {field: kind}
+# (number, count, numbers, event, events), from the function table.
+DP_EVENT_FIELDS = {}
+
+
 def load_functions(path):
     """The function table (schema/functions.json): function name -> its
-    inputs, a list of {"name", "kind"[, "groupMayGive"]} in call order."""
+    inputs, a list of {"name", "kind"[, "groupMayGive"]} in call order.
+    Its dpEventFields, the DpEvent classes' field kinds, are kept in
+    DP_EVENT_FIELDS for the dpEvent inputs."""
     with open(path) as f:
         table = json.load(f)
+    DP_EVENT_FIELDS.clear()
+    DP_EVENT_FIELDS.update(table.get("dpEventFields", {}))
     return {fn["name"]: fn["inputs"] for fn in table["functions"]}
+
+
+def _dp_event(v, path="event"):
+    """An event input as a dict of its class's fields, each of its kind:
+    a number a float (JSON's 2 is 2.0, as dp_accounting's float fields
+    hold it), a count an int, nested events converted in turn."""
+    if not isinstance(v, dict) or not isinstance(v.get("class_name"), str):
+        raise VectorError("%s: %.60r is not a DpEvent object" % (path, v))
+    fields = DP_EVENT_FIELDS.get(v["class_name"])
+    if fields is None:
+        raise VectorError("%s: class %r is not in the function table's dpEventFields" % (path, v["class_name"]))
+    out = {"class_name": v["class_name"]}
+    for k, x in v.items():
+        if k in ("class_name", "module_name"):
+            continue
+        kind = fields.get(k)
+        where = "%s.%s" % (path, k)
+        if kind == "number":
+            out[k] = float(x)
+        elif kind == "count":
+            out[k] = _integer(x)
+        elif kind == "numbers":
+            out[k] = [float(y) for y in x]
+        elif kind == "event":
+            out[k] = _dp_event(x, where)
+        elif kind == "events":
+            out[k] = [_dp_event(y, "%s[%d]" % (where, i)) for i, y in enumerate(x)]
+        else:
+            raise VectorError("%s: no field %r in %s" % (path, k, v["class_name"]))
+    return out
 
 
 def find_functions(vectors_path):
@@ -185,9 +226,7 @@ def _convert(kind, name, src):
         return [{"q": float.fromhex(p["qHex"]), "sigma": float.fromhex(p["sigmaHex"]),
                  "steps": _integer(p["steps"])} for p in src[name]]
     if kind == "dpEvent":
-        if not isinstance(src[name], dict) or not isinstance(src[name].get("class_name"), str):
-            raise VectorError("%.60r is not a DpEvent object" % (src[name],))
-        return json.loads(json.dumps(src[name]))
+        return _dp_event(src[name])
     raise VectorError("unknown kind %r (a newer functions.json than this runner?)" % kind)
 
 

@@ -364,6 +364,16 @@ def EventEpsilon(event, neighboringRelation, delta):
         raise RuntimeError("not a dict and a relation: %r %r" % (event, neighboringRelation))
     if not delta > 0:
         raise ValueError("delta must be > 0")
+    def check(e):  # dp_accounting's types: floats for numbers, ints for counts
+        if e["class_name"] == "GaussianDpEvent" and type(e["noise_multiplier"]) is not float:
+            raise RuntimeError("noise_multiplier %r is no float" % e["noise_multiplier"])
+        if e["class_name"] == "SelfComposedDpEvent" and type(e["count"]) is not int:
+            raise RuntimeError("count %r is no int" % e["count"])
+        for v in e.values():
+            for x in (v if isinstance(v, list) else [v]):
+                if isinstance(x, dict):
+                    check(x)
+    check(event)
     ev = run_vectors.to_dp_event(event, _DpEvent())
     if type(ev).__name__ == "SelfComposedDpEvent" and type(ev.event).__name__ == "PoissonSampledDpEvent":
         return ev.count + ev.event.sampling_probability
@@ -389,6 +399,8 @@ def EventEpsilon(event, neighboringRelation, delta):
 				want = map[string]any{"error": "ValueError: delta must be > 0", "errorType": "ValueError", "raisedIn": "adapter"}
 			case tc.TcID == 1: // Opacus's question: 50 steps at q = 0.2
 				want = map[string]any{"value": 50.2}
+			case tc.TcID == 61: // 200 steps at q = 0.05 of two GaussianDpEvents written "noise_multiplier":2
+				want = map[string]any{"value": 200.05}
 			case strings.HasPrefix(string(tc.Event), `{"class_name":"NoOpDpEvent"`):
 				want = map[string]any{"value": 0.0}
 			}

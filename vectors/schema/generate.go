@@ -209,7 +209,7 @@ func GenerateFunctionTable(fns []Function) []byte {
 		list = append(list, o)
 	}
 	var b bytes.Buffer
-	b.WriteString("{\n \"description\": \"The vector functions and their inputs, in call order: generated from package schema's table (functions.go); do not edit. kinds: float (read from NAMEHex), floatList (from NAMEHex), int, intList, text, phases (a list of {q, qHex, sigma, sigmaHex, steps}), dpEvent (a dp_accounting DpEvent as the JSON of its to_named_tuple(): class_name and its fields, nested events as objects). groupMayGive: the group may give the input once for all its tests.\",\n \"functions\": [\n")
+	b.WriteString("{\n \"description\": \"The vector functions and their inputs, in call order: generated from package schema's table (functions.go); do not edit. kinds: float (read from NAMEHex), floatList (from NAMEHex), int, intList, text, phases (a list of {q, qHex, sigma, sigmaHex, steps}), dpEvent (a dp_accounting DpEvent as the JSON of its to_named_tuple(): class_name and its fields, nested events as objects). groupMayGive: the group may give the input once for all its tests. dpEventFields: per DpEvent class an event may hold, its fields' kinds (number: a float; count: an int; numbers: a list of floats; event, events: nested events).\",\n \"functions\": [\n")
 	for i, f := range list {
 		b.WriteString("  " + compact(f))
 		if i < len(list)-1 {
@@ -217,7 +217,23 @@ func GenerateFunctionTable(fns []Function) []byte {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString(" ]\n}\n")
+	// The fields of the DpEvent classes an event input may hold, by kind,
+	// so that a runner gives each its type (a float for a number, an int
+	// for a count) whatever its JSON spelling.
+	b.WriteString(" ],\n \"dpEventFields\": {\n")
+	fieldKinds := map[DpFieldKind]string{DpNumber: "number", DpCount: "count", DpNumbers: "numbers", DpSub: "event", DpSubs: "events"}
+	for i, c := range DpEventClasses {
+		fields := obj{}
+		for _, f := range c.Fields {
+			fields = append(fields, kv{f.Name, fieldKinds[f.Kind]})
+		}
+		fmt.Fprintf(&b, "  %q: %s", c.Name, compact(fields))
+		if i < len(DpEventClasses)-1 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString(" }\n}\n")
 	return b.Bytes()
 }
 
