@@ -87,6 +87,27 @@ def main():
                     a = json.loads(line)
                     answers[n][a["tcId"]] = a
     print("event_profile.json version %d, %d tests; answers from %s\n" % (vec["version"], len(tests), os.path.relpath(adir, ROOT)))
+    print("The users' questions (group event-epsilon/users-asked): each answer, and how far it lies from the interval (below: (lower - answer)/lower; above: answer/upper - 1).\n")
+    print("| accountant | " + " | ".join("tcId %d" % t["tcId"] for g, t in tests if g["name"].endswith("/users-asked")) + " |")
+    print("|---|" + "---|" * sum(1 for g, t in tests if g["name"].endswith("/users-asked")))
+    print("| certified [lower, upper] | " + " | ".join("[%s, %s]" % (t["lower"], t["upper"]) for g, t in tests if g["name"].endswith("/users-asked")) + " |")
+    for n in names:
+        cells = []
+        for g, t in tests:
+            if not g["name"].endswith("/users-asked"):
+                continue
+            a = answers[n].get(t["tcId"])
+            gr, shown = grade(t, a)
+            if gr == "below":
+                lo = float.fromhex(t["lowerHex"])
+                shown = "**%.6g: below by %.2g**" % (num(a["value"]), (lo - num(a["value"])) / lo)
+            elif gr == "above":
+                shown = "%.6g: above by %.2g" % (num(a["value"]), num(a["value"]) / float.fromhex(t["upperHex"]) - 1)
+            elif gr == "refused":
+                shown = "refused: " + a.get("error", "")[:90]
+            cells.append(shown)
+        print("| %s | %s |" % (n, " | ".join(cells)))
+    print()
     cols = ["below", "inside", "above", "refused", "unsupported", "hang", "crashed", "adapter", "none", "rejected", "answered"]
     print("| accountant | " + " | ".join(cols[:9]) + " | invalid: refused | invalid: answered |")
     print("|---|" + "---:|" * 11)
