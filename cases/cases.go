@@ -41,6 +41,8 @@
 //	WORBound            q, base, baseInf, alpha          (baseInf: RDP at +inf, "inf" if unknown)
 //	ProfileEpsilon      phases, delta                    (the optimal eps of a run: a certified interval)
 //	ProfileDelta        phases, eps                      (the optimal delta of a run: a certified interval)
+//	EventEpsilon        event, neighboringRelation, delta    (the optimal eps of a DpEvent: a certified interval)
+//	EventDelta          event, neighboringRelation, eps      (the optimal delta of a DpEvent: a certified interval)
 //
 // A number is a JSON number or a string as the vector files write inputs: a
 // decimal, a hex float, "inf", "-inf" or "nan"; steps is an integer (a whole
@@ -50,8 +52,12 @@
 // c is an integer; trees is a list of integers, restarts "one-tree" or
 // "every-tree", maxParticipation and minSeparation integers; phases is a
 // list of objects {"q": Q, "sigma": S, "steps": N} (the run of the
-// Poisson-subsampled Gaussian, phase after phase, add/remove neighbours).
-// ProfileEpsilon and ProfileDelta answer "lower" and "upper", a certified
+// Poisson-subsampled Gaussian, phase after phase, add/remove neighbours);
+// event is a dp_accounting DpEvent object as the vector files write it
+// ("class_name" and its fields; see schema.DpEventClasses) and
+// neighboringRelation "ADD_OR_REMOVE_ONE", "REPLACE_ONE" or
+// "REPLACE_SPECIAL". ProfileEpsilon, ProfileDelta, EventEpsilon and
+// EventDelta answer "lower" and "upper", a certified
 // interval around the optimal value (package pld; "warning" says so when
 // it is wider than pld's default width). The others add "reference" (a decimal string
 // with 50 significant digits, or "inf") and "fast" (a JSON number, or
@@ -113,6 +119,10 @@ type Args struct {
 	BaseInf float64
 	// The run of ProfileEpsilon and ProfileDelta.
 	Phases []schema.RunPhase
+	// The run of EventEpsilon and EventDelta: a DpEvent as compact JSON
+	// (checked by schema.CheckDpEvent) and dp_accounting's relation.
+	Event               []byte
+	NeighboringRelation string
 }
 
 // A Kind is one function: its inputs and how to compute it.
@@ -379,6 +389,14 @@ var computations = map[string]*Kind{
 		Interval: func(a *Args) (pld.Interval, error) { return pld.SGMEpsilon(pldPhases(a.Phases), a.Delta) }},
 	schema.ProfileDelta: {
 		Interval: func(a *Args) (pld.Interval, error) { return pld.SGMDelta(pldPhases(a.Phases), a.Eps) }},
+	schema.EventEpsilon: {
+		Interval: func(a *Args) (pld.Interval, error) {
+			return gen.EventInterval(schema.EventEpsilon, a.Event, a.NeighboringRelation, a.Delta, pld.Options{})
+		}},
+	schema.EventDelta: {
+		Interval: func(a *Args) (pld.Interval, error) {
+			return gen.EventInterval(schema.EventDelta, a.Event, a.NeighboringRelation, a.Eps, pld.Options{})
+		}},
 }
 
 // legacyEpsilon is the older {"kind": "epsilon"} form: DPSGDEpsilon with
@@ -550,6 +568,12 @@ func (a *Args) set(name string, raw json.RawMessage) error {
 		}
 	case schema.PhaseList:
 		a.Phases, err = parsePhases(raw)
+	case schema.DpEvent:
+		var b bytes.Buffer
+		if err = json.Compact(&b, raw); err == nil {
+			err = schema.CheckDpEvent(b.Bytes())
+		}
+		a.Event = b.Bytes()
 	case schema.Text:
 		var text string
 		if json.Unmarshal(raw, &text) != nil {
@@ -559,6 +583,11 @@ func (a *Args) set(name string, raw json.RawMessage) error {
 		switch name {
 		case "relation": // any string: the function refuses what it does not know
 			a.Relation = text
+		case "neighboringRelation":
+			a.NeighboringRelation = text
+			if !slices.Contains(in.Enum, text) {
+				err = fmt.Errorf("want one of %s", strings.Join(in.Enum, ", "))
+			}
 		case "restarts":
 			a.Restarts = text
 			if !rdp.ParseTreeRestarts(text).Valid() {

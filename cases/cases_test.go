@@ -355,6 +355,10 @@ func lineOf(t *testing.T, g *schema.Group, tc *schema.Test) []byte {
 			m[in] = ph
 		case "conversion":
 			m[in] = tc.Conversion
+		case "event":
+			m[in] = json.RawMessage(tc.Event)
+		case "neighboringRelation":
+			m[in] = tc.NeighboringRelation
 		case "orders":
 			m[in] = g.InputOrders(tc)
 		case "rdp":
@@ -502,6 +506,10 @@ func TestRunVectorsEveryKind(t *testing.T) {
 		`{"kind": "ProfileEpsilon", "phases": [], "delta": 1e-5}`,
 		`{"kind": "ProfileDelta", "phases": [{"q": 0.01, "sigma": 1, "steps": 1}], "eps": 1}`,
 		`{"kind": "ProfileDelta", "phases": [{"q": 0.01, "sigma": 1, "steps": -1}], "eps": 1}`,
+		`{"kind": "EventEpsilon", "event": {"class_name": "SelfComposedDpEvent", "event": {"class_name": "GaussianDpEvent", "noise_multiplier": 2}, "count": 10}, "neighboringRelation": "ADD_OR_REMOVE_ONE", "delta": 1e-5}`,
+		`{"kind": "EventEpsilon", "event": {"class_name": "GaussianDpEvent", "noise_multiplier": -1}, "neighboringRelation": "ADD_OR_REMOVE_ONE", "delta": 1e-5}`,
+		`{"kind": "EventDelta", "event": {"class_name": "GaussianDpEvent", "noise_multiplier": 2}, "neighboringRelation": "REPLACE_ONE", "eps": 1}`,
+		`{"kind": "EventDelta", "event": {"class_name": "GaussianDpEvent", "noise_multiplier": 2}, "neighboringRelation": "REPLACE_ONE", "eps": "nan"}`,
 	}
 	var out bytes.Buffer
 	if err := RunVectors(strings.NewReader(strings.Join(lines, "\n")), &out, &bytes.Buffer{}); err != nil {
@@ -612,6 +620,12 @@ func TestRunVectorsEveryKind(t *testing.T) {
 		bad("profile-epsilon", schema.ProfileEpsilon, "OutOfRange"),
 		interval("profile-delta", schema.ProfileDelta, 44),
 		bad("profile-delta", schema.ProfileDelta, "OutOfRange"),
+		// The Gaussian mechanism composed is in closed form: both
+		// certificates are the same interval.
+		interval("event-epsilon", schema.EventEpsilon, 46),
+		bad("event-epsilon", schema.EventEpsilon, "OutOfRange"),
+		interval("event-delta", schema.EventDelta, 48),
+		bad("event-delta", schema.EventDelta, "NaNInput"),
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("tests (-want +got):\n%s", diff)

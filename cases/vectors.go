@@ -102,7 +102,16 @@ func RunVectors(r io.Reader, w, progress io.Writer) error {
 				if k.Name == schema.ProfileDelta {
 					x = a.Eps
 				}
-				j := gen.ProfileJob(e, k.Name, pldPhases(a.Phases), x)
+				var j *verify.Job
+				switch k.Name {
+				case schema.EventEpsilon, schema.EventDelta:
+					if k.Name == schema.EventDelta {
+						x = a.Eps
+					}
+					j = gen.EventJob(e, k.Name, a.Event, a.NeighboringRelation, x)
+				default:
+					j = gen.ProfileJob(e, k.Name, pldPhases(a.Phases), x)
+				}
 				b.Test(g, t, j, nil)
 				rejectable = append(rejectable, otherTest{t, j, k.Name})
 				continue
@@ -236,6 +245,10 @@ func setInputs(t *schema.Test, k *Kind, a *Args) {
 			}
 		case "conversion":
 			t.Conversion = a.Conversion.String()
+		case "event":
+			t.Event = append([]byte{}, a.Event...)
+		case "neighboringRelation":
+			t.NeighboringRelation = a.NeighboringRelation
 		case "distP":
 			t.DistP, t.DistPHex = schema.Lists(a.DistP)
 		case "distQ":
@@ -283,7 +296,7 @@ func invalidFlag(fn string, ie *reference.InputError) string {
 		return "BadDistribution"
 	case strings.HasPrefix(ie.Arg, "orders") || strings.HasPrefix(ie.Arg, "rdp") || strings.HasPrefix(ie.Arg, "base"):
 		return "BadCurve"
-	case ie.Arg == "relation" || ie.Arg == "phases":
+	case ie.Arg == "relation" || ie.Arg == "phases" || ie.Arg == "event":
 		return "OutOfRange" // a string, or no phase: its Value is NaN, which it is not
 	}
 	return gen.BadFlag(ie.Value)

@@ -21,6 +21,8 @@ each test group), taking the test's inputs as keyword arguments, e.g.
     DPSGDEpsilon(q, sigma, steps, delta, orders, conversion)
     ProfileEpsilon(phases, delta)                 the optimal eps of a run, any method
     ProfileDelta(phases, eps)                     (phases: [{"q", "sigma", "steps"}, ...])
+    EventEpsilon(event, neighboringRelation, delta)  the optimal eps of a dp_accounting DpEvent
+    EventDelta(event, neighboringRelation, eps)      (event: a dict, see below)
 
 and likewise for every other function of the vector files. Which inputs a
 function takes is read from the function table, schema/functions.json
@@ -31,7 +33,16 @@ each of its declared kind, and nothing else of the test (comments, flags,
 a peer's values). Kinds: float, read from NAMEHex (so every bit is the one
 the expected value was computed for); floatList, a list of floats from
 NAMEHex; int, an int; intList, a list of ints; text, a str; phases, a
-list of {"q": float, "sigma": float, "steps": int} from the hex forms. An
+list of {"q": float, "sigma": float, "steps": int} from the hex forms;
+dpEvent, a DpEvent of dp_accounting as the plain dict of its
+to_named_tuple() JSON ({"class_name": "GaussianDpEvent",
+"noise_multiplier": 1.1}, nested events as dicts, lists of events as
+lists, "module_name" left out; a new copy per call), each field of the
+Python type dp_accounting declares for it (a float for a number, even
+one JSON writes as 2; an int for a count), by the table's dpEventFields. The kit stays standard-library only and does
+not import dp_accounting (whose copy, if any, is the adapter's to choose):
+to_dp_event(event, dp_event) below builds the DpEvent objects from such a
+dict with the dp_event module the adapter gives it. An
 input marked groupMayGive is taken from the test group where the test
 does not give it (DPSGDEpsilon's orders). Groups of a function the table
 does not have are skipped, and said so. The profile functions' tests give
@@ -72,7 +83,8 @@ one JSON line:
   "hang": true, "timeout": SECONDS}. Each test runs in a worker process;
   a hung worker is killed and a new one started, so one endless loop
   cannot stop the run. The limit is per function: 10 s, and 30 s for
-  ProfileEpsilon and ProfileDelta (they account a whole run: a PLD
+  ProfileEpsilon, ProfileDelta, EventEpsilon and EventDelta (they account
+  a whole run: a PLD
   accountant takes seconds a call). -timeout SECONDS sets every
   function's limit, -timeout FUNCTION=SECONDS one function's (repeat it;
   the later wins). Tests that took more than half their limit are listed
@@ -132,12 +144,51 @@ class VectorError(Exception):
     """A test that does not give an input its function takes."""
 
 
+# The DpEvent classes an event input may hold: class name -> {field: kind}
+# (number, count, numbers, event, events), from the function table.
+DP_EVENT_FIELDS = {}
+
+
 def load_functions(path):
     """The function table (schema/functions.json): function name -> its
-    inputs, a list of {"name", "kind"[, "groupMayGive"]} in call order."""
+    inputs, a list of {"name", "kind"[, "groupMayGive"]} in call order.
+    Its dpEventFields, the DpEvent classes' field kinds, are kept in
+    DP_EVENT_FIELDS for the dpEvent inputs."""
     with open(path) as f:
         table = json.load(f)
+    DP_EVENT_FIELDS.clear()
+    DP_EVENT_FIELDS.update(table.get("dpEventFields", {}))
     return {fn["name"]: fn["inputs"] for fn in table["functions"]}
+
+
+def _dp_event(v, path="event"):
+    """An event input as a dict of its class's fields, each of its kind:
+    a number a float (JSON's 2 is 2.0, as dp_accounting's float fields
+    hold it), a count an int, nested events converted in turn."""
+    if not isinstance(v, dict) or not isinstance(v.get("class_name"), str):
+        raise VectorError("%s: %.60r is not a DpEvent object" % (path, v))
+    fields = DP_EVENT_FIELDS.get(v["class_name"])
+    if fields is None:
+        raise VectorError("%s: class %r is not in the function table's dpEventFields" % (path, v["class_name"]))
+    out = {"class_name": v["class_name"]}
+    for k, x in v.items():
+        if k in ("class_name", "module_name"):
+            continue
+        kind = fields.get(k)
+        where = "%s.%s" % (path, k)
+        if kind == "number":
+            out[k] = float(x)
+        elif kind == "count":
+            out[k] = _integer(x)
+        elif kind == "numbers":
+            out[k] = [float(y) for y in x]
+        elif kind == "event":
+            out[k] = _dp_event(x, where)
+        elif kind == "events":
+            out[k] = [_dp_event(y, "%s[%d]" % (where, i)) for i, y in enumerate(x)]
+        else:
+            raise VectorError("%s: no field %r in %s" % (path, k, v["class_name"]))
+    return out
 
 
 def find_functions(vectors_path):
@@ -174,7 +225,25 @@ def _convert(kind, name, src):
     if kind == "phases":
         return [{"q": float.fromhex(p["qHex"]), "sigma": float.fromhex(p["sigmaHex"]),
                  "steps": _integer(p["steps"])} for p in src[name]]
+    if kind == "dpEvent":
+        return _dp_event(src[name])
     raise VectorError("unknown kind %r (a newer functions.json than this runner?)" % kind)
+
+
+def to_dp_event(event, dp_event):
+    """The dp_accounting DpEvent of an event input (the dict the kit
+    passes), built with dp_event, the adapter's dp_accounting.dp_event
+    module: getattr(dp_event, class_name)(**fields), nested events and
+    lists of events built the same way, "module_name" ignored. A class
+    the module lacks raises AttributeError naming it."""
+    def build(v):
+        if isinstance(v, dict) and "class_name" in v:
+            cls = getattr(dp_event, v["class_name"])
+            return cls(**{k: build(x) for k, x in v.items() if k not in ("class_name", "module_name")})
+        if isinstance(v, list):
+            return [build(x) for x in v]
+        return v
+    return build(event)
 
 
 def inputs(spec, group, test):
@@ -441,7 +510,7 @@ def point_key(function, kw):
 # 4 to 8 s a call on a loaded machine) where the others evaluate one
 # formula.
 DEFAULT_TIMEOUT = 10.0
-DEFAULT_FUNCTION_TIMEOUTS = {"ProfileEpsilon": 30.0, "ProfileDelta": 30.0}
+DEFAULT_FUNCTION_TIMEOUTS = {"ProfileEpsilon": 30.0, "ProfileDelta": 30.0, "EventEpsilon": 30.0, "EventDelta": 30.0}
 
 
 class Limits:

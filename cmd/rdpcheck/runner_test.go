@@ -344,3 +344,75 @@ def Epsilon(orders, rdp, delta, conversion):
 		t.Errorf("score exit %d: %s", code, errOut)
 	}
 }
+
+// The event functions get the DpEvent as the plain dict of its JSON and
+// the relation as dp_accounting's name; run_vectors.to_dp_event builds
+// the event's objects with the dp_event module an adapter gives it (here
+// a stub whose classes keep their fields), nested events included.
+func TestPythonRunnerEvents(t *testing.T) {
+	impl := `import run_vectors
+class _Event:
+    def __init__(self, **fields):
+        self.__dict__.update(fields)
+class _DpEvent:
+    def __getattr__(self, name):
+        if not name.endswith("DpEvent"):
+            raise AttributeError(name)
+        return type(name, (_Event,), {})
+def EventEpsilon(event, neighboringRelation, delta):
+    if not isinstance(event, dict) or neighboringRelation not in ("ADD_OR_REMOVE_ONE", "REPLACE_ONE", "REPLACE_SPECIAL"):
+        raise RuntimeError("not a dict and a relation: %r %r" % (event, neighboringRelation))
+    if not delta > 0:
+        raise ValueError("delta must be > 0")
+    def check(e):  # dp_accounting's types: floats for numbers, ints for counts
+        if e["class_name"] == "GaussianDpEvent" and type(e["noise_multiplier"]) is not float:
+            raise RuntimeError("noise_multiplier %r is no float" % e["noise_multiplier"])
+        if e["class_name"] == "SelfComposedDpEvent" and type(e["count"]) is not int:
+            raise RuntimeError("count %r is no int" % e["count"])
+        for v in e.values():
+            for x in (v if isinstance(v, list) else [v]):
+                if isinstance(x, dict):
+                    check(x)
+    check(event)
+    ev = run_vectors.to_dp_event(event, _DpEvent())
+    if type(ev).__name__ == "SelfComposedDpEvent" and type(ev.event).__name__ == "PoissonSampledDpEvent":
+        return ev.count + ev.event.sampling_probability
+    if type(ev).__name__ == "NoOpDpEvent":
+        return 0.0
+    return float("inf")
+`
+	got := runPython(t, impl, "../../vectors/event_profile.json")
+	f, err := vectors.Load("event_profile.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range f.TestGroups {
+		if g.Function != schema.EventEpsilon {
+			continue
+		}
+		for _, tc := range g.Tests {
+			m := got[tc.TcID]
+			delta, _ := tc.Float("delta")
+			var want map[string]any
+			switch {
+			case !(delta > 0):
+				want = map[string]any{"error": "ValueError: delta must be > 0", "errorType": "ValueError", "raisedIn": "adapter"}
+			case tc.TcID == 1: // Opacus's question: 50 steps at q = 0.2
+				want = map[string]any{"value": 50.2}
+			case tc.TcID == 61: // 200 steps at q = 0.05 of two GaussianDpEvents written "noise_multiplier":2
+				want = map[string]any{"value": 200.05}
+			case strings.HasPrefix(string(tc.Event), `{"class_name":"NoOpDpEvent"`):
+				want = map[string]any{"value": 0.0}
+			}
+			if want == nil {
+				continue
+			}
+			if diff := cmp.Diff(want, m); diff != "" {
+				t.Errorf("tcId %d (%s) (-want +got):\n%s", tc.TcID, tc.Comment, diff)
+			}
+		}
+	}
+	if len(got) == 0 {
+		t.Fatal("no answers")
+	}
+}

@@ -45,6 +45,7 @@ func Steps() []Step {
 		{"zcdp_tight.json", buildZCDPTight},
 		{"dgauss_tree_repeat.json", buildDGTree},
 		{"profile.json", buildProfile},
+		{"event_profile.json", buildEventProfile},
 	}
 }
 
@@ -352,6 +353,10 @@ var flagNotes = map[string]string{
 	"NothingReleased":  "q = 0 or steps = 0: nothing about the individual is released; the profile is 0 (eps = 0 at every delta, delta = 0 at every eps >= 0).",
 	"DeltaOne":         "delta = 1: every mechanism is (0, 1)-DP, so eps is 0; an accountant whose delta must be below 1 may reject the input instead.",
 	"InfiniteEpsilon":  "eps = +inf: every mechanism is (inf, 0)-DP, so delta is 0; an accountant whose eps must be finite may reject the input instead.",
+	"OneSided":         "the class's exact privacy loss distribution is not established (ExponentialMechanismDpEvent, PermuteAndFlipDpEvent, TruncatedSubsampledGaussianDpEvent): upper is that of the bound dp_accounting composes, lower that of an instance of the mechanism (dpevent's NewExact says which), so an answer between them may still be loose; below lower is unsound still.",
+	"Heterogeneous":    "the event composes events of different classes or parameters: their privacy loss distributions are composed (convolved), not their (eps, delta).",
+	"NoOp":             "NoOpDpEvent: nothing is released; the profile is 0 (eps = 0 at every delta, delta = 0 at every eps >= 0).",
+	"NonPrivate":       "NonPrivateDpEvent: the data is released; eps is +inf at every delta < 1 and delta is 1 at every finite eps.",
 	"ZCDPLine":         "(1 - alpha) sensitivity is an integer: the discrete Gaussian's divergence equals its zCDP line alpha sensitivity^2/(2 sigma^2) exactly.",
 	// Invalid inputs.
 	"NaNInput":        "an input is NaN: reject it.",

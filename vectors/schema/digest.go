@@ -97,6 +97,12 @@ func QuestionDigest(g *Group, t *Test) string {
 				}
 				field(in, "["+strings.Join(ph, ",")+"]")
 			}
+		case "event":
+			if t.Event != nil {
+				field(in, string(t.Event))
+			}
+		case "neighboringRelation":
+			field(in, t.NeighboringRelation)
 		default:
 			panic("schema.QuestionDigest: input " + in + " of the table is not covered") // TestDigestCoversTable
 		}

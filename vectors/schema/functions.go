@@ -32,6 +32,9 @@ const (
 	Text
 	// PhaseList is a run: a list of Phase objects.
 	PhaseList
+	// DpEvent is one dp_accounting DpEvent, written as JSON in the form
+	// of DpEvent.to_named_tuple() (see DpEventClasses).
+	DpEvent
 )
 
 // Input is one input name, with the same meaning in every function that
@@ -82,6 +85,8 @@ var Inputs = []Input{
 	{Name: "base", Kind: FloatList, Doc: "PoissonBound, WORBound: the base mechanism's RDP at orders 2, 3, ... (base[k] at order k+2)"},
 	{Name: "baseInf", Kind: Float, Doc: "WORBound: the base mechanism's RDP at order +inf (inf where unknown)"},
 	{Name: "phases", Kind: PhaseList, Doc: "ProfileEpsilon, ProfileDelta: the run, phase after phase"},
+	{Name: "event", Kind: DpEvent, Ref: "dpEvent", Doc: "EventEpsilon, EventDelta: the run, as one dp_accounting DpEvent (its to_named_tuple() form: class_name and the class's fields as dp_accounting names them, nested events as objects)"},
+	{Name: "neighboringRelation", Kind: Text, Enum: []string{"ADD_OR_REMOVE_ONE", "REPLACE_ONE", "REPLACE_SPECIAL"}, Doc: "EventEpsilon, EventDelta: dp_accounting's NeighboringRelation, the accountant's neighboring_relation"},
 }
 
 // The vector functions' names; Functions gives each its inputs.
@@ -128,6 +133,13 @@ const (
 	// (package pld), not an exact value.
 	ProfileEpsilon = "ProfileEpsilon"
 	ProfileDelta   = "ProfileDelta"
+
+	// The optimal privacy profile of a run given as a dp_accounting
+	// DpEvent under a neighbouring relation, as dp_accounting's
+	// PLDAccountant composes it, whatever the accounting method: a
+	// certified interval (packages dpevent and pld).
+	EventEpsilon = "EventEpsilon"
+	EventDelta   = "EventDelta"
 )
 
 // Function is one vector function.
@@ -178,6 +190,8 @@ var Functions = []Function{
 	{Name: WORBound, Inputs: []string{"q", "base", "baseInf", "alpha"}, Doc: "the general bound for sampling without replacement (WBK19 Thm 9)"},
 	{Name: ProfileEpsilon, Inputs: []string{"phases", "delta"}, Interval: true, Doc: "the optimal eps of a run (a certified interval)"},
 	{Name: ProfileDelta, Inputs: []string{"phases", "eps"}, Interval: true, Doc: "the optimal delta of a run (a certified interval)"},
+	{Name: EventEpsilon, Inputs: []string{"event", "neighboringRelation", "delta"}, Interval: true, Doc: "the optimal eps of a dp_accounting DpEvent (a certified interval)"},
+	{Name: EventDelta, Inputs: []string{"event", "neighboringRelation", "eps"}, Interval: true, Doc: "the optimal delta of a dp_accounting DpEvent (a certified interval)"},
 }
 
 // Lookup returns the function named name in fns, or nil.

@@ -75,6 +75,8 @@ func GenerateJSONSchema(fns []Function) []byte {
 			}
 		case PhaseList:
 			testProps = append(testProps, kv{in.Name, withDoc(obj{{"type", "array"}, {"items", ref("phase")}}, in.Doc)})
+		case DpEvent:
+			testProps = append(testProps, kv{in.Name, withDoc(ref(in.Ref), in.Doc)})
 		}
 	}
 	testProps = append(testProps,
@@ -133,6 +135,7 @@ func GenerateJSONSchema(fns []Function) []byte {
 		{"phase", obj{{"type", "object"}, {"additionalProperties", false}, {"required", []any{"q", "qHex", "sigma", "sigmaHex", "steps"}},
 			{"description", "steps steps of the Poisson-subsampled Gaussian with sampling rate q and noise multiplier sigma"},
 			{"properties", obj{{"q", ref("float64")}, {"qHex", ref("hexFloat")}, {"sigma", ref("float64")}, {"sigmaHex", ref("hexFloat")}, {"steps", obj{{"type", "integer"}}}}}}},
+		{"dpEvent", dpEventJSONSchema()},
 		{"exact", obj{{"type", "string"}, {"pattern", "^(0|-?[1-9]\\.[0-9]{39,}e[-+][0-9]+|inf)$"}, {"description", "an exact value rounded to at least 40 significant digits (50 are written), 0 or inf"}}},
 		{"relError", obj{{"type", "string"}, {"pattern", "^(-?[0-9]\\.[0-9]+e[-+][0-9]+|0|inf|-inf|nan)$"}, {"description", "signed relative error (peer - reference) / reference, 3 significant digits"}}},
 		{"conversion", obj{{"enum", []any{"classic", "improved"}}, {"description", "classic: eps = rdp + log(1/delta)/(alpha-1) (Mironov 2017, Prop 3); improved: eps = rdp + log1p(-1/alpha) - (log delta + log alpha)/(alpha-1) (Canonne, Kamath, Steinke 2020)"}}},
@@ -181,10 +184,10 @@ func GenerateJSONSchema(fns []Function) []byte {
 // GenerateFunctionTable returns the table of fns as JSON, for runners in
 // other languages (functions.json beside the schema): per function its
 // inputs in call order, each with its kind ("float", "floatList", "int",
-// "intList", "text", "phases"), and whether it answers an order or a
+// "intList", "text", "phases", "dpEvent"), and whether it answers an order or a
 // certified interval.
 func GenerateFunctionTable(fns []Function) []byte {
-	kinds := map[InputKind]string{Float: "float", FloatList: "floatList", Int: "int", IntList: "intList", Text: "text", PhaseList: "phases"}
+	kinds := map[InputKind]string{Float: "float", FloatList: "floatList", Int: "int", IntList: "intList", Text: "text", PhaseList: "phases", DpEvent: "dpEvent"}
 	var list []any
 	for _, f := range fns {
 		var ins []any
@@ -206,7 +209,7 @@ func GenerateFunctionTable(fns []Function) []byte {
 		list = append(list, o)
 	}
 	var b bytes.Buffer
-	b.WriteString("{\n \"description\": \"The vector functions and their inputs, in call order: generated from package schema's table (functions.go); do not edit. kinds: float (read from NAMEHex), floatList (from NAMEHex), int, intList, text, phases (a list of {q, qHex, sigma, sigmaHex, steps}). groupMayGive: the group may give the input once for all its tests.\",\n \"functions\": [\n")
+	b.WriteString("{\n \"description\": \"The vector functions and their inputs, in call order: generated from package schema's table (functions.go); do not edit. kinds: float (read from NAMEHex), floatList (from NAMEHex), int, intList, text, phases (a list of {q, qHex, sigma, sigmaHex, steps}), dpEvent (a dp_accounting DpEvent as the JSON of its to_named_tuple(): class_name and its fields, nested events as objects). groupMayGive: the group may give the input once for all its tests. dpEventFields: per DpEvent class an event may hold, its fields' kinds (number: a float; count: an int; numbers: a list of floats; event, events: nested events).\",\n \"functions\": [\n")
 	for i, f := range list {
 		b.WriteString("  " + compact(f))
 		if i < len(list)-1 {
@@ -214,7 +217,23 @@ func GenerateFunctionTable(fns []Function) []byte {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString(" ]\n}\n")
+	// The fields of the DpEvent classes an event input may hold, by kind,
+	// so that a runner gives each its type (a float for a number, an int
+	// for a count) whatever its JSON spelling.
+	b.WriteString(" ],\n \"dpEventFields\": {\n")
+	fieldKinds := map[DpFieldKind]string{DpNumber: "number", DpCount: "count", DpNumbers: "numbers", DpSub: "event", DpSubs: "events"}
+	for i, c := range DpEventClasses {
+		fields := obj{}
+		for _, f := range c.Fields {
+			fields = append(fields, kv{f.Name, fieldKinds[f.Kind]})
+		}
+		fmt.Fprintf(&b, "  %q: %s", c.Name, compact(fields))
+		if i < len(DpEventClasses)-1 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString(" }\n}\n")
 	return b.Bytes()
 }
 

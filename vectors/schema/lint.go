@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -182,6 +183,7 @@ func lintInputs(fail failFunc, where string, g *Group, fn *Function, t *Test) {
 		{"steps", t.Steps != nil}, {"c", t.C != nil}, {"maxParticipation", t.MaxParticipation != nil},
 		{"minSeparation", t.MinSeparation != nil}, {"trees", t.Trees != nil}, {"restarts", t.Restarts != ""},
 		{"relation", t.Relation != ""}, {"conversion", t.Conversion != ""}, {"phases", t.Phases != nil},
+		{"event", t.Event != nil}, {"neighboringRelation", t.NeighboringRelation != ""},
 	} {
 		if o.present != fn.Takes(o.name) {
 			fail("%s: %s must be given exactly for the functions that take it (%s does %s)", where, o.name, g.Function, map[bool]string{true: "", false: "not"}[fn.Takes(o.name)])
@@ -190,6 +192,14 @@ func lintInputs(fail failFunc, where string, g *Group, fn *Function, t *Test) {
 	for i, p := range t.Phases {
 		lintPair(fail, fmt.Sprintf("%s: phases[%d].q", where, i), p.Q, p.QHex)
 		lintPair(fail, fmt.Sprintf("%s: phases[%d].sigma", where, i), p.Sigma, p.SigmaHex)
+	}
+	if t.Event != nil {
+		if err := CheckDpEvent(t.Event); err != nil {
+			fail("%s: %v", where, err)
+		}
+	}
+	if r := t.NeighboringRelation; r != "" && !slices.Contains(InputOf("neighboringRelation").Enum, r) {
+		fail("%s: neighboringRelation %q is none of %v", where, r, InputOf("neighboringRelation").Enum)
 	}
 	if t.Result != Invalid && fn.Takes("rdp") && len(t.Orders) != len(t.RDP) {
 		fail("%s: %d orders but %d rdp values", where, len(t.Orders), len(t.RDP))
@@ -201,7 +211,7 @@ func lintExpected(fail failFunc, where string, g *Group, fn *Function, t *Test) 
 		return
 	}
 	if (t.Lower != "" || t.Upper != "") != fn.Interval {
-		fail("%s: lower and upper are given exactly for the functions answered by an interval (ProfileEpsilon, ProfileDelta)", where)
+		fail("%s: lower and upper are given exactly for the functions answered by an interval (ProfileEpsilon, ProfileDelta, EventEpsilon, EventDelta)", where)
 		return
 	}
 	if fn.Interval {

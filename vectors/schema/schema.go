@@ -166,6 +166,12 @@ type Test struct {
 	// phase.
 	Phases []Phase `json:"phases,omitzero"`
 
+	// Event and NeighboringRelation, of EventEpsilon and EventDelta: the
+	// run as a dp_accounting DpEvent (compact JSON, checked by
+	// CheckDpEvent) and the relation it is accounted under.
+	Event               json.RawMessage `json:"event,omitempty"`
+	NeighboringRelation string          `json:"neighboringRelation,omitempty"`
+
 	Expected        string `json:"expected,omitempty"`
 	ExpectedFloat64 string `json:"expectedFloat64,omitempty"`
 	ExpectedOrder   string `json:"expectedOrder,omitempty"`

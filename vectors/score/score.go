@@ -536,6 +536,12 @@ func Inputs(g *schema.Group, t *schema.Test) string {
 		}
 		parts = append(parts, "phases=["+strings.Join(ph, " ")+"]")
 	}
+	if t.Event != nil {
+		parts = append(parts, "event="+string(t.Event))
+	}
+	if t.NeighboringRelation != "" {
+		parts = append(parts, "neighboringRelation="+t.NeighboringRelation)
+	}
 	for _, name := range []string{"q", "sigma", "b", "p", "mean1", "sd1", "mean2", "sd2", "noise", "buckets", "rho", "xi", "eps", "delta"} {
 		if x, err := t.Float(name); err == nil {
 			parts = append(parts, name+"="+schema.Dec(x))

@@ -406,9 +406,13 @@ func TestDigestCoversTable(t *testing.T) {
 				tc.Restarts = "x"
 			case "conversion":
 				tc.Conversion = "x"
+			case "neighboringRelation":
+				tc.NeighboringRelation = "x"
 			}
 		case schema.PhaseList:
 			tc.Phases = []schema.Phase{schema.NewPhase(0.5, 1, 1)}
+		case schema.DpEvent:
+			tc.Event = []byte(`{"class_name":"NoOpDpEvent"}`)
 		}
 		if score.Digest(g, tc) == d0 {
 			t.Errorf("input %s does not change the digest", in.Name)

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
+	"github.com/rdpcheck/rdpcheck/dpevent"
 	"github.com/rdpcheck/rdpcheck/fast"
 	"github.com/rdpcheck/rdpcheck/vectors"
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
@@ -392,4 +393,67 @@ func TestImplSlicesProperty(t *testing.T) {
 			t.Fatalf("mode %d (-slices left +slices changed):\n%s", mode, diff)
 		}
 	})
+}
+
+// TestEventAccountants: an RDP accountant of DpEvents (dpevent's plan in
+// fast, as dp_accounting's RdpAccountant traverses the event) passes the
+// users' questions of event_profile.json, valid upper bounds; the same
+// answers halved fail, named as unsound.
+func TestEventAccountants(t *testing.T) {
+	plan := func(event []byte, relation string) (*dpevent.Plan, error) {
+		f, err := dpevent.Decode(event)
+		if err != nil {
+			return nil, err
+		}
+		rel, err := dpevent.ParseRelation(relation)
+		if err != nil {
+			return nil, err
+		}
+		p, err := dpevent.NewPlan(f.Event, rel)
+		if errors.Is(err, dpevent.ErrNoRDP) {
+			return nil, fmt.Errorf("%w: %v", ErrUnsupported, err)
+		}
+		return p, err
+	}
+	rdpImpl := func(scale float64) Impl {
+		return Impl{
+			EventEpsilon: func(event []byte, relation string, delta float64) (float64, error) {
+				p, err := plan(event, relation)
+				if err != nil {
+					return 0, err
+				}
+				r, err := p.Epsilon(delta, nil, fast.Improved)
+				if err != nil {
+					return 0, err
+				}
+				return scale * r.Epsilon, nil
+			},
+			EventDelta: func(event []byte, relation string, eps float64) (float64, error) {
+				p, err := plan(event, relation)
+				if err != nil {
+					return 0, err
+				}
+				r, err := p.Delta(eps, nil, fast.Improved)
+				if err != nil {
+					return 0, err
+				}
+				return scale * r.Delta, nil
+			},
+		}
+	}
+	for _, c := range []struct {
+		scale float64
+		want  string
+	}{{1, "pass"}, {0.5, "fail"}} {
+		log := map[string][]string{}
+		run(&recorder{log: &log}, rdpImpl(c.scale), []string{"event_profile.json"})
+		for _, sub := range []string{"event_profile/event-epsilon/users-asked"} {
+			if got := status(log[sub]); got != c.want {
+				t.Errorf("RDP answers times %g, %s: %s, want %s\n%s", c.scale, sub, got, c.want, strings.Join(log[sub], "\n"))
+			}
+			if c.want == "fail" && !strings.Contains(strings.Join(log[sub], "\n"), "below the certified lower bound (unsound)") {
+				t.Errorf("%s: the failure does not say unsound:\n%s", sub, strings.Join(log[sub], "\n"))
+			}
+		}
+	}
 }

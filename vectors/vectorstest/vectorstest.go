@@ -122,6 +122,16 @@ type Impl struct {
 	// Timeout bounds each call; a call still running then is a hang (the
 	// group fails). Zero means 10 s; a negative one is an error.
 	Timeout time.Duration
+
+	// The privacy profile of a run given as a dp_accounting DpEvent
+	// (event_profile.json), for an accountant of any method: event is
+	// the DpEvent's JSON (its to_named_tuple() form, as dpevent.Decode
+	// reads it; a new slice each call), relation dp_accounting's
+	// NeighboringRelation name. Graded as ProfileEpsilon and
+	// ProfileDelta; ErrUnsupported for an event the accountant cannot
+	// express.
+	EventEpsilon func(event []byte, relation string, delta float64) (float64, error)
+	EventDelta   func(event []byte, relation string, eps float64) (float64, error)
 }
 
 // Phase is one phase of a run: Steps steps of the Poisson-subsampled
@@ -311,6 +321,16 @@ func (m *Impl) calls() map[string]call {
 	if m.ProfileDelta != nil {
 		c[schema.ProfileDelta] = func(g *schema.Group, t *schema.Test) (float64, error) {
 			return m.ProfileDelta(phases(t), f(t, "eps"))
+		}
+	}
+	if m.EventEpsilon != nil {
+		c[schema.EventEpsilon] = func(g *schema.Group, t *schema.Test) (float64, error) {
+			return m.EventEpsilon(slices.Clone(t.Event), t.NeighboringRelation, f(t, "delta"))
+		}
+	}
+	if m.EventDelta != nil {
+		c[schema.EventDelta] = func(g *schema.Group, t *schema.Test) (float64, error) {
+			return m.EventDelta(slices.Clone(t.Event), t.NeighboringRelation, f(t, "eps"))
 		}
 	}
 	if m.RepeatAndSelect != nil {

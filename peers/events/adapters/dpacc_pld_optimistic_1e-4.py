@@ -1,0 +1,10 @@
+"""dp_accounting 0.6.0 PLDAccountant, optimistic, value_discretization_interval 1e-4 (see _pld.py)."""
+import _pld
+
+
+def EventEpsilon(event, neighboringRelation, delta):
+    return _pld.epsilon(event, neighboringRelation, delta, 1e-4, optimistic=True)
+
+
+def EventDelta(event, neighboringRelation, eps):
+    return _pld.delta(event, neighboringRelation, eps, 1e-4, optimistic=True)
