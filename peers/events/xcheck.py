@@ -1,4 +1,4 @@
-"""Three cross-checks of dp_accounting 0.6.0's accountants behind vectors/event_profile_FINDINGS.md, printed
+"""Three cross-checks of dp_accounting 0.6.0's accountants behind peers/events/FINDINGS.md, printed
 as they come (run: DPACC_SRC=... /usr/bin/python3 peers/events/xcheck.py > peers/events/xcheck.txt):
 1. PoissonSampledDpEvent(0.05, ComposedDpEvent([GaussianDpEvent(s), GaussianDpEvent(s)])) 200 times, delta
    1e-5, with s the int 2 and the float 2.0, beside a single GaussianDpEvent of noise sqrt(2) (what the two
