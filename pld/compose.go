@@ -281,12 +281,25 @@ func dyadic(h float64) grid { return grid{s: h, exact: true} }
 // at returns g_k and a bound on |computed - exact|: o + k s rounds twice
 // (within u of |k s| and of the sum), plus the errors of o and s.
 func (g grid) at(k int) (v, e float64) {
-	ks := float64(k) * g.s
+	kf := float64(k) // exact: |k| <= 2^50 (atomCells, the grids' sizes)
+	ks := kf * g.s
 	v = g.o + ks
 	if g.exact {
 		return v, 0
 	}
-	return v, (g.oErr + math.Abs(float64(k))*g.sErr + 2.02*u64*(math.Abs(ks)+math.Abs(v))) * (1 + 2*u64)
+	// the product's and the sum's rounding errors, exactly (FMA; TwoSum),
+	// so that a point the arithmetic hits exactly (a lattice of spacing 1
+	// at 0, say) has no error of its own: an error bound straddling a cell
+	// boundary would make its atom a sliver, dropped from the lower
+	// measure. FMA's residual is exact unless the product is near the
+	// underflow threshold: there the old bound, u of each magnitude.
+	pe := math.FMA(kf, g.s, -ks)
+	bb := v - g.o
+	se := (g.o - (v - bb)) + (ks - bb)
+	if math.Abs(ks) < 0x1p-960 || math.IsInf(v, 0) || math.IsNaN(se) {
+		pe, se = 1.01*u64*math.Abs(ks), 1.01*u64*math.Abs(v)
+	}
+	return v, (g.oErr + math.Abs(kf)*g.sErr + math.Abs(pe) + math.Abs(se)) * (1 + 4*u64)
 }
 
 // composed is the result of a run in one direction.

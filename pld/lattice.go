@@ -38,9 +38,15 @@ func autoLattice(atoms []atom) *lattice {
 		if !(s > 0) {
 			return nil
 		}
+		// the difference's rounding error exactly (TwoSum), 0 when exact
+		bb := s - atoms[hi].l
+		de := math.Abs((atoms[hi].l - (s - bb)) + (-atoms[lo].l - bb))
+		if math.IsInf(s, 0) || math.IsNaN(de) {
+			de = u64 * s
+		}
 		z := make([]int, 2)
 		z[hi] = 1
-		return &lattice{c: atoms[lo].l, ce: atoms[lo].le, s: s, se: (atoms[hi].le + atoms[lo].le + u64*s) * (1 + 2*u64), z: z}
+		return &lattice{c: atoms[lo].l, ce: atoms[lo].le, s: s, se: (atoms[hi].le + atoms[lo].le + de) * (1 + 2*u64), z: z}
 	}
 	return nil
 }
@@ -90,8 +96,13 @@ func latticeRun(ctx context.Context, m *atomMeasure, n int64, lambda float64, ma
 	}
 	nf := float64(n)
 	o := nf * lat.c
+	// o's rounding error exactly (FMA), so that an exact offset adds none;
 	// coarsened t.sh times: the spacing (and its error) times 2^sh, exactly
-	return t, grid{o: o, s: math.Ldexp(lat.s, t.sh), oErr: (nf*lat.ce + u64*math.Abs(o)) * (1 + 2*u64), sErr: math.Ldexp(lat.se, t.sh)}, nil
+	oe := math.Abs(math.FMA(nf, lat.c, -o))
+	if math.Abs(o) < 0x1p-960 || math.IsInf(o, 0) {
+		oe = u64 * math.Abs(o)
+	}
+	return t, grid{o: o, s: math.Ldexp(lat.s, t.sh), oErr: (nf*lat.ce + oe) * (1 + 2*u64), sErr: math.Ldexp(lat.se, t.sh)}, nil
 }
 
 // regrid puts a vector on a lattice (g, tilt lambda) on the dyadic grid of
