@@ -86,11 +86,11 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/dpevent"
 	"github.com/rdpcheck/rdpcheck/fast"
 	"github.com/rdpcheck/rdpcheck/internal/workers"
 	"github.com/rdpcheck/rdpcheck/pld"
-	"github.com/rdpcheck/rdpcheck/rdp"
 	"github.com/rdpcheck/rdpcheck/reference"
 	"github.com/rdpcheck/rdpcheck/vectors/gen"
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
@@ -267,7 +267,7 @@ var computations = map[string]*Kind{
 			}
 			if len(a.Orders) == 0 {
 				// nil would ask the plan for the best order
-				return 0, 0, &rdp.InputError{Pkg: "cases", Func: "DPSGDEpsilon", Arg: "orders", Value: math.NaN(), Msg: "must not be empty"}
+				return 0, 0, &rdpcheck.InputError{Pkg: "cases", Func: "DPSGDEpsilon", Arg: "orders", Value: math.NaN(), Msg: "must not be empty"}
 			}
 			r, err := p.Epsilon(a.Delta, a.Orders, a.Conversion)
 			if err != nil {
@@ -350,10 +350,10 @@ var computations = map[string]*Kind{
 		}},
 	schema.TreeAggregation: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
-			return value(c.TreeAggregation(a.Sigma, a.Trees, rdp.ParseTreeRestarts(a.Restarts), a.Alpha))
+			return value(c.TreeAggregation(a.Sigma, a.Trees, rdpcheck.ParseTreeRestarts(a.Restarts), a.Alpha))
 		},
 		Fast: func(a *Args) (float64, float64, error) {
-			return fvalue(fast.TreeAggregation(a.Sigma, a.Trees, rdp.ParseTreeRestarts(a.Restarts), a.Alpha))
+			return fvalue(fast.TreeAggregation(a.Sigma, a.Trees, rdpcheck.ParseTreeRestarts(a.Restarts), a.Alpha))
 		}},
 	schema.TreeMultiParticipation: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
@@ -380,10 +380,10 @@ var computations = map[string]*Kind{
 		Fast: func(a *Args) (float64, float64, error) { return fvalue(fast.PoissonBound(a.Q, a.Alpha, a.Base)) }},
 	schema.WORBound: {
 		Reference: func(c reference.Context, a *Args) (*big.Float, float64, error) {
-			return value(c.WORBound(a.Q, a.Alpha, rdp.BaseCurve{Eps: a.Base, Inf: a.BaseInf}))
+			return value(c.WORBound(a.Q, a.Alpha, rdpcheck.BaseCurve{Eps: a.Base, Inf: a.BaseInf}))
 		},
 		Fast: func(a *Args) (float64, float64, error) {
-			return fvalue(fast.WORBound(a.Q, a.Alpha, rdp.BaseCurve{Eps: a.Base, Inf: a.BaseInf}))
+			return fvalue(fast.WORBound(a.Q, a.Alpha, rdpcheck.BaseCurve{Eps: a.Base, Inf: a.BaseInf}))
 		}},
 	schema.ProfileEpsilon: {
 		Interval: func(a *Args) (pld.Interval, error) { return pld.SGMEpsilon(pldPhases(a.Phases), a.Delta) }},
@@ -590,8 +590,8 @@ func (a *Args) set(name string, raw json.RawMessage) error {
 			}
 		case "restarts":
 			a.Restarts = text
-			if !rdp.ParseTreeRestarts(text).Valid() {
-				err = fmt.Errorf("want %q or %q", rdp.TreeOneTree.String(), rdp.TreeEveryTree.String())
+			if !rdpcheck.ParseTreeRestarts(text).Valid() {
+				err = fmt.Errorf("want %q or %q", rdpcheck.TreeOneTree.String(), rdpcheck.TreeEveryTree.String())
 			}
 		case "conversion":
 			switch text {

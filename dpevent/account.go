@@ -10,8 +10,8 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/fast"
-	"github.com/rdpcheck/rdpcheck/rdp"
 	"github.com/rdpcheck/rdpcheck/reference"
 )
 
@@ -141,7 +141,7 @@ const MaxNested = 4
 
 // ErrNested is the error (wrapped) for theorems on sub-curves nested more
 // than MaxNested deep.
-var ErrNested error = &kindError{"amplification theorems nested too deeply", rdp.ErrTooLarge}
+var ErrNested error = &kindError{"amplification theorems nested too deeply", rdpcheck.ErrTooLarge}
 
 // NewPlan flattens the event under the relation, as dp_accounting's
 // RdpAccountant(neighboring_relation=rel).compose(e) traverses it.
@@ -338,7 +338,7 @@ func (p *Plan) Accountant(orders []float64) (*fast.Accountant, error) {
 
 // ErrDeltaTooSmall is returned for a target delta not above the delta of
 // the plan's (epsilon, delta) events: no epsilon achieves it.
-var ErrDeltaTooSmall error = &kindError{"the target delta is not above the delta of the (epsilon, delta) events", rdp.ErrInput}
+var ErrDeltaTooSmall error = &kindError{"the target delta is not above the delta of the (epsilon, delta) events", rdpcheck.ErrInput}
 
 // Result is an (epsilon, delta) guarantee, the order giving it, and the
 // RDP of each term there.
@@ -521,7 +521,7 @@ var goName = regexp.MustCompile(`\b(fast|reference|rdp|xmath)\.[A-Za-z0-9_]+: `)
 
 // userMessage is err without Go package or function names.
 func userMessage(err error) string {
-	var ie *rdp.InputError
+	var ie *rdpcheck.InputError
 	if errors.As(err, &ie) {
 		return fmt.Sprintf("%s = %v: %s", ie.Arg, ie.Value, ie.Msg)
 	}

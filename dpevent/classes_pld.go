@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/rdpcheck/rdpcheck/rdp"
+	"github.com/rdpcheck/rdpcheck"
 )
 
 // The classes that only dp_accounting's PLDAccountant composes (its
@@ -15,8 +15,8 @@ import (
 // ErrNoRDP is the error (wrapped, with the event's path and class) for an
 // event that has no RDP accounting in rdpcheck, as in dp_accounting's
 // RdpAccountant: NewExact accounts its privacy loss distribution.
-// errors.Is(err, rdp.ErrInput) holds for it too.
-var ErrNoRDP error = &kindError{"no RDP accounting for this event", rdp.ErrInput}
+// errors.Is(err, rdpcheck.ErrInput) holds for it too.
+var ErrNoRDP error = &kindError{"no RDP accounting for this event", rdpcheck.ErrInput}
 
 // noRDP is NewPlan's refusal of e.
 func noRDP(e *Event, n int64, p *Plan) error {

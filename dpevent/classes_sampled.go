@@ -6,8 +6,8 @@ import (
 	"math"
 	"math/big"
 
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/fast"
-	"github.com/rdpcheck/rdpcheck/rdp"
 	"github.com/rdpcheck/rdpcheck/reference"
 )
 
@@ -127,7 +127,7 @@ func init() {
 				return p.add(e, n, fmt.Sprintf("tree aggregation sigma=%v steps=%v (one tree)", s, steps),
 					fast.TreeAggregationEvent(s, steps, fast.TreeOneTree),
 					func(c reference.Context, a float64) (*big.Float, error) {
-						return c.TreeAggregation(s, steps, rdp.TreeOneTree, a)
+						return c.TreeAggregation(s, steps, rdpcheck.TreeOneTree, a)
 					})
 			}},
 		// Repeat-and-select (Papernot and Steinke 2022): the inner event's
@@ -347,7 +347,7 @@ func accountWOR(e *Event, n int64, p *Plan) error {
 	}
 	if err := p.add(e, n, fmt.Sprintf("WOR-sampled q=%v of [%s] (WBK19 Thm 9)", q, sub.what()), fast.WORBoundEvent(q, sub.fastEvent()),
 		func(c reference.Context, a float64) (*big.Float, error) {
-			if q > 0 && !math.IsInf(a, 1) && a > rdp.MaxWOROrder {
+			if q > 0 && !math.IsInf(a, 1) && a > rdpcheck.MaxWOROrder {
 				// beyond Theorem 9's range: the base's own RDP, as fast.WORBoundEvent
 				own, _, err := sub.ReferenceRDP(c, a, nil)
 				return own, err
@@ -356,7 +356,7 @@ func accountWOR(e *Event, n int64, p *Plan) error {
 			if !math.IsInf(a, 1) {
 				top = max(2, int(math.Ceil(a)))
 			}
-			var bc rdp.BaseCurve
+			var bc rdpcheck.BaseCurve
 			for k := 2; k <= top+1; k++ {
 				o := float64(k)
 				if k == top+1 {

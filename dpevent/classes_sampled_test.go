@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/fast"
-	"github.com/rdpcheck/rdpcheck/rdp"
 	"github.com/rdpcheck/rdpcheck/reference"
 )
 
@@ -179,7 +179,7 @@ func TestNoNoise(t *testing.T) {
 }
 
 // TestNoRDP: the classes only dp_accounting's PLD accountant composes are
-// read, and NewPlan refuses them with ErrNoRDP (of kind rdp.ErrInput),
+// read, and NewPlan refuses them with ErrNoRDP (of kind rdpcheck.ErrInput),
 // naming the event, wherever they are in the tree.
 func TestNoRDP(t *testing.T) {
 	for _, ev := range []string{
@@ -195,8 +195,8 @@ func TestNoRDP(t *testing.T) {
 		class := f.Event.List("events")[1].Sub("event").Class
 		_, err = NewPlan(f.Event, AddOrRemoveOne)
 		want := "event.events[1].event: " + class + ": no RDP accounting (dp_accounting's RdpAccountant has none either)"
-		if err == nil || !strings.HasPrefix(err.Error(), want) || !errors.Is(err, ErrNoRDP) || !errors.Is(err, rdp.ErrInput) {
-			t.Errorf("%s: err = %v\nwant %s..., ErrNoRDP and rdp.ErrInput", class, err, want)
+		if err == nil || !strings.HasPrefix(err.Error(), want) || !errors.Is(err, ErrNoRDP) || !errors.Is(err, rdpcheck.ErrInput) {
+			t.Errorf("%s: err = %v\nwant %s..., ErrNoRDP and rdpcheck.ErrInput", class, err, want)
 		}
 	}
 }

@@ -10,9 +10,9 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/dpevent"
 	"github.com/rdpcheck/rdpcheck/fast"
-	"github.com/rdpcheck/rdpcheck/rdp"
 	"github.com/rdpcheck/rdpcheck/reference"
 )
 
@@ -61,7 +61,7 @@ func TestPlanFieldsAfterUse(t *testing.T) {
 	}
 	p := make(dpevent.ReplaceOne)
 	p.Relation = dpevent.AddOrRemoveOne
-	if ph, err := p.SGMPhases(); !errors.Is(err, rdp.ErrInput) {
+	if ph, err := p.SGMPhases(); !errors.Is(err, rdpcheck.ErrInput) {
 		t.Errorf("a REPLACE_ONE plan with its Relation field set to ADD_OR_REMOVE_ONE: SGMPhases = %v, %v, want ErrInput", ph, err)
 	}
 	rel := dpevent.AddOrRemoveOne
@@ -174,7 +174,7 @@ func drawSpecial(t *rapid.T, label string) float64 {
 
 // typed says whether err has one of rdp's kinds.
 func typed(err error) bool {
-	return errors.Is(err, rdp.ErrInput) || errors.Is(err, rdp.ErrTooLarge) || errors.Is(err, rdp.ErrPrecision) || errors.Is(err, rdp.ErrNotConverged)
+	return errors.Is(err, rdpcheck.ErrInput) || errors.Is(err, rdpcheck.ErrTooLarge) || errors.Is(err, rdpcheck.ErrPrecision) || errors.Is(err, rdpcheck.ErrNotConverged)
 }
 
 // TestContractSpecialInputs: every exported function of dpevent, given
@@ -263,16 +263,16 @@ func TestContractSpecialInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, o := range []float64{-1, math.NaN(), 0.5, 1} {
-		if v, _, err := p.ReferenceRDP(reference.Context{Prec: 64}, o, nil); !errors.Is(err, rdp.ErrInput) {
+		if v, _, err := p.ReferenceRDP(reference.Context{Prec: 64}, o, nil); !errors.Is(err, rdpcheck.ErrInput) {
 			t.Errorf("ReferenceRDP(order %v) = %v, %v: want ErrInput", o, v, err)
 		}
 	}
 	for _, s := range []string{"", "ADD", "replace_two", "NeighboringRelation."} {
-		if _, err := dpevent.ParseRelation(s); !errors.Is(err, rdp.ErrInput) {
+		if _, err := dpevent.ParseRelation(s); !errors.Is(err, rdpcheck.ErrInput) {
 			t.Errorf("ParseRelation(%q): %v, want ErrInput", s, err)
 		}
 	}
-	if !errors.Is(dpevent.ErrNested, rdp.ErrTooLarge) || !errors.Is(dpevent.ErrTooDeep, rdp.ErrTooLarge) || !errors.Is(dpevent.ErrDeltaTooSmall, rdp.ErrInput) {
+	if !errors.Is(dpevent.ErrNested, rdpcheck.ErrTooLarge) || !errors.Is(dpevent.ErrTooDeep, rdpcheck.ErrTooLarge) || !errors.Is(dpevent.ErrDeltaTooSmall, rdpcheck.ErrInput) {
 		t.Errorf("ErrNested, ErrTooDeep: want ErrTooLarge; ErrDeltaTooSmall: want ErrInput")
 	}
 }

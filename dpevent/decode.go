@@ -26,9 +26,9 @@
 // take a sub-event's whole curve (sampling by the general bounds,
 // repeat-and-select) may nest MaxNested deep.
 //
-// Every error has one of package rdp's kinds: errors.Is(err, rdp.ErrInput)
+// Every error has one of package rdpcheck's kinds: errors.Is(err, rdpcheck.ErrInput)
 // for a file, event or argument outside what dpevent reads,
-// errors.Is(err, rdp.ErrTooLarge) for one beyond its limits (ErrTooDeep,
+// errors.Is(err, rdpcheck.ErrTooLarge) for one beyond its limits (ErrTooDeep,
 // ErrNested, a file of more than 2^31 - 1 bytes), and the kinds of fast
 // and reference for their errors. Slices given are only read and never
 // kept; slices returned are new (each doc comment says which: "Slices:
@@ -44,7 +44,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rdpcheck/rdpcheck/rdp"
+	"github.com/rdpcheck/rdpcheck"
 )
 
 // Relation is the neighbouring relation under which events are accounted,
@@ -208,13 +208,13 @@ type File struct {
 }
 
 // ErrTooDeep is the error (wrapped) for events nested deeper than
-// MaxDepth; errors.Is(err, rdp.ErrTooLarge) holds for it too.
-var ErrTooDeep error = &kindError{"events nested too deeply", rdp.ErrTooLarge}
+// MaxDepth; errors.Is(err, rdpcheck.ErrTooLarge) holds for it too.
+var ErrTooDeep error = &kindError{"events nested too deeply", rdpcheck.ErrTooLarge}
 
-// kindError is an error of this package with one of package rdp's kinds:
+// kindError is an error of this package with one of package rdpcheck's kinds:
 // errors.Is(err, kind) holds, and the text is msg alone. Every error
-// dpevent makes has a kind: rdp.ErrInput for a file, event or argument
-// outside what it reads (with the reason), rdp.ErrTooLarge for one beyond
+// dpevent makes has a kind: rdpcheck.ErrInput for a file, event or argument
+// outside what it reads (with the reason), rdpcheck.ErrTooLarge for one beyond
 // its limits; errors of fast and reference keep theirs (eventError).
 type kindError struct {
 	msg  string
@@ -224,21 +224,21 @@ type kindError struct {
 func (e *kindError) Error() string        { return e.msg }
 func (e *kindError) Is(target error) bool { return target == e.kind }
 
-// inputErrorf is an error of kind rdp.ErrInput.
+// inputErrorf is an error of kind rdpcheck.ErrInput.
 func inputErrorf(format string, args ...any) error {
-	return &kindError{fmt.Sprintf(format, args...), rdp.ErrInput}
+	return &kindError{fmt.Sprintf(format, args...), rdpcheck.ErrInput}
 }
 
 // pathError is an error at a path in the JSON.
 type pathError struct {
 	path, msg string
-	err       error // what it wraps, if anything (else rdp.ErrInput)
+	err       error // what it wraps, if anything (else rdpcheck.ErrInput)
 }
 
 func (e *pathError) Error() string { return e.path + ": " + e.msg }
 func (e *pathError) Unwrap() error {
 	if e.err == nil {
-		return rdp.ErrInput
+		return rdpcheck.ErrInput
 	}
 	return e.err
 }

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rdpcheck/rdpcheck/rdp"
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/reference"
 )
 
@@ -41,7 +41,7 @@ type Phase struct {
 // Sigma)), in the order of the first phase that gives each, with the
 // steps of its phases added up.
 //
-// Errors (rdp.ErrInput): no phases; Q outside [0, 1]; Sigma not finite
+// Errors (rdpcheck.ErrInput): no phases; Q outside [0, 1]; Sigma not finite
 // and > 0; Steps below 1 or above MaxCount; with wor, N below 1, Batch
 // outside [0, N], or either above MaxCount; steps adding up to more than
 // MaxCount over phases of one term.
@@ -125,7 +125,7 @@ func dpsgdErr(phases []Phase, i int, arg string, v float64, msg string) error {
 	if len(phases) > 1 {
 		arg = fmt.Sprintf("phases[%d].%s", i, arg)
 	}
-	return &rdp.InputError{Pkg: "dpevent", Func: "DPSGD", Arg: arg, Value: v, Msg: msg}
+	return &rdpcheck.InputError{Pkg: "dpevent", Func: "DPSGD", Arg: arg, Value: v, Msg: msg}
 }
 
 // DPSGDReferenceEpsilon is the (eps, delta)-DP guarantee of one

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/fast"
-	"github.com/rdpcheck/rdpcheck/rdp"
 	"github.com/rdpcheck/rdpcheck/reference"
 )
 
@@ -46,7 +46,7 @@ func TestDPSGDReferenceEpsilonProgress(t *testing.T) {
 	}
 	// No orders: the reference's input error, with or without progress.
 	for _, pr := range []func(int, int){nil, func(int, int) {}} {
-		if _, _, err := DPSGDReferenceEpsilon(reference.Context{}, p, nil, 1e-5, reference.Improved, pr); !errors.Is(err, rdp.ErrInput) {
+		if _, _, err := DPSGDReferenceEpsilon(reference.Context{}, p, nil, 1e-5, reference.Improved, pr); !errors.Is(err, rdpcheck.ErrInput) {
 			t.Errorf("no orders: %v, want an input error", err)
 		}
 	}
@@ -139,7 +139,7 @@ func TestDPSGDBadPhases(t *testing.T) {
 		{[]Phase{{Q: 0.01, Sigma: 1, Steps: MaxCount}, {Q: 0.01, Sigma: 1, Steps: 1}}, false, "more than 2^53"},
 	} {
 		p, err := DPSGD(c.phases, c.wor)
-		if p != nil || !errors.Is(err, rdp.ErrInput) || !strings.Contains(err.Error(), c.want) {
+		if p != nil || !errors.Is(err, rdpcheck.ErrInput) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("DPSGD(%+v, wor=%v) = %v, %v; want an input error with %q", c.phases, c.wor, p, err, c.want)
 		}
 	}

@@ -10,8 +10,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/pld"
-	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
 // Exact is an event tree as dp_accounting's PLDAccountant composes it, in
@@ -66,7 +66,7 @@ type ExactTerm struct {
 // ErrNoPLD is the error (wrapped, with the event's path and class and
 // why) for an event or relation that has no privacy loss distribution in
 // NewExact: a class dp_accounting's PLDAccountant does not compose, or one
-// under a relation it refuses for that class. errors.Is(err, rdp.ErrInput)
+// under a relation it refuses for that class. errors.Is(err, rdpcheck.ErrInput)
 // and errors.Is(err, pld.ErrUnsupported) hold for it too.
 var ErrNoPLD error = &noPLDError{}
 
@@ -74,7 +74,7 @@ type noPLDError struct{}
 
 func (*noPLDError) Error() string { return "no privacy loss distribution for this event" }
 func (*noPLDError) Is(target error) bool {
-	return target == rdp.ErrInput || target == pld.ErrUnsupported
+	return target == rdpcheck.ErrInput || target == pld.ErrUnsupported
 }
 
 // MaxExactCount is the largest count of one distinct event, and of all of
@@ -114,8 +114,8 @@ var noPLDWhy = map[string]string{
 // relation it refuses, is an error wrapping ErrNoPLD that names the
 // event's path and class and says why; a parameter outside what package
 // pld takes (a mixture's probabilities that do not sum to 1 within 1e-12,
-// say) an error of kind rdp.ErrInput naming the field; a count above
-// MaxExactCount one of kind rdp.ErrTooLarge. Time and memory are linear
+// say) an error of kind rdpcheck.ErrInput naming the field; a count above
+// MaxExactCount one of kind rdpcheck.ErrTooLarge. Time and memory are linear
 // in the tree's size.
 func NewExact(e *Event, rel Relation) (*Exact, error) {
 	b := &exactBuilder{x: &Exact{}, index: map[string]int{}, noted: map[string]bool{}}
@@ -160,7 +160,7 @@ func (b *exactBuilder) add(e *Event, n int64, ev, lower pld.Event) error {
 		key += " | " + lower.String()
 	}
 	if n > MaxExactCount || b.total > MaxExactCount-n {
-		return &pathError{path: e.Path(), err: rdp.ErrTooLarge, msg: fmt.Sprintf(
+		return &pathError{path: e.Path(), err: rdpcheck.ErrTooLarge, msg: fmt.Sprintf(
 			"%s: the file composes more than 2^40 events (this one %d times, %d before it): package pld composes at most 2^40", e.Class, n, b.total)}
 	}
 	b.total += n

@@ -11,8 +11,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/pld"
-	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
 func exactOf(t *testing.T, js string, rel Relation) (*Exact, error) {
@@ -168,14 +168,14 @@ func TestExactNotes(t *testing.T) {
 
 // TestExactRefusals: what dp_accounting's PLD accountant does not compose
 // is refused naming the event's path and class and why, with ErrNoPLD
-// (errors.Is pld.ErrUnsupported and rdp.ErrInput); parameters outside
-// pld's domain as rdp.ErrInput naming the field; counts above 2^40 as
-// rdp.ErrTooLarge. The relation refusals follow _maybe_compose: under a
+// (errors.Is pld.ErrUnsupported and rdpcheck.ErrInput); parameters outside
+// pld's domain as rdpcheck.ErrInput naming the field; counts above 2^40 as
+// rdpcheck.ErrTooLarge. The relation refusals follow _maybe_compose: under a
 // SelfComposedDpEvent of count 0 too.
 func TestExactRefusals(t *testing.T) {
-	noPLD := []error{ErrNoPLD, pld.ErrUnsupported, rdp.ErrInput}
-	input := []error{rdp.ErrInput}
-	tooLarge := []error{rdp.ErrTooLarge}
+	noPLD := []error{ErrNoPLD, pld.ErrUnsupported, rdpcheck.ErrInput}
+	input := []error{rdpcheck.ErrInput}
+	tooLarge := []error{rdpcheck.ErrTooLarge}
 	for _, c := range []struct {
 		in   string
 		rel  Relation

@@ -6,7 +6,7 @@ import (
 	"math"
 	"unicode/utf8"
 
-	"github.com/rdpcheck/rdpcheck/rdp"
+	"github.com/rdpcheck/rdpcheck"
 )
 
 // The JSON of an event file is read here into a tape, in one pass:
@@ -76,13 +76,13 @@ func (e *depthError) Error() string {
 
 func (e *depthError) Unwrap() error { return ErrTooDeep }
 
-func (e *syntaxError) Unwrap() error { return rdp.ErrInput }
+func (e *syntaxError) Unwrap() error { return rdpcheck.ErrInput }
 
 // parseJSON reads data, one JSON value and white space around it, into a
 // tape; the root is the last node (the tape is in post-order).
 func parseJSON(data []byte) (*tape, error) {
 	if len(data) > maxInput {
-		return nil, &kindError{fmt.Sprintf("the file is %d bytes; rdpcheck reads at most %d", len(data), maxInput), rdp.ErrTooLarge}
+		return nil, &kindError{fmt.Sprintf("the file is %d bytes; rdpcheck reads at most %d", len(data), maxInput), rdpcheck.ErrTooLarge}
 	}
 	t := &tape{data: data}
 	// a node per 12 bytes is about what event files hold; each node but

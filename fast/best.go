@@ -4,19 +4,19 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/internal/convert"
 	"github.com/rdpcheck/rdpcheck/internal/errfloat"
 	"github.com/rdpcheck/rdpcheck/internal/search"
 	"github.com/rdpcheck/rdpcheck/internal/xmath"
-	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
 // MaxSearchOrder is the largest finite order the best-order search
-// (BestEpsilon, BestDelta) evaluates: rdp.MaxIntegerOrder, the largest
+// (BestEpsilon, BestDelta) evaluates: rdpcheck.MaxIntegerOrder, the largest
 // order SGM accepts. Noisy runs (sigma in the hundreds) have their best
 // order in the thousands or beyond, so the search goes as far as fast's
 // orders go.
-const MaxSearchOrder = rdp.MaxIntegerOrder
+const MaxSearchOrder = rdpcheck.MaxIntegerOrder
 
 // SearchTolerance is the relative tolerance to which BestEpsilon and
 // BestDelta find the least value over their range (see BestEpsilon).

@@ -5,8 +5,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/internal/errfloat"
-	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
 // The events of this file are the Accountant's Compose forms of the
@@ -254,7 +254,7 @@ func (a *Accountant) ComposeSampledDivergence(q float64, distP, distQ []float64,
 }
 
 // BaseCurveEvent is the mechanism whose RDP curve at the integer orders
-// is base (base.Eps[k] at order k+2, base.Inf at +Inf; see rdp.BaseCurve),
+// is base (base.Eps[k] at order k+2, base.Inf at +Inf; see rdpcheck.BaseCurve),
 // the input of the general subsampling bounds (WORBoundEvent,
 // PoissonBoundEvent) as an Event. The curve is copied. Its value at
 //
@@ -283,7 +283,7 @@ func (a *Accountant) ComposeSampledDivergence(q float64, distP, distQ []float64,
 //	rdp(alpha) = error for alpha < 1 or NaN
 //
 // Slices: base.Eps is copied: changing it afterwards changes nothing.
-func BaseCurveEvent(base rdp.BaseCurve) Event {
+func BaseCurveEvent(base rdpcheck.BaseCurve) Event {
 	const fn = "BaseCurveEvent"
 	e := &baseCurveEvent{eps: slices.Clone(base.Eps), inf: base.Inf}
 	if math.IsNaN(base.Inf) || base.Inf < 0 {

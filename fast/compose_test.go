@@ -6,12 +6,12 @@ import (
 	"math"
 	"testing"
 
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/internal/discretegauss"
 	"github.com/rdpcheck/rdpcheck/internal/errfloat"
 	"github.com/rdpcheck/rdpcheck/internal/puredp"
 	"github.com/rdpcheck/rdpcheck/internal/repeatselect"
 	"github.com/rdpcheck/rdpcheck/internal/sampled"
-	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
 // One composition API: every Compose<Name> method is
@@ -54,7 +54,7 @@ func oldWOR(o []float64, count int, bounds func(orders, out []float64) error, un
 	var idx []int
 	var sub []float64
 	for i, x := range o {
-		if x <= rdp.MaxWOROrder {
+		if x <= rdpcheck.MaxWOROrder {
 			idx, sub = append(idx, i), append(sub, x)
 		}
 	}
@@ -164,7 +164,7 @@ func composeCases() []composeCase {
 	for j := range lap {
 		lap[j], _ = Laplace(1, float64(j+2))
 	}
-	gauss := rdp.BaseCurve{Eps: make([]float64, 1023), Inf: math.Inf(1)} // Gaussian(2)
+	gauss := rdpcheck.BaseCurve{Eps: make([]float64, 1023), Inf: math.Inf(1)} // Gaussian(2)
 	for j := range gauss.Eps {
 		gauss.Eps[j], _ = Gaussian(2, float64(j+2))
 	}
@@ -330,7 +330,7 @@ func composeCases() []composeCase {
 	for _, q := range []float64{0.01, 0.2, 0} {
 		cs = append(cs, composeCase{fmt.Sprintf("PoissonBound(%g, Laplace(1))", q),
 			func(a *Accountant) error { return a.ComposePoissonBound(q, lap, 1) },
-			PoissonBoundEvent(q, BaseCurveEvent(rdp.BaseCurve{Eps: lap, Inf: math.Inf(1)})), 1,
+			PoissonBoundEvent(q, BaseCurveEvent(rdpcheck.BaseCurve{Eps: lap, Inf: math.Inf(1)})), 1,
 			func(o []float64) ([]float64, error) { return oldPoissonBound(o, q, lap, 1) }, 0})
 	}
 	for _, c := range []struct {

@@ -6,8 +6,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/fast"
-	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
 // TestConcurrentUse: the functions and the Events of the package are safe
@@ -24,7 +24,7 @@ func TestConcurrentUse(t *testing.T) {
 		fast.SampledLaplaceEvent(0.1, 1),
 		fast.RepeatAndSelectEvent(fast.GaussianEvent(2), 3, 1),
 		fast.PoissonBoundEvent(0.1, fast.LaplaceEvent(1)),
-		fast.BaseCurveEvent(rdp.BaseCurve{Eps: []float64{0.1, 0.2, 0.4}, Inf: 1}),
+		fast.BaseCurveEvent(rdpcheck.BaseCurve{Eps: []float64{0.1, 0.2, 0.4}, Inf: 1}),
 		fast.TreeAggregationEvent(2, []int{8, 4}, fast.TreeOneTree),
 	}
 	answer := func() string {

@@ -9,8 +9,8 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/fast"
-	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
 // SGMCurve with out the same slice as orders: the engine kept each
@@ -181,7 +181,7 @@ func sliceCalls() []sliceCall {
 		}},
 		{"BaseCurveEvent", func(t *rapid.T) fast.Event {
 			b := drawBase(t, "base")
-			return fast.BaseCurveEvent(rdp.BaseCurve{Eps: b, Inf: b[len(b)-1] + f64(t, "inf", 0, 3)})
+			return fast.BaseCurveEvent(rdpcheck.BaseCurve{Eps: b, Inf: b[len(b)-1] + f64(t, "inf", 0, 3)})
 		}},
 		{"WORGaussianEvent", func(t *rapid.T) fast.Event { return fast.WORGaussianEvent(f64(t, "q", 0, 1), f64(t, "sigma", 0.5, 10)) }},
 		{"WORBoundEvent", func(t *rapid.T) fast.Event { return fast.WORBoundEvent(f64(t, "q", 0, 1), gauss(t)) }},
@@ -314,7 +314,7 @@ func sliceCalls() []sliceCall {
 		reads("WORBound", func(t *rapid.T) ([][]float64, func([][]float64) ([]float64, error)) {
 			q, al, inf := f64(t, "q", 0, 1), f64(t, "alpha", 1, 12), f64(t, "inf", 0, 3)
 			return [][]float64{drawBase(t, "base")}, func(a [][]float64) ([]float64, error) {
-				return one(fast.WORBound(q, al, rdp.BaseCurve{Eps: a[0], Inf: a[0][len(a[0])-1] + inf}))
+				return one(fast.WORBound(q, al, rdpcheck.BaseCurve{Eps: a[0], Inf: a[0][len(a[0])-1] + inf}))
 			}
 		}),
 		reads("BestEpsilon", func(t *rapid.T) ([][]float64, func([][]float64) ([]float64, error)) {
@@ -379,7 +379,7 @@ func sliceCalls() []sliceCall {
 		}),
 		keeps("BaseCurveEvent", func(t *rapid.T) ([][]float64, func([][]float64, func()) ([]float64, error)) {
 			return [][]float64{drawBase(t, "base")}, func(a [][]float64, scramble func()) ([]float64, error) {
-				e := fast.BaseCurveEvent(rdp.BaseCurve{Eps: a[0], Inf: math.Inf(1)})
+				e := fast.BaseCurveEvent(rdpcheck.BaseCurve{Eps: a[0], Inf: math.Inf(1)})
 				scramble()
 				return evalEvent(e)
 			}
@@ -418,7 +418,7 @@ func sliceCalls() []sliceCall {
 			q := f64(t, "q", 0, 1)
 			return [][]float64{drawBase(t, "base")}, func(a [][]float64, scramble func()) ([]float64, error) {
 				acc := fast.Accountant{Orders: []float64{1.5, 2, 3, 8}}
-				if err := acc.ComposeWORBound(q, rdp.BaseCurve{Eps: a[0], Inf: math.Inf(1)}, 2); err != nil {
+				if err := acc.ComposeWORBound(q, rdpcheck.BaseCurve{Eps: a[0], Inf: math.Inf(1)}, 2); err != nil {
 					return nil, err
 				}
 				scramble()

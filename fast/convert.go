@@ -3,27 +3,27 @@ package fast
 import (
 	"math"
 
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/internal/convert"
 	"github.com/rdpcheck/rdpcheck/internal/xmath"
-	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
 // Conversion selects an RDP to (eps, delta)-DP conversion; it is
-// rdp.Conversion, shared with package reference.
-type Conversion = rdp.Conversion
+// rdpcheck.Conversion, shared with package reference.
+type Conversion = rdpcheck.Conversion
 
 const (
 	// Classic is Mironov 2017, Proposition 3: eps = rdp + log(1/delta)/(alpha-1).
-	Classic = rdp.Classic
+	Classic = rdpcheck.Classic
 	// Improved is Canonne, Kamath, Steinke 2020 (equivalently Balle et al.
 	// 2020, Proposition 12):
 	// eps = rdp + log1p(-1/alpha) - (log delta + log alpha)/(alpha-1).
-	Improved = rdp.Improved
+	Improved = rdpcheck.Improved
 )
 
-// checkCurve is rdp.CheckCurve for a curve of float64 values.
+// checkCurve is rdpcheck.CheckCurve for a curve of float64 values.
 func checkCurve(fn string, orders, curve []float64, conv Conversion) error {
-	return rdp.CheckCurve(pkgName, fn, orders, len(curve), conv, func(i int) (float64, bool) {
+	return rdpcheck.CheckCurve(pkgName, fn, orders, len(curve), conv, func(i int) (float64, bool) {
 		return curve[i], !(math.IsNaN(curve[i]) || curve[i] < 0)
 	})
 }

@@ -7,11 +7,11 @@
 // The functions it shares with the high-precision package reference have
 // the same names and argument order, with float64 results; the vocabulary
 // (Conversion, InputError, the error kinds, MaxIntegerOrder, DefaultOrders)
-// is package rdp's, aliased here, so a value or error of one package is one
+// is package rdpcheck's, aliased here, so a value or error of one package is one
 // of the other. The domains and special cases of both packages are one
-// table in package rdp's documentation, which also states where the two
+// table in package rdpcheck's documentation, which also states where the two
 // answer differently and why (sigma = 0 and b = 0 are an error here, +Inf
-// there; fractional orders above rdp.MaxFractionalOrder get an upper bound
+// there; fractional orders above rdpcheck.MaxFractionalOrder get an upper bound
 // here, ErrTooLarge there; a delta below e^-1.48e9 is 2^-1074 here,
 // ErrTooLarge there). Not everything is mirrored: Accountant,
 // CalibrateSigma, MaxSteps, PureDPCurve, ZCDPEpsilon, ZCDPEpsilonRDP and

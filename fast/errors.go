@@ -1,24 +1,24 @@
 package fast
 
-import "github.com/rdpcheck/rdpcheck/rdp"
+import "github.com/rdpcheck/rdpcheck"
 
 // InputError reports an argument outside a function's domain: it is
-// rdp.InputError, and this package's have Pkg "fast".
-type InputError = rdp.InputError
+// rdpcheck.InputError, and this package's have Pkg "fast".
+type InputError = rdpcheck.InputError
 
-// The error kinds this package returns are package rdp's (which says what
+// The error kinds this package returns are package rdpcheck's (which says what
 // each means), so that errors.Is gives the same answer whichever package's
 // name the caller uses. Besides ErrInput and ErrTooLarge, fast returns
 // ErrNotConverged where a calibration cannot meet its target.
 var (
-	ErrInput        = rdp.ErrInput
-	ErrTooLarge     = rdp.ErrTooLarge
-	ErrNotConverged = rdp.ErrNotConverged
+	ErrInput        = rdpcheck.ErrInput
+	ErrTooLarge     = rdpcheck.ErrTooLarge
+	ErrNotConverged = rdpcheck.ErrNotConverged
 )
 
 // pkgName is the Pkg of every InputError this package returns.
 const pkgName = "fast"
 
 func inputErr(fn, arg string, v float64, msg string) error {
-	return rdp.NewInputError(pkgName, fn, arg, v, msg)
+	return rdpcheck.NewInputError(pkgName, fn, arg, v, msg)
 }

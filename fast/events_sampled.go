@@ -6,10 +6,10 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/internal/sampled"
 	"github.com/rdpcheck/rdpcheck/internal/search"
 	"github.com/rdpcheck/rdpcheck/internal/wor"
-	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
 // The events of this file are the Accountant's Compose forms of the
@@ -37,7 +37,7 @@ import (
 //
 // The minimum is therefore at most the bare bound and never unsafe; on
 // the accountant's orders it is what ComposeWORGaussian composed before
-// the accountant remembered its events. Orders above rdp.MaxWOROrder, and
+// the accountant remembered its events. Orders above rdpcheck.MaxWOROrder, and
 // orders where WORGaussian is beyond its supported range (ErrTooLarge:
 // huge exponents), get the last two only.
 //
@@ -87,7 +87,7 @@ func (a *Accountant) ComposeWORGaussian(q, sigma float64, count int) error {
 // WORGaussianEvent, each order of a call gets the least of WORBound
 // there, WORBound at every higher order of the call and the base's own
 // curve (WORBound at q = 1: its integer values interpolated as in
-// BaseCurveEvent; base itself above rdp.MaxWOROrder and at +Inf), all
+// BaseCurveEvent; base itself above rdpcheck.MaxWOROrder and at +Inf), all
 // valid for the reasons WORGaussianEvent gives.
 //
 // Special cases are those of WORBound, except that orders beyond its
@@ -107,7 +107,7 @@ func (e worBoundEvent) RDP(orders, out []float64) error {
 		return inputErr(fn, "q", e.q, "must be in [0, 1]")
 	}
 	top := 2
-	var hi []int // finite orders above rdp.MaxWOROrder
+	var hi []int // finite orders above rdpcheck.MaxWOROrder
 	var high []float64
 	for i, a := range orders {
 		if err := checkAlpha(fn, a, 1); err != nil {
@@ -115,7 +115,7 @@ func (e worBoundEvent) RDP(orders, out []float64) error {
 		}
 		switch {
 		case math.IsInf(a, 1):
-		case a <= rdp.MaxWOROrder:
+		case a <= rdpcheck.MaxWOROrder:
 			top = max(top, int(math.Ceil(a)))
 		default:
 			hi, high = append(hi, i), append(high, a)
@@ -130,7 +130,7 @@ func (e worBoundEvent) RDP(orders, out []float64) error {
 	if err := e.base.RDP(bo, bv); err != nil {
 		return err
 	}
-	curve := rdp.BaseCurve{Eps: bv[:top-1], Inf: bv[top-1]}
+	curve := rdpcheck.BaseCurve{Eps: bv[:top-1], Inf: bv[top-1]}
 	// Theorem 9 needs base.Inf at least every entry; a base whose
 	// bound at +Inf is looser below is given +Inf there (unknown).
 	if slices.Max(curve.Eps) > curve.Inf {
@@ -139,7 +139,7 @@ func (e worBoundEvent) RDP(orders, out []float64) error {
 	b := make([]float64, len(orders))
 	for i, a := range orders {
 		b[i] = math.Inf(1)
-		if a <= rdp.MaxWOROrder {
+		if a <= rdpcheck.MaxWOROrder {
 			v, err := WORBound(e.q, a, curve)
 			if errors.Is(err, ErrTooLarge) {
 				v = math.Inf(1) // the base's curve below bounds it
@@ -162,7 +162,7 @@ func (e worBoundEvent) RDP(orders, out []float64) error {
 		case e.q == 0:
 		case math.IsInf(a, 1):
 			u = curve.Inf
-		case a <= rdp.MaxWOROrder:
+		case a <= rdpcheck.MaxWOROrder:
 			var err error
 			if u, err = WORBound(1, a, curve); err != nil {
 				return err
@@ -188,7 +188,7 @@ func (e worBoundEvent) RDP(orders, out []float64) error {
 // the base curve get its base.Inf (see BaseCurveEvent).
 //
 // Slices: base.Eps is copied: changing it afterwards changes nothing.
-func (a *Accountant) ComposeWORBound(q float64, base rdp.BaseCurve, count int) error {
+func (a *Accountant) ComposeWORBound(q float64, base rdpcheck.BaseCurve, count int) error {
 	return a.Compose(WORBoundEvent(q, BaseCurveEvent(base)), count)
 }
 
@@ -561,10 +561,10 @@ func (e poissonBoundEvent) RDP(orders, out []float64) error {
 // ComposePoissonBound adds count Poisson-sampled mechanisms (rate q) whose
 // base mechanism has the RDP curve base at integer orders (base[i] =
 // eps(i+2)) through Zhu and Wang's bound: Compose(PoissonBoundEvent(q,
-// BaseCurveEvent(rdp.BaseCurve{Eps: base, Inf: +Inf})), count). Orders
+// BaseCurveEvent(rdpcheck.BaseCurve{Eps: base, Inf: +Inf})), count). Orders
 // beyond the base curve get +Inf (unknown) from it.
 //
 // Slices: base is copied: changing it afterwards changes nothing.
 func (a *Accountant) ComposePoissonBound(q float64, base []float64, count int) error {
-	return a.Compose(PoissonBoundEvent(q, BaseCurveEvent(rdp.BaseCurve{Eps: base, Inf: math.Inf(1)})), count)
+	return a.Compose(PoissonBoundEvent(q, BaseCurveEvent(rdpcheck.BaseCurve{Eps: base, Inf: math.Inf(1)})), count)
 }

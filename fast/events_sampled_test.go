@@ -177,7 +177,7 @@ func TestBestEpsilonKeptDelta(t *testing.T) {
 	}
 }
 
-// TestWOREventsBeyondRange: beyond rdp.MaxWOROrder (1024) the WOR events
+// TestWOREventsBeyondRange: beyond rdpcheck.MaxWOROrder (1024) the WOR events
 // give the unsampled mechanism's value (sampling never increases the RDP)
 // instead of failing, so a best-order search over (1, 4096] can use
 // those orders.

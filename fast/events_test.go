@@ -10,8 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/fast"
-	"github.com/rdpcheck/rdpcheck/rdp"
 	"github.com/rdpcheck/rdpcheck/reference"
 )
 
@@ -24,7 +24,7 @@ func eventsSweepOrders(short bool) []float64 {
 	// (and from 1 + 2^-52, as every sweep: fast.NearOneSweep; kept whole
 	// under -short)
 	near := append(slices.Clone(fast.NearOneSweep), 1+1e-8, 1.0001, 1.001, 1.01, 1.05)
-	o := append(near, rdp.DefaultOrders()...)
+	o := append(near, rdpcheck.DefaultOrders()...)
 	if !short {
 		return o
 	}
@@ -196,7 +196,7 @@ func ExampleExponentialMechanism() {
 // TestExponentialMechanismCurve: the curve form equals the scalar form
 // order by order (the same operations, K hoisted).
 func TestExponentialMechanismCurve(t *testing.T) {
-	orders := append(rdp.DefaultOrders(), math.Inf(1))
+	orders := append(rdpcheck.DefaultOrders(), math.Inf(1))
 	out := make([]float64, len(orders))
 	for _, e := range []float64{0, 1e-8, 0.5, 50} {
 		if err := fast.ExponentialMechanismCurve(e, orders, out); err != nil {
@@ -253,7 +253,7 @@ func TestConversionInfOrder(t *testing.T) {
 
 // TestPureDPCurve: the curve form equals the scalar form order by order.
 func TestPureDPCurve(t *testing.T) {
-	orders := append(rdp.DefaultOrders(), math.Inf(1))
+	orders := append(rdpcheck.DefaultOrders(), math.Inf(1))
 	out := make([]float64, len(orders))
 	for _, e := range []float64{0, 1e-8, 0.5, 50} {
 		if err := fast.PureDPCurve(e, orders, out); err != nil {
@@ -271,7 +271,7 @@ func TestPureDPCurve(t *testing.T) {
 // TestKaryRandomizedResponseCurve: the curve form equals the scalar form
 // order by order (the same operations, the order-free parts hoisted).
 func TestKaryRandomizedResponseCurve(t *testing.T) {
-	orders := append(rdp.DefaultOrders(), math.Inf(1))
+	orders := append(rdpcheck.DefaultOrders(), math.Inf(1))
 	out := make([]float64, len(orders))
 	for _, rel := range []string{fast.ReplaceOne, fast.ReplaceSpecial} {
 		for _, n := range []float64{0, 1e-12, 0.3, 1 - 1e-12, 1} {
@@ -303,7 +303,7 @@ func TestKaryRandomizedResponseCurve(t *testing.T) {
 // BenchmarkEventCurves: each curve form over the default orders (the
 // issue's budget: 50 us, no allocations).
 func BenchmarkEventCurves(b *testing.B) {
-	orders := rdp.DefaultOrders()
+	orders := rdpcheck.DefaultOrders()
 	out := make([]float64, len(orders))
 	for _, c := range []struct {
 		name string
@@ -332,7 +332,7 @@ func BenchmarkEventCurves(b *testing.B) {
 // TestAccountantEvents: the issue-12 events compose with their count, and
 // the (eps, delta) event keeps its delta aside as dp_accounting does.
 func TestAccountantEvents(t *testing.T) {
-	orders := append(rdp.DefaultOrders(), math.Inf(1))
+	orders := append(rdpcheck.DefaultOrders(), math.Inf(1))
 	one := make([]float64, len(orders))
 	for _, c := range []struct {
 		name    string

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/fast"
-	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
 // Theorem 27 of Wang, Balle and Kasiviswanathan for a batch of 1% of the
@@ -23,7 +23,7 @@ func ExampleWORGaussian() {
 // Theorem 9 for any base curve: here the Gaussian with sigma = 2, whose
 // RDP is j/8 at order j and which has no pure-DP bound.
 func ExampleWORBound() {
-	base := rdp.BaseCurve{Eps: []float64{2.0 / 8, 3.0 / 8}, Inf: math.Inf(1)}
+	base := rdpcheck.BaseCurve{Eps: []float64{2.0 / 8, 3.0 / 8}, Inf: math.Inf(1)}
 	v, err := fast.WORBound(0.01, 3, base)
 	if err != nil {
 		panic(err)

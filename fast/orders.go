@@ -3,18 +3,18 @@ package fast
 import (
 	"slices"
 
-	"github.com/rdpcheck/rdpcheck/rdp"
+	"github.com/rdpcheck/rdpcheck"
 )
 
-// MaxIntegerOrder is the largest finite order SGM accepts (rdp.MaxIntegerOrder,
+// MaxIntegerOrder is the largest finite order SGM accepts (rdpcheck.MaxIntegerOrder,
 // the same in package reference); the cost of an integer order is O(alpha).
 // Larger orders give an error wrapping ErrTooLarge.
-const MaxIntegerOrder = rdp.MaxIntegerOrder
+const MaxIntegerOrder = rdpcheck.MaxIntegerOrder
 
 // DefaultOrders returns dp_accounting's 156 default RDP orders (see
-// rdp.DefaultOrders): 1.1 to 10.9 by 0.1, 11 to 63, 128, 256, 512 and 1024.
+// rdpcheck.DefaultOrders): 1.1 to 10.9 by 0.1, 11 to 63, 128, 256, 512 and 1024.
 // A fresh slice is returned on each call.
-func DefaultOrders() []float64 { return rdp.DefaultOrders() }
+func DefaultOrders() []float64 { return rdpcheck.DefaultOrders() }
 
 // defaultOrders is the shared read-only copy used by the zero Accountant
 // and the calibrations; it is never handed to an Event of the caller.

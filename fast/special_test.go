@@ -9,8 +9,8 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/fast"
-	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
 // specialFloats are the inputs rapid's finite floats miss: NaN, the
@@ -38,9 +38,9 @@ func drawFloats(t *rapid.T, label string) []float64 {
 	return rapid.SliceOfN(rapid.Custom(func(t *rapid.T) float64 { return drawFloat(t, "x") }), 0, 4).Draw(t, label)
 }
 
-// kinds are the error kinds of package rdp: every error must wrap one.
+// kinds are the error kinds of package rdpcheck: every error must wrap one.
 func kindOf(err error) bool {
-	return errors.Is(err, rdp.ErrInput) || errors.Is(err, rdp.ErrTooLarge) || errors.Is(err, rdp.ErrNotConverged) || errors.Is(err, rdp.ErrPrecision)
+	return errors.Is(err, rdpcheck.ErrInput) || errors.Is(err, rdpcheck.ErrTooLarge) || errors.Is(err, rdpcheck.ErrNotConverged) || errors.Is(err, rdpcheck.ErrPrecision)
 }
 
 // A specialCall is one exported function or method: draw draws its
@@ -150,7 +150,7 @@ func drawSpecialEvent(t *rapid.T) fast.Event {
 	case 9:
 		return fast.SampledDivergenceEvent(f("q"), drawFloats(t, "P"), drawFloats(t, "Q"))
 	case 10:
-		return fast.BaseCurveEvent(rdp.BaseCurve{Eps: drawFloats(t, "base"), Inf: f("inf")})
+		return fast.BaseCurveEvent(rdpcheck.BaseCurve{Eps: drawFloats(t, "base"), Inf: f("inf")})
 	case 11:
 		return fast.WORGaussianEvent(f("q"), f("sigma"))
 	case 12:
@@ -209,7 +209,7 @@ func specialCalls() []specialCall {
 			}
 		}),
 		c("WORBound", 1, func(t *rapid.T) fn {
-			q, a, b := f(t, "q"), f(t, "alpha"), rdp.BaseCurve{Eps: drawFloats(t, "base"), Inf: f(t, "inf")}
+			q, a, b := f(t, "q"), f(t, "alpha"), rdpcheck.BaseCurve{Eps: drawFloats(t, "base"), Inf: f(t, "inf")}
 			return func() ([]float64, error) { return one(fast.WORBound(q, a, b)) }
 		}),
 		c("Gaussian", 1, func(t *rapid.T) fn {
@@ -507,7 +507,7 @@ func kindOfAll(errs []error) bool {
 // TestContractSpecialInputs: every exported function and method of fast,
 // given NaN, the infinities, both zeros, subnormals, huge values and
 // counts (and its usual inputs), returns a value or an error of one of
-// package rdp's kinds (errors.Is with ErrInput, ErrTooLarge,
+// package rdpcheck's kinds (errors.Is with ErrInput, ErrTooLarge,
 // ErrNotConverged): never a panic or a hang, never NaN or -Inf with a nil
 // error, never a negative RDP, eps, delta or rho.
 func TestContractSpecialInputs(t *testing.T) {

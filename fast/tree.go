@@ -5,22 +5,22 @@ import (
 	"math"
 	"math/bits"
 
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/internal/errfloat"
 	"github.com/rdpcheck/rdpcheck/internal/tree"
-	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
 // TreeRestarts selects the reading of a restarted tree; it is
-// rdp.TreeRestarts, shared with package reference.
-type TreeRestarts = rdp.TreeRestarts
+// rdpcheck.TreeRestarts, shared with package reference.
+type TreeRestarts = rdpcheck.TreeRestarts
 
 const (
 	// TreeOneTree: a record in one tree only (dp_accounting's
 	// SingleEpochTreeAggregationDpEvent): k = ceil(log2(max steps + 1)).
-	TreeOneTree = rdp.TreeOneTree
+	TreeOneTree = rdpcheck.TreeOneTree
 	// TreeEveryTree: a record in every restarted tree (TF Privacy's
 	// compute_rdp_tree_restart): k = sum of floor(log2 steps) + 1.
-	TreeEveryTree = rdp.TreeEveryTree
+	TreeEveryTree = rdpcheck.TreeEveryTree
 )
 
 // TreeAggregation returns the RDP of DP-FTRL's tree aggregation protocol
@@ -75,7 +75,7 @@ func TreeAggregationCurve(sigma float64, steps []int, restarts TreeRestarts, ord
 }
 
 func treeDepths(fn string, sigma float64, steps []int, restarts TreeRestarts) (int64, error) {
-	if err := rdp.CheckTree(pkgName, fn, sigma, steps, restarts); err != nil {
+	if err := rdpcheck.CheckTree(pkgName, fn, sigma, steps, restarts); err != nil {
 		return 0, err
 	}
 	var k int64

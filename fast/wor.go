@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/internal/wor"
-	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
 // Subsampling without replacement: the bounds of Wang, Balle and
@@ -31,8 +31,8 @@ import (
 //	WORGaussian(q=1, sigma, alpha) = Gaussian(sigma, alpha)
 //	WORGaussian(q, sigma, alpha=+Inf) = +Inf for q > 0
 //	WORGaussian(q, sigma, alpha=1) = WORGaussian(q, sigma, 2)
-//	WORGaussian(q, sigma, alpha) = error wrapping ErrTooLarge for alpha > rdp.MaxWOROrder,
-//	    or n(n-1)/(2 sigma^2) > rdp.MaxWORExponent (n = 2 ceil(alpha/2), tiny sigma), 0 < q < 1
+//	WORGaussian(q, sigma, alpha) = error wrapping ErrTooLarge for alpha > rdpcheck.MaxWOROrder,
+//	    or n(n-1)/(2 sigma^2) > rdpcheck.MaxWORExponent (n = 2 ceil(alpha/2), tiny sigma), 0 < q < 1
 //	WORGaussian(q, sigma, alpha) = error for q outside [0, 1], sigma <= 0 or ±Inf, alpha < 1, any NaN
 func WORGaussian(q, sigma, alpha float64) (float64, error) {
 	var out [1]float64
@@ -68,11 +68,11 @@ func worGaussianCurve(fn string, q, sigma float64, steps int, orders, out []floa
 			return inputErr(fn, "alpha", a, "order must be >= 1 (or +Inf)")
 		}
 		if !math.IsInf(a, 1) {
-			if a <= rdp.MaxWOROrder && wor.BeyondExponent(q, sigma, a) {
-				return fmt.Errorf("fast.%s: sigma %v at order %v: moments beyond rdp.MaxWORExponent: %w", fn, sigma, a, ErrTooLarge)
+			if a <= rdpcheck.MaxWOROrder && wor.BeyondExponent(q, sigma, a) {
+				return fmt.Errorf("fast.%s: sigma %v at order %v: moments beyond rdpcheck.MaxWORExponent: %w", fn, sigma, a, ErrTooLarge)
 			}
-			if a > rdp.MaxWOROrder {
-				return fmt.Errorf("fast.%s: order %v above rdp.MaxWOROrder = %d: %w", fn, a, rdp.MaxWOROrder, ErrTooLarge)
+			if a > rdpcheck.MaxWOROrder {
+				return fmt.Errorf("fast.%s: order %v above rdpcheck.MaxWOROrder = %d: %w", fn, a, rdpcheck.MaxWOROrder, ErrTooLarge)
 			}
 		}
 	}
@@ -92,13 +92,13 @@ func worGaussianCurve(fn string, q, sigma float64, steps int, orders, out []floa
 //	WORBound(q=1, alpha, base) = base at integer alpha; the Corollary 10 interpolation otherwise
 //	WORBound(q, alpha=+Inf, base) = +Inf for q > 0
 //	WORBound(q, alpha, base) = +Inf for q > 0 if an entry of base up to ceil(alpha) is +Inf
-//	WORBound(q, alpha, base) = error wrapping ErrTooLarge for alpha > rdp.MaxWOROrder,
-//	    or (j-1) eps(j) > rdp.MaxWORExponent for some j <= ceil(alpha), 0 < q < 1
+//	WORBound(q, alpha, base) = error wrapping ErrTooLarge for alpha > rdpcheck.MaxWOROrder,
+//	    or (j-1) eps(j) > rdpcheck.MaxWORExponent for some j <= ceil(alpha), 0 < q < 1
 //	WORBound(q, alpha, base) = error for q outside [0, 1], alpha < 1, any NaN, a base without
 //	    the orders 2..ceil(alpha), negative entries, or a finite base.Inf below an entry
 //
 // Slices: base.Eps is only read.
-func WORBound(q, alpha float64, base rdp.BaseCurve) (float64, error) {
+func WORBound(q, alpha float64, base rdpcheck.BaseCurve) (float64, error) {
 	const fn = "WORBound"
 	if math.IsNaN(q) || q < 0 || q > 1 {
 		return 0, inputErr(fn, "q", q, "must be in [0, 1]")
@@ -106,8 +106,8 @@ func WORBound(q, alpha float64, base rdp.BaseCurve) (float64, error) {
 	if math.IsNaN(alpha) || alpha < 1 {
 		return 0, inputErr(fn, "alpha", alpha, "order must be >= 1 (or +Inf)")
 	}
-	if !math.IsInf(alpha, 1) && alpha > rdp.MaxWOROrder {
-		return 0, fmt.Errorf("fast.%s: order %v above rdp.MaxWOROrder = %d: %w", fn, alpha, rdp.MaxWOROrder, ErrTooLarge)
+	if !math.IsInf(alpha, 1) && alpha > rdpcheck.MaxWOROrder {
+		return 0, fmt.Errorf("fast.%s: order %v above rdpcheck.MaxWOROrder = %d: %w", fn, alpha, rdpcheck.MaxWOROrder, ErrTooLarge)
 	}
 	if math.IsNaN(base.Inf) || base.Inf < 0 {
 		return 0, inputErr(fn, "base.Inf", base.Inf, "must be >= 0 (or +Inf where unknown)")
@@ -140,8 +140,8 @@ func WORBound(q, alpha float64, base rdp.BaseCurve) (float64, error) {
 	}
 	if q < 1 { // the reference's limit (big.Float's range), the same float64 test
 		for j := 2; j <= top; j++ {
-			if float64(j-1)*base.Eps[j-2] > rdp.MaxWORExponent {
-				return 0, fmt.Errorf("fast.%s: (j-1) eps(j) at order %d beyond rdp.MaxWORExponent: %w", fn, j, ErrTooLarge)
+			if float64(j-1)*base.Eps[j-2] > rdpcheck.MaxWORExponent {
+				return 0, fmt.Errorf("fast.%s: (j-1) eps(j) at order %d beyond rdpcheck.MaxWORExponent: %w", fn, j, ErrTooLarge)
 			}
 		}
 	}

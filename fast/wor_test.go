@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/internal/errfloat"
 	"github.com/rdpcheck/rdpcheck/internal/testtier"
-	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
 // worSweepOrders are the orders of every WOR sweep curve: integers up to
@@ -159,7 +159,7 @@ func TestWORGaussianSpecialCases(t *testing.T) {
 			t.Errorf("WORGaussian(%v, %v, %v): %v, want an InputError on %s", c.q, c.sigma, c.alpha, err, c.arg)
 		}
 	}
-	if _, err := WORGaussian(0.1, 1, rdp.MaxWOROrder+0.5); !errors.Is(err, ErrTooLarge) {
+	if _, err := WORGaussian(0.1, 1, rdpcheck.MaxWOROrder+0.5); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("order above MaxWOROrder: %v, want ErrTooLarge", err)
 	}
 }
@@ -169,23 +169,23 @@ func TestWORGaussianSpecialCases(t *testing.T) {
 // = 1/b; pure DP: flat) over q and the sweep's orders up to 256: at or
 // above, within 1e-12.
 func TestWORBoundAccuracy(t *testing.T) {
-	bases := map[string]rdp.BaseCurve{}
+	bases := map[string]rdpcheck.BaseCurve{}
 	for _, sigma := range []float64{0.5, 2, 30} {
-		b := rdp.BaseCurve{Inf: math.Inf(1)}
+		b := rdpcheck.BaseCurve{Inf: math.Inf(1)}
 		for j := 2; j <= 256; j++ {
 			b.Eps = append(b.Eps, float64(j)/(2*sigma*sigma))
 		}
 		bases[fmt.Sprintf("Gaussian sigma=%g", sigma)] = b
 	}
 	for _, lb := range []float64{0.3, 5} {
-		b := rdp.BaseCurve{Inf: 1 / lb}
+		b := rdpcheck.BaseCurve{Inf: 1 / lb}
 		for j := 2; j <= 256; j++ {
 			v, _ := Laplace(lb, float64(j))
 			b.Eps = append(b.Eps, math.Min(v, 1/lb))
 		}
 		bases[fmt.Sprintf("Laplace b=%g", lb)] = b
 	}
-	flat := rdp.BaseCurve{Inf: 0.7}
+	flat := rdpcheck.BaseCurve{Inf: 0.7}
 	for j := 2; j <= 256; j++ {
 		flat.Eps = append(flat.Eps, 0.7)
 	}
@@ -237,7 +237,7 @@ func TestComposeWORGaussian(t *testing.T) {
 				want = 0
 			}
 			for _, y := range orders {
-				if y >= x && y <= rdp.MaxWOROrder {
+				if y >= x && y <= rdpcheck.MaxWOROrder {
 					b, err := WORGaussian(c.q, c.sigma, y)
 					if err != nil {
 						t.Fatal(err)

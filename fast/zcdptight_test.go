@@ -7,8 +7,8 @@ import (
 	"math/big"
 	"testing"
 
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/fast"
-	"github.com/rdpcheck/rdpcheck/rdp"
 	"github.com/rdpcheck/rdpcheck/reference"
 )
 
@@ -121,7 +121,7 @@ func TestTightZCDPSpecialCasesFast(t *testing.T) {
 		"KaryRRZCDP(1, 3.5)":     func() (float64, error) { return fast.KaryRRZCDP(1, 3.5) },
 		"KaryRRZCDP(1, NaN)":     func() (float64, error) { return fast.KaryRRZCDP(1, nan) },
 	} {
-		if _, err := f(); !errors.Is(err, rdp.ErrInput) {
+		if _, err := f(); !errors.Is(err, rdpcheck.ErrInput) {
 			t.Errorf("%s: error %v, want ErrInput", name, err)
 		}
 	}
@@ -231,7 +231,7 @@ func TestComposeBoundedRange(t *testing.T) {
 			t.Errorf("alpha=%g: %g below the reference's 10 min(rho alpha, PureDP) = %s", a, cb[i], line.Text('g', 17))
 		}
 	}
-	if err := br.ComposeBoundedRange(-1, 1); !errors.Is(err, rdp.ErrInput) {
+	if err := br.ComposeBoundedRange(-1, 1); !errors.Is(err, rdpcheck.ErrInput) {
 		t.Errorf("eps = -1: %v, want ErrInput", err)
 	}
 }

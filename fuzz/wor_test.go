@@ -6,13 +6,13 @@ import (
 	"math/big"
 	"testing"
 
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/fast"
-	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
 // FuzzWORGaussian: fast.WORGaussian on any float64 inputs returns a typed
 // error exactly where the domain says (ErrInput; ErrTooLarge above
-// rdp.MaxWOROrder) and otherwise a value >= 0, never NaN; where the
+// rdpcheck.MaxWOROrder) and otherwise a value >= 0, never NaN; where the
 // reference is cheap (orders <= 64, sigma in [0.3, 100], q >= 1e-12) the
 // value is at or above the reference and within 1e-12 of it. Seeds: the
 // cancelling corner (sigma = 100), dp_accounting's 5e-8 point, orders
@@ -33,7 +33,7 @@ func FuzzWORGaussian(f *testing.F) {
 				t.Fatalf("fast.WORGaussian(%v, %v, %v) = %v, %v: want an InputError", q, s, a, v, err)
 			}
 			return
-		case a > rdp.MaxWOROrder && !math.IsInf(a, 1):
+		case a > rdpcheck.MaxWOROrder && !math.IsInf(a, 1):
 			if !errors.Is(err, fast.ErrTooLarge) {
 				t.Fatalf("fast.WORGaussian(%v, %v, %v) = %v, %v: want ErrTooLarge", q, s, a, v, err)
 			}

@@ -8,7 +8,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/rdpcheck/rdpcheck/rdp"
+	"github.com/rdpcheck/rdpcheck"
 )
 
 // accountantMachine is the model of an accountant: a running sum, kept in
@@ -203,9 +203,9 @@ func (m *accountantMachine) invalid(t *rapid.T) {
 	case 12:
 		name, err = "ComposeDiscreteGaussian(sigma=0)", m.acc.ComposeDiscreteGaussian(0, 1, 1)
 	case 13:
-		name, err = "ComposeTreeAggregation(steps empty)", m.acc.ComposeTreeAggregation(1, nil, rdp.TreeOneTree, 1)
+		name, err = "ComposeTreeAggregation(steps empty)", m.acc.ComposeTreeAggregation(1, nil, rdpcheck.TreeOneTree, 1)
 	case 14:
-		name, err = "ComposeTreeAggregation(steps=-1)", m.acc.ComposeTreeAggregation(1, []int{-1}, rdp.TreeEveryTree, 1)
+		name, err = "ComposeTreeAggregation(steps=-1)", m.acc.ComposeTreeAggregation(1, []int{-1}, rdpcheck.TreeEveryTree, 1)
 	case 15:
 		name, err = "ComposeTreeMultiParticipation(minSeparation=-1)", m.acc.ComposeTreeMultiParticipation(1, 8, 2, -1, 1)
 	case 16:
@@ -385,7 +385,7 @@ func (m *accountantMachine) dgauss(t *rapid.T) {
 func (m *accountantMachine) tree(t *rapid.T) {
 	sigma := logUniform(0.1, 100).Draw(t, "sigma")
 	steps := rapid.SliceOfN(rapid.IntRange(0, 5000), 1, 4).Draw(t, "steps")
-	r := rapid.SampledFrom([]rdp.TreeRestarts{rdp.TreeOneTree, rdp.TreeEveryTree}).Draw(t, "restarts")
+	r := rapid.SampledFrom([]rdpcheck.TreeRestarts{rdpcheck.TreeOneTree, rdpcheck.TreeEveryTree}).Draw(t, "restarts")
 	n := count(t)
 	m.closedEvent(t, fmt.Sprintf("ComposeTreeAggregation(sigma=%v, steps=%v, %v, count=%d)", sigma, steps, r, n), n,
 		m.acc.ComposeTreeAggregation(sigma, steps, r, n),

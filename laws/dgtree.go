@@ -8,7 +8,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/rdpcheck/rdpcheck/rdp"
+	"github.com/rdpcheck/rdpcheck"
 )
 
 // checkDGTreeRepeat: the laws of the discrete Gaussian, tree aggregation
@@ -82,12 +82,12 @@ func (im *Impl) checkDGTreeRepeat(t *rapid.T) {
 		}
 	case "tree":
 		steps := rapid.SliceOfN(rapid.OneOf(rapid.IntRange(0, 300), rapid.Map(rapid.IntRange(0, 20), func(h int) int { return 1 << h })), 1, 4).Draw(t, "steps")
-		r := rapid.SampledFrom([]rdp.TreeRestarts{rdp.TreeOneTree, rdp.TreeEveryTree}).Draw(t, "restarts")
+		r := rapid.SampledFrom([]rdpcheck.TreeRestarts{rdpcheck.TreeOneTree, rdpcheck.TreeEveryTree}).Draw(t, "restarts")
 		alpha := rapid.OneOf(order(onePlus, 1000, 1000), rapid.Just(math.Inf(1))).Draw(t, "alpha")
 		var k int
 		for _, n := range steps {
 			depth := bruteDepth(n)
-			if r == rdp.TreeEveryTree {
+			if r == rdpcheck.TreeEveryTree {
 				k += depth
 			} else {
 				k = max(k, depth)

@@ -5,8 +5,8 @@ import (
 	"math"
 	"math/big"
 
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/fast"
-	"github.com/rdpcheck/rdpcheck/rdp"
 	"github.com/rdpcheck/rdpcheck/reference"
 	"github.com/rdpcheck/rdpcheck/vectors/vectorstest"
 )
@@ -21,14 +21,14 @@ const u = 0x1p-53
 // broken implementation gets wrong by.
 const tiny = 64 * 0x1p-1074
 
-// Conversion is the RDP to (eps, delta) conversion, rdp.Conversion: one
+// Conversion is the RDP to (eps, delta) conversion, rdpcheck.Conversion: one
 // type for both implementations.
-type Conversion = rdp.Conversion
+type Conversion = rdpcheck.Conversion
 
 // The two conversions.
 const (
-	Classic  = rdp.Classic
-	Improved = rdp.Improved
+	Classic  = rdpcheck.Classic
+	Improved = rdpcheck.Improved
 )
 
 // Impl is an implementation under test: a set of functions with fast's
@@ -115,7 +115,7 @@ type Accountant interface {
 	ComposeZCDPXi(rho, xi float64, count int) error
 	ComposeEpsilonDelta(eps, delta float64, count int) error
 	ComposeDiscreteGaussian(sigma, sensitivity float64, count int) error
-	ComposeTreeAggregation(sigma float64, steps []int, restarts rdp.TreeRestarts, count int) error
+	ComposeTreeAggregation(sigma float64, steps []int, restarts rdpcheck.TreeRestarts, count int) error
 	ComposeTreeMultiParticipation(sigma float64, totalSteps, maxParticipation, minSeparation, count int) error
 	ComposeRepeatAndSelect(orders, rdp []float64, mean, shape float64, count int) error
 }
@@ -218,7 +218,7 @@ func Reference(prec uint) *Impl {
 			Epsilon:     refConversion("Epsilon", c.Epsilon),
 			Delta:       refConversion("Delta", c.Delta),
 			WORGaussian: func(q, s, a float64) (float64, error) { return f64(c.WORGaussian(q, s, a)) },
-			WORBound:    func(q, a float64, b rdp.BaseCurve) (float64, error) { return f64(c.WORBound(q, a, b)) },
+			WORBound:    func(q, a float64, b rdpcheck.BaseCurve) (float64, error) { return f64(c.WORBound(q, a, b)) },
 
 			KaryRandomizedResponse: func(n, k float64, rel string, a float64) (float64, error) {
 				return f64(c.KaryRandomizedResponse(n, k, rel, a))
@@ -239,7 +239,7 @@ func Reference(prec uint) *Impl {
 			RAPPORZCDP:       func(e float64) (float64, error) { return f64(c.RAPPORZCDP(e)) },
 			BoundedRangeZCDP: func(e float64) (float64, error) { return f64(c.BoundedRangeZCDP(e)) },
 			DiscreteGaussian: func(s, d, a float64) (float64, error) { return f64(c.DiscreteGaussian(s, d, a)) },
-			TreeAggregation: func(s float64, steps []int, r rdp.TreeRestarts, a float64) (float64, error) {
+			TreeAggregation: func(s float64, steps []int, r rdpcheck.TreeRestarts, a float64) (float64, error) {
 				return f64(c.TreeAggregation(s, steps, r, a))
 			},
 			TreeMultiParticipation: func(s float64, n, m, sep int, a float64) (float64, error) {
@@ -484,7 +484,7 @@ func (a *refAccountant) ComposeDiscreteGaussian(sigma, sensitivity float64, coun
 	})
 }
 
-func (a *refAccountant) ComposeTreeAggregation(sigma float64, steps []int, restarts rdp.TreeRestarts, count int) error {
+func (a *refAccountant) ComposeTreeAggregation(sigma float64, steps []int, restarts rdpcheck.TreeRestarts, count int) error {
 	return a.each("ComposeTreeAggregation", count, func(x float64) (*big.Float, error) {
 		return a.c.TreeAggregation(sigma, steps, restarts, x)
 	})

@@ -8,7 +8,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/rdpcheck/rdpcheck/rdp"
+	"github.com/rdpcheck/rdpcheck"
 )
 
 // Law is one law of Rényi divergence written as a rapid property of an
@@ -154,7 +154,7 @@ func (im *Impl) drawMechanism(t *rapid.T, divHi float64) fn {
 	case "TreeAggregation": // a Gaussian divergence, sensitivity^2 k
 		s := logUniform(0.1, 100).Draw(t, "sigma")
 		steps := rapid.SliceOfN(rapid.IntRange(0, 5000), 1, 3).Draw(t, "steps")
-		r := rapid.SampledFrom([]rdp.TreeRestarts{rdp.TreeOneTree, rdp.TreeEveryTree}).Draw(t, "restarts")
+		r := rapid.SampledFrom([]rdpcheck.TreeRestarts{rdpcheck.TreeOneTree, rdpcheck.TreeEveryTree}).Draw(t, "restarts")
 		return fn{fmt.Sprintf("TreeAggregation(sigma=%v, steps=%v, %v, alpha=%%v)", s, steps, r),
 			func(a float64) (float64, error) { return im.TreeAggregation(s, steps, r, a) },
 			im.Acc.Events, onePlus, 1000, true, math.NaN(), 1000}

@@ -8,8 +8,8 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/fast"
-	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
 // A mutant is a deliberately broken implementation and the law that must
@@ -298,7 +298,7 @@ var mutants = []mutant{
 		}
 	})},
 	{"dgauss-tree-repeat", "TreeAggregation with depth ceil(log2(max steps)) (off by one at powers of 2)", withFast(func(im *Impl) {
-		im.TreeAggregation = func(s float64, steps []int, r rdp.TreeRestarts, a float64) (float64, error) {
+		im.TreeAggregation = func(s float64, steps []int, r rdpcheck.TreeRestarts, a float64) (float64, error) {
 			st := append([]int(nil), steps...)
 			for i := range st {
 				if st[i] > 0 && st[i]&(st[i]-1) == 0 {
@@ -475,7 +475,7 @@ func (l *lastOnly) ComposeEpsilonDelta(eps, delta float64, n int) error {
 func (l *lastOnly) ComposeDiscreteGaussian(sigma, d float64, n int) error {
 	return l.fresh(func(a fastAccountant) error { return a.ComposeDiscreteGaussian(sigma, d, n) })
 }
-func (l *lastOnly) ComposeTreeAggregation(sigma float64, steps []int, r rdp.TreeRestarts, n int) error {
+func (l *lastOnly) ComposeTreeAggregation(sigma float64, steps []int, r rdpcheck.TreeRestarts, n int) error {
 	return l.fresh(func(a fastAccountant) error { return a.ComposeTreeAggregation(sigma, steps, r, n) })
 }
 func (l *lastOnly) ComposeTreeMultiParticipation(sigma float64, total, m, sep, n int) error {

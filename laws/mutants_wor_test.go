@@ -3,8 +3,8 @@ package laws
 import (
 	"math"
 
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/fast"
-	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
 // The wor law's mutants, appended to mutants.
@@ -23,7 +23,7 @@ var worMutants = []mutant{
 		}
 	})},
 	{"wor", "WORBound ignoring its base beyond order 2", withFast(func(im *Impl) {
-		im.WORBound = func(q, a float64, b rdp.BaseCurve) (float64, error) {
+		im.WORBound = func(q, a float64, b rdpcheck.BaseCurve) (float64, error) {
 			for k := 1; k < len(b.Eps); k++ {
 				b.Eps[k] = b.Eps[0]
 			}

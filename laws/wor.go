@@ -5,7 +5,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/rdpcheck/rdpcheck/rdp"
+	"github.com/rdpcheck/rdpcheck"
 )
 
 // checkWOR: the sampling-without-replacement bounds of Wang, Balle and
@@ -25,7 +25,7 @@ func (im *Impl) checkWOR(t *rapid.T) {
 	q := rapid.OneOf(logUniform(1e-8, 1), rapid.SampledFrom([]float64{0, 1, 0.5, 0.99})).Draw(t, "q")
 	s := rapid.OneOf(logUniform(0.3, 100), rapid.SampledFrom([]float64{0.3, 1.1, 9.5})).Draw(t, "sigma")
 	a := rapid.OneOf(rapid.Float64Range(1, 40), rapid.SampledFrom([]float64{1, 2, 3, 2.5, 17, 40})).Draw(t, "alpha")
-	base := rdp.BaseCurve{Inf: math.Inf(1)}
+	base := rdpcheck.BaseCurve{Inf: math.Inf(1)}
 	for j := 2; j <= int(math.Ceil(a))+1; j++ {
 		base.Eps = append(base.Eps, math.Nextafter(float64(j)/(2*s*s)*(1+4*u), math.Inf(1)))
 	}

@@ -136,7 +136,7 @@
 //
 // Bad input (NaN, infinities where not meaningful, q outside [0,1],
 // s <= 0, orders out of range, prec outside [53, 16384]) returns an
-// *InputError (rdp.InputError, the error type fast and reference share;
-// errors.Is(err, rdp.ErrInput) holds), never a panic. ErrNotConverged,
+// *InputError (rdpcheck.InputError, the error type fast and reference share;
+// errors.Is(err, rdpcheck.ErrInput) holds), never a panic. ErrNotConverged,
 // ErrUnsupported and ErrInfinite are wrapped by the other failures.
 package oracles

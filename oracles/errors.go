@@ -4,18 +4,18 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/rdpcheck/rdpcheck/rdp"
+	"github.com/rdpcheck/rdpcheck"
 )
 
 // InputError reports an argument outside a function's domain. It is always
-// returned, never panicked. It is rdp.InputError, the type fast and
+// returned, never panicked. It is rdpcheck.InputError, the type fast and
 // reference return too (a shared error type, no shared numerics: package
-// rdp holds no computation), so errors.Is(err, rdp.ErrInput) holds for
+// rdp holds no computation), so errors.Is(err, rdpcheck.ErrInput) holds for
 // every one; its Pkg is "oracles".
-type InputError = rdp.InputError
+type InputError = rdpcheck.InputError
 
 func inErr(fn, arg string, v float64, msg string) error {
-	return rdp.NewInputError("oracles", fn, arg, v, msg)
+	return rdpcheck.NewInputError("oracles", fn, arg, v, msg)
 }
 
 // ErrNotConverged is wrapped by errors of quadratures whose error estimate

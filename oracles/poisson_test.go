@@ -5,7 +5,7 @@ import (
 	"math/big"
 	"testing"
 
-	"github.com/rdpcheck/rdpcheck/rdp"
+	"github.com/rdpcheck/rdpcheck"
 )
 
 // Zhu and Wang's sum at small orders against mpmath, 50 digits:
@@ -48,7 +48,7 @@ func TestPoissonZWInput(t *testing.T) {
 		func() error { _, err := PoissonGaussianZW(1, 1, 2, 128); return err }(),
 		func() error { _, err := PoissonGaussianZW(0.1, 0, 2, 128); return err }(),
 	} {
-		if !errors.Is(err, rdp.ErrInput) {
+		if !errors.Is(err, rdpcheck.ErrInput) {
 			t.Errorf("err %v, want an input error", err)
 		}
 	}

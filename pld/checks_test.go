@@ -8,8 +8,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/fast"
-	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
 // small grid for the tests: h = 2^-10, fixed.
@@ -137,14 +137,14 @@ func TestPeersPessimistic(t *testing.T) {
 // (fast.SGMCurve at dp_accounting's default orders, Improved conversion,
 // an upper bound on the optimal eps).
 func TestLowerBelowRDP(t *testing.T) {
-	orders := rdp.DefaultOrders()
+	orders := rdpcheck.DefaultOrders()
 	rd := make([]float64, len(orders))
 	for _, p := range []Phase{{0.01, 0.8, 50}, {0.1, 1, 20}, {0.05, 2, 40}} {
 		if err := fast.SGMCurve(p.Q, p.Sigma, p.Steps, orders, rd); err != nil {
 			t.Fatal(err)
 		}
 		for _, delta := range []float64{1e-5, 1e-8} {
-			er, _, err := fast.Epsilon(orders, rd, delta, rdp.Improved)
+			er, _, err := fast.Epsilon(orders, rd, delta, rdpcheck.Improved)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -323,12 +323,12 @@ func TestEpsilonDefaultWidthRegressions(t *testing.T) {
 			t.Errorf("%s: SGMEpsilon(%v, %g, %+v) = %v, %v (width %.3g), want width <= 1e-3", c.caught, c.p, c.delta, c.opts, iv, err, iv.RelWidth())
 			continue
 		}
-		orders := rdp.DefaultOrders()
+		orders := rdpcheck.DefaultOrders()
 		rd := make([]float64, len(orders))
 		if err := fast.SGMCurve(c.p.Q, c.p.Sigma, c.p.Steps, orders, rd); err != nil {
 			t.Fatal(err)
 		}
-		er, _, err := fast.Epsilon(orders, rd, c.delta, rdp.Improved)
+		er, _, err := fast.Epsilon(orders, rd, c.delta, rdpcheck.Improved)
 		if err != nil {
 			t.Fatal(err)
 		}

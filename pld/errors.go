@@ -4,26 +4,26 @@ import (
 	"errors"
 	"math"
 
-	"github.com/rdpcheck/rdpcheck/rdp"
+	"github.com/rdpcheck/rdpcheck"
 )
 
 // InputError reports an argument outside a function's domain; it is
-// rdp.InputError, shared with the other packages of rdpcheck, and its Pkg
+// rdpcheck.InputError, shared with the other packages of rdpcheck, and its Pkg
 // is "pld". errors.Is(err, ErrInput) matches every one.
-type InputError = rdp.InputError
+type InputError = rdpcheck.InputError
 
-// The error kinds are package rdp's.
+// The error kinds are package rdpcheck's.
 var (
 	// ErrInput is wrapped by every *InputError.
-	ErrInput = rdp.ErrInput
+	ErrInput = rdpcheck.ErrInput
 	// ErrTooLarge is wrapped by the error returned for runs whose grid
 	// would exceed the supported size (see Options.MaxGrid).
-	ErrTooLarge = rdp.ErrTooLarge
+	ErrTooLarge = rdpcheck.ErrTooLarge
 	// ErrPrecision is wrapped by the error returned when the certified
 	// interval cannot be made as narrow as Options.Width asks within
 	// Options.MaxGrid; the wider interval is returned with it, still
 	// certified.
-	ErrPrecision = rdp.ErrPrecision
+	ErrPrecision = rdpcheck.ErrPrecision
 )
 
 // ErrUnsupported is wrapped by the error for an event (or a relation of

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/ALTree/bigfloat"
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/fast"
-	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
 // laplaceOneStepCDF is one step's delta(eps) from the Laplace CDFs at 200
@@ -139,7 +139,7 @@ func TestLaplaceEngine(t *testing.T) {
 // Law: the certified lower end is at most the RDP eps of the composition
 // (fast.Laplace at the default orders, Improved conversion).
 func TestLaplaceEpsilonBelowRDP(t *testing.T) {
-	orders := rdp.DefaultOrders()
+	orders := rdpcheck.DefaultOrders()
 	for _, c := range []struct {
 		b float64
 		n int
@@ -152,7 +152,7 @@ func TestLaplaceEpsilonBelowRDP(t *testing.T) {
 			}
 			rd[i] = v * float64(c.n)
 		}
-		er, _, err := fast.Epsilon(orders, rd, 1e-5, rdp.Improved)
+		er, _, err := fast.Epsilon(orders, rd, 1e-5, rdpcheck.Improved)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,7 +9,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/rdpcheck/rdpcheck/rdp"
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/reference"
 )
 
@@ -135,7 +135,7 @@ func refCalls() []refCall {
 		{"WORBound", 0, func(t *rapid.T) ([][]float64, [][]*big.Float, fn) {
 			q, al := rapid.Float64Range(0, 1).Draw(t, "q"), rapid.Float64Range(1, 7).Draw(t, "alpha")
 			return [][]float64{drawRefBase(t)}, nil, func(fs [][]float64, _ [][]*big.Float) ([]*big.Float, []float64, error) {
-				return one(c.WORBound(q, al, rdp.BaseCurve{Eps: fs[0], Inf: math.Inf(1)}))
+				return one(c.WORBound(q, al, rdpcheck.BaseCurve{Eps: fs[0], Inf: math.Inf(1)}))
 			}
 		}},
 		{"SGMCurve", 12, func(t *rapid.T) ([][]float64, [][]*big.Float, fn) {

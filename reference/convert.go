@@ -5,26 +5,26 @@ import (
 	"math"
 	"math/big"
 
-	"github.com/rdpcheck/rdpcheck/rdp"
+	"github.com/rdpcheck/rdpcheck"
 )
 
 // Conversion selects an RDP to (eps, delta)-DP conversion; it is
-// rdp.Conversion, shared with package fast.
-type Conversion = rdp.Conversion
+// rdpcheck.Conversion, shared with package fast.
+type Conversion = rdpcheck.Conversion
 
 const (
 	// Classic is Mironov 2017, Proposition 3: eps = rdp + log(1/delta)/(alpha-1).
-	Classic = rdp.Classic
+	Classic = rdpcheck.Classic
 	// Improved is Canonne, Kamath, Steinke 2020 (Proposition 12 of Balle et
 	// al. 2020, arXiv 2004.00010, is equivalent):
 	// eps = rdp + log1p(-1/alpha) - (log delta + log alpha)/(alpha-1).
-	Improved = rdp.Improved
+	Improved = rdpcheck.Improved
 )
 
-// checkCurve is rdp.CheckCurve for a curve of big.Float values (nil is
+// checkCurve is rdpcheck.CheckCurve for a curve of big.Float values (nil is
 // no value).
 func checkCurve(fn string, orders []float64, curve []*big.Float, conv Conversion) error {
-	return rdp.CheckCurve(pkgName, fn, orders, len(curve), conv, func(i int) (float64, bool) {
+	return rdpcheck.CheckCurve(pkgName, fn, orders, len(curve), conv, func(i int) (float64, bool) {
 		if curve[i] == nil {
 			return math.NaN(), false
 		}

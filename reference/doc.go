@@ -71,7 +71,7 @@
 // Bad input returns *InputError naming the function, the argument and what it
 // must be; inputs beyond the supported range return an error wrapping
 // ErrTooLarge. Nothing panics on any float64 input. The error type and
-// kinds, like Conversion and the order limits, are package rdp's, shared
+// kinds, like Conversion and the order limits, are package rdpcheck's, shared
 // with package fast: errors.Is(err, fast.ErrInput) holds for this
 // package's errors too. The domains and special cases of both packages,
 // and where and why they answer differently, are one table in package

@@ -29,7 +29,7 @@ import (
 	"math"
 	"math/big"
 
-	"github.com/rdpcheck/rdpcheck/rdp"
+	"github.com/rdpcheck/rdpcheck"
 )
 
 // hKind selects the function a hAcc sums.
@@ -190,8 +190,8 @@ func checkSampledOrder(fn string, alpha float64) error {
 	if err := checkOrder(fn, alpha, 1, false); err != nil {
 		return err
 	}
-	if !math.IsInf(alpha, 1) && alpha > rdp.MaxFractionalOrder {
-		return fmt.Errorf("%w: %s: order %g above %d", ErrTooLarge, fn, alpha, rdp.MaxFractionalOrder)
+	if !math.IsInf(alpha, 1) && alpha > rdpcheck.MaxFractionalOrder {
+		return fmt.Errorf("%w: %s: order %g above %d", ErrTooLarge, fn, alpha, rdpcheck.MaxFractionalOrder)
 	}
 	return nil
 }

@@ -7,9 +7,9 @@ import (
 	"math/big"
 	"testing"
 
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/internal/testtier"
 	"github.com/rdpcheck/rdpcheck/oracles"
-	"github.com/rdpcheck/rdpcheck/rdp"
 	"github.com/rdpcheck/rdpcheck/reference"
 )
 
@@ -370,12 +370,12 @@ func TestSampledSpecialCases(t *testing.T) {
 		got, err := c.f()
 		switch c.want {
 		case "err:input":
-			if !errors.Is(err, rdp.ErrInput) {
+			if !errors.Is(err, rdpcheck.ErrInput) {
 				t.Errorf("%s: err %v, want an input error", c.name, err)
 			}
 			continue
 		case "err:toolarge":
-			if !errors.Is(err, rdp.ErrTooLarge) {
+			if !errors.Is(err, rdpcheck.ErrTooLarge) {
 				t.Errorf("%s: err %v, want ErrTooLarge", c.name, err)
 			}
 			continue

@@ -9,7 +9,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/rdpcheck/rdpcheck/rdp"
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/reference"
 )
 
@@ -49,7 +49,7 @@ func refBigs(t *rapid.T, n int, label string) []*big.Float {
 }
 
 func refKind(err error) bool {
-	return errors.Is(err, rdp.ErrInput) || errors.Is(err, rdp.ErrTooLarge) || errors.Is(err, rdp.ErrPrecision) || errors.Is(err, rdp.ErrNotConverged)
+	return errors.Is(err, rdpcheck.ErrInput) || errors.Is(err, rdpcheck.ErrTooLarge) || errors.Is(err, rdpcheck.ErrPrecision) || errors.Is(err, rdpcheck.ErrNotConverged)
 }
 
 // A refSpecial is one exported function: draw draws its arguments and
@@ -157,7 +157,7 @@ func refSpecials2() []refSpecial {
 			}
 		}),
 		c("WORBound", 1, func(t *rapid.T) fn {
-			q, a, b := f(t, "q"), f(t, "alpha"), rdp.BaseCurve{Eps: refFloats(t, "base"), Inf: f(t, "inf")}
+			q, a, b := f(t, "q"), f(t, "alpha"), rdpcheck.BaseCurve{Eps: refFloats(t, "base"), Inf: f(t, "inf")}
 			return func() ([]*big.Float, []float64, error) { return one(ctx.WORBound(q, a, b)) }
 		}),
 		c("Gaussian", 1, func(t *rapid.T) fn {
@@ -277,7 +277,7 @@ func refSpecials2() []refSpecial {
 
 // TestContractSpecialInputs: every exported function of reference, given
 // NaN, the infinities, both zeros, subnormals, huge values and counts,
-// returns a value or an error of one of package rdp's kinds: never a
+// returns a value or an error of one of package rdpcheck's kinds: never a
 // panic or a hang, never a nil value with a nil error, never a negative
 // RDP. (The inputs that are valid but cost minutes by design are left
 // out: see refSpecials.)
@@ -329,7 +329,7 @@ func TestSpecialInputRegressions(t *testing.T) {
 		}
 	}
 	// 13 minutes and counting at q = 2.2e-308: refused, as documented
-	if v, err := ctx.SampledLaplace(2.2250738585072014e-308, 1, 2); !errors.Is(err, rdp.ErrTooLarge) {
+	if v, err := ctx.SampledLaplace(2.2250738585072014e-308, 1, 2); !errors.Is(err, rdpcheck.ErrTooLarge) {
 		t.Errorf("SampledLaplace(2.2e-308, 1, 2) = %v, %v: want ErrTooLarge", v, err)
 	}
 }

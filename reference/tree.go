@@ -7,18 +7,18 @@ import (
 	"math/bits"
 	"slices"
 
-	"github.com/rdpcheck/rdpcheck/rdp"
+	"github.com/rdpcheck/rdpcheck"
 )
 
 // TreeRestarts selects the reading of a restarted tree; it is
-// rdp.TreeRestarts, shared with package fast.
-type TreeRestarts = rdp.TreeRestarts
+// rdpcheck.TreeRestarts, shared with package fast.
+type TreeRestarts = rdpcheck.TreeRestarts
 
 const (
 	// TreeOneTree: a record in one tree only (dp_accounting).
-	TreeOneTree = rdp.TreeOneTree
+	TreeOneTree = rdpcheck.TreeOneTree
 	// TreeEveryTree: a record in every restarted tree (TF Privacy).
-	TreeEveryTree = rdp.TreeEveryTree
+	TreeEveryTree = rdpcheck.TreeEveryTree
 )
 
 // TreeAggregation returns the RDP of the tree aggregation protocol of
@@ -65,7 +65,7 @@ func TreeAggregation(sigma float64, steps []int, restarts TreeRestarts, alpha fl
 
 // treeDepths returns k, the sensitivity squared, of valid arguments.
 //
-// The arguments are checked by rdp.CheckTree, as fast checks them (one
+// The arguments are checked by rdpcheck.CheckTree, as fast checks them (one
 // domain, one check). The depth is the reference's own copy, not shared
 // with fast: it is the value's substance, and a depth wrong in a shared
 // helper would be wrong in both packages alike, where the agreement tests
@@ -73,7 +73,7 @@ func TreeAggregation(sigma float64, steps []int, restarts TreeRestarts, alpha fl
 // counted by halving, the deepest tree for one-tree, the sum for
 // every-tree), fast's with math/bits.
 func treeDepths(fn string, sigma float64, steps []int, restarts TreeRestarts) (int64, error) {
-	if err := rdp.CheckTree(pkgName, fn, sigma, steps, restarts); err != nil {
+	if err := rdpcheck.CheckTree(pkgName, fn, sigma, steps, restarts); err != nil {
 		return 0, err
 	}
 	depth := func(s int) (d int64) { // floor(log2 s) + 1, 0 for s = 0

@@ -16,7 +16,7 @@ import (
 	"math/big"
 	"sync"
 
-	"github.com/rdpcheck/rdpcheck/rdp"
+	"github.com/rdpcheck/rdpcheck"
 )
 
 // WORGaussian returns the upper bound of WBK19, Theorem 27, on the RDP of
@@ -32,7 +32,7 @@ import (
 //
 // D(j) being the j-th forward difference of e^cgf at -1 (the Pearson-Vajda
 // moment E_q[(p/q - 1)^j] of the Gaussian pair), at every order up to
-// rdp.MaxWOROrder: unlike dp_accounting (which switches to the cruder
+// rdpcheck.MaxWOROrder: unlike dp_accounting (which switches to the cruder
 // 2 e^((j-1) eps(j)) above order 256) there is no switch. A fractional alpha
 // takes log A linearly interpolated between floor(alpha) and ceil(alpha)
 // (WBK19, Corollary 10, valid because the cumulant generating function is
@@ -53,8 +53,8 @@ import (
 //	WORGaussian(q=1, sigma, alpha) = alpha/(2 sigma^2), the Gaussian's RDP
 //	WORGaussian(q, sigma, alpha=+Inf) = +Inf for q > 0
 //	WORGaussian(q, sigma, alpha=1) = WORGaussian(q, sigma, 2), the limit
-//	WORGaussian(q, sigma, alpha) = error wrapping ErrTooLarge for alpha > rdp.MaxWOROrder,
-//	    or n(n-1)/(2 sigma^2) > rdp.MaxWORExponent (n = 2 ceil(alpha/2), tiny sigma), 0 < q < 1
+//	WORGaussian(q, sigma, alpha) = error wrapping ErrTooLarge for alpha > rdpcheck.MaxWOROrder,
+//	    or n(n-1)/(2 sigma^2) > rdpcheck.MaxWORExponent (n = 2 ceil(alpha/2), tiny sigma), 0 < q < 1
 //	WORGaussian(q, sigma, alpha) = error for q outside [0, 1], sigma <= 0 or ±Inf, alpha < 1, any NaN
 func (c Context) WORGaussian(q, sigma, alpha float64) (*big.Float, error) {
 	if err := checkWORGaussian("WORGaussian", q, sigma, alpha); err != nil {
@@ -112,8 +112,8 @@ func checkWORGaussian(fn string, q, sigma, alpha float64) error {
 	}
 	if !math.IsInf(alpha, 1) && q > 0 && q < 1 {
 		n := 2 * math.Ceil(max(alpha, 2)/2)
-		if n*(n-1)/(2*sigma*sigma) > rdp.MaxWORExponent {
-			return fmt.Errorf("reference.%s: sigma %v at order %v: %w (the moments e^(c n(n-1)) exceed rdp.MaxWORExponent)", fn, sigma, alpha, ErrTooLarge)
+		if n*(n-1)/(2*sigma*sigma) > rdpcheck.MaxWORExponent {
+			return fmt.Errorf("reference.%s: sigma %v at order %v: %w (the moments e^(c n(n-1)) exceed rdpcheck.MaxWORExponent)", fn, sigma, alpha, ErrTooLarge)
 		}
 	}
 	return nil
@@ -123,8 +123,8 @@ func checkWOROrder(fn string, alpha float64) error {
 	if err := checkOrder(fn, alpha, 1, false); err != nil {
 		return err
 	}
-	if !math.IsInf(alpha, 1) && alpha > rdp.MaxWOROrder {
-		return fmt.Errorf("reference.%s: order %v: %w (the bound is evaluated up to order %d)", fn, alpha, ErrTooLarge, rdp.MaxWOROrder)
+	if !math.IsInf(alpha, 1) && alpha > rdpcheck.MaxWOROrder {
+		return fmt.Errorf("reference.%s: order %v: %w (the bound is evaluated up to order %d)", fn, alpha, ErrTooLarge, rdpcheck.MaxWOROrder)
 	}
 	return nil
 }
@@ -363,13 +363,13 @@ func binomialRow(j int) []*big.Int {
 //	WORBound(q=1, alpha, base) = base at integer alpha; the Corollary 10 interpolation of (alpha-1) eps(alpha) otherwise
 //	WORBound(q, alpha=+Inf, base) = +Inf for q > 0
 //	WORBound(q, alpha, base) = +Inf for q > 0 if an entry of base up to ceil(alpha) is +Inf
-//	WORBound(q, alpha, base) = error wrapping ErrTooLarge for alpha > rdp.MaxWOROrder,
-//	    or (j-1) eps(j) > rdp.MaxWORExponent for some j <= ceil(alpha), 0 < q < 1
+//	WORBound(q, alpha, base) = error wrapping ErrTooLarge for alpha > rdpcheck.MaxWOROrder,
+//	    or (j-1) eps(j) > rdpcheck.MaxWORExponent for some j <= ceil(alpha), 0 < q < 1
 //	WORBound(q, alpha, base) = error for q outside [0, 1], alpha < 1, any NaN, a base without
 //	    the orders 2..ceil(alpha), negative entries, or a finite base.Inf below an entry
 //
 // Slices: base.Eps is only read.
-func (c Context) WORBound(q, alpha float64, base rdp.BaseCurve) (*big.Float, error) {
+func (c Context) WORBound(q, alpha float64, base rdpcheck.BaseCurve) (*big.Float, error) {
 	const fn = "WORBound"
 	if math.IsNaN(q) || q < 0 || q > 1 {
 		return nil, inputErr(fn, "q", q, "must be in [0, 1]")
@@ -412,21 +412,21 @@ func (c Context) WORBound(q, alpha float64, base rdp.BaseCurve) (*big.Float, err
 }
 
 // checkBaseExponent refuses, for 0 < q < 1, a base whose moments
-// e^((j-1) eps(j)) leave big.Float's range: (j-1) eps(j) > rdp.MaxWORExponent
+// e^((j-1) eps(j)) leave big.Float's range: (j-1) eps(j) > rdpcheck.MaxWORExponent
 // (the same float64 test as package fast's).
-func checkBaseExponent(fn string, q float64, top int, base rdp.BaseCurve) error {
+func checkBaseExponent(fn string, q float64, top int, base rdpcheck.BaseCurve) error {
 	if q <= 0 || q >= 1 {
 		return nil
 	}
 	for j := 2; j <= top; j++ {
-		if float64(j-1)*base.Eps[j-2] > rdp.MaxWORExponent {
-			return fmt.Errorf("reference.%s: (j-1) eps(j) at order %d: %w (beyond rdp.MaxWORExponent)", fn, j, ErrTooLarge)
+		if float64(j-1)*base.Eps[j-2] > rdpcheck.MaxWORExponent {
+			return fmt.Errorf("reference.%s: (j-1) eps(j) at order %d: %w (beyond rdpcheck.MaxWORExponent)", fn, j, ErrTooLarge)
 		}
 	}
 	return nil
 }
 
-func checkBase(fn string, alpha float64, base rdp.BaseCurve) error {
+func checkBase(fn string, alpha float64, base rdpcheck.BaseCurve) error {
 	if math.IsNaN(base.Inf) || base.Inf < 0 {
 		return inputErr(fn, "base.Inf", base.Inf, "must be >= 0 (or +Inf where unknown)")
 	}
@@ -449,7 +449,7 @@ func checkBase(fn string, alpha float64, base rdp.BaseCurve) error {
 }
 
 // worBoundLogA returns log A of Theorem 9 at integer order a >= 2.
-func worBoundLogA(q float64, a int, base rdp.BaseCurve, wp uint) *big.Float {
+func worBoundLogA(q float64, a int, base rdpcheck.BaseCurve, wp uint) *big.Float {
 	Q := fl(q, wp)
 	two := intF(2, wp)
 	pure := newF(wp).SetInf(false) // e^(eps(Inf)) - 1
@@ -509,6 +509,6 @@ func WORGaussianCurve(q, sigma float64, steps int, orders []float64) ([]*big.Flo
 // WORBound is Context{}.WORBound at DefaultPrec.
 //
 // Slices: base.Eps is only read.
-func WORBound(q, alpha float64, base rdp.BaseCurve) (*big.Float, error) {
+func WORBound(q, alpha float64, base rdpcheck.BaseCurve) (*big.Float, error) {
 	return Context{}.WORBound(q, alpha, base)
 }

@@ -7,8 +7,8 @@ import (
 	"math/big"
 	"testing"
 
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/oracles"
-	"github.com/rdpcheck/rdpcheck/rdp"
 	"github.com/rdpcheck/rdpcheck/reference"
 )
 
@@ -116,7 +116,7 @@ func TestWORGaussianSpecialCases(t *testing.T) {
 
 func TestWORInputErrors(t *testing.T) {
 	nan := math.NaN()
-	gauss := rdp.BaseCurve{Eps: []float64{1, 1.5, 2}, Inf: inf}
+	gauss := rdpcheck.BaseCurve{Eps: []float64{1, 1.5, 2}, Inf: inf}
 	cases := []struct {
 		name, arg string
 		call      func() error
@@ -132,21 +132,21 @@ func TestWORInputErrors(t *testing.T) {
 		{"bound q NaN", "q", func() error { _, err := reference.WORBound(nan, 2, gauss); return err }},
 		{"bound alpha < 1", "alpha", func() error { _, err := reference.WORBound(0.1, 0, gauss); return err }},
 		{"missing orders", "base.Eps", func() error { _, err := reference.WORBound(0.1, 4.5, gauss); return err }},
-		{"no orders", "base.Eps", func() error { _, err := reference.WORBound(0.1, 1.5, rdp.BaseCurve{Inf: inf}); return err }},
+		{"no orders", "base.Eps", func() error { _, err := reference.WORBound(0.1, 1.5, rdpcheck.BaseCurve{Inf: inf}); return err }},
 		{"negative entry", "base.Eps[1]", func() error {
-			_, err := reference.WORBound(0.1, 3, rdp.BaseCurve{Eps: []float64{1, -1}, Inf: inf})
+			_, err := reference.WORBound(0.1, 3, rdpcheck.BaseCurve{Eps: []float64{1, -1}, Inf: inf})
 			return err
 		}},
 		{"NaN entry", "base.Eps[0]", func() error {
-			_, err := reference.WORBound(0.1, 3, rdp.BaseCurve{Eps: []float64{nan, 1}, Inf: inf})
+			_, err := reference.WORBound(0.1, 3, rdpcheck.BaseCurve{Eps: []float64{nan, 1}, Inf: inf})
 			return err
 		}},
 		{"NaN Inf", "base.Inf", func() error {
-			_, err := reference.WORBound(0.1, 3, rdp.BaseCurve{Eps: []float64{1, 1}, Inf: nan})
+			_, err := reference.WORBound(0.1, 3, rdpcheck.BaseCurve{Eps: []float64{1, 1}, Inf: nan})
 			return err
 		}},
 		{"entry above Inf", "base.Eps[1]", func() error {
-			_, err := reference.WORBound(0.1, 3, rdp.BaseCurve{Eps: []float64{1, 3}, Inf: 2})
+			_, err := reference.WORBound(0.1, 3, rdpcheck.BaseCurve{Eps: []float64{1, 3}, Inf: 2})
 			return err
 		}},
 	}
@@ -161,19 +161,19 @@ func TestWORInputErrors(t *testing.T) {
 		func() error { _, err := reference.WORGaussian(0.1, 1, 1025); return err },
 		func() error { _, err := reference.WORGaussian(0.1, 1, 1024.5); return err },
 		func() error {
-			_, err := reference.WORBound(0.1, 2000, rdp.BaseCurve{Eps: make([]float64, 2000), Inf: inf})
+			_, err := reference.WORBound(0.1, 2000, rdpcheck.BaseCurve{Eps: make([]float64, 2000), Inf: inf})
 			return err
 		},
 	} {
 		if err := f(); !errors.Is(err, reference.ErrTooLarge) {
-			t.Errorf("order above rdp.MaxWOROrder: got %v, want ErrTooLarge", err)
+			t.Errorf("order above rdpcheck.MaxWOROrder: got %v, want ErrTooLarge", err)
 		}
 	}
 }
 
 // gaussBase is the Gaussian's RDP curve j/(2 sigma^2) at orders 2..n.
-func gaussBase(sigma float64, n int) rdp.BaseCurve {
-	b := rdp.BaseCurve{Inf: inf}
+func gaussBase(sigma float64, n int) rdpcheck.BaseCurve {
+	b := rdpcheck.BaseCurve{Inf: inf}
 	for j := 2; j <= n; j++ {
 		// Rounded up: a base below the Gaussian's curve would not be its bound.
 		b.Eps = append(b.Eps, math.Nextafter(float64(j)/(2*sigma*sigma)*(1+1e-15), inf))
@@ -190,7 +190,7 @@ func gaussBase(sigma float64, n int) rdp.BaseCurve {
 func TestWORBoundOrder3(t *testing.T) {
 	const q = 0.25
 	// e^e2 = 1.5, e^(2 e3) = 2, e^Inf = 1.75 (P = 0.75).
-	base := rdp.BaseCurve{Eps: []float64{math.Log(1.5), math.Log(2) / 2}, Inf: math.Log(1.75)}
+	base := rdpcheck.BaseCurve{Eps: []float64{math.Log(1.5), math.Log(2) / 2}, Inf: math.Log(1.75)}
 	got, err := reference.WORBound(q, 3, base)
 	if err != nil {
 		t.Fatal(err)
@@ -215,23 +215,23 @@ func TestWORBoundOrder3(t *testing.T) {
 }
 
 func TestWORBoundSpecialCases(t *testing.T) {
-	base := rdp.BaseCurve{Inf: inf} // sigma = 2: eps(j) = j/8, exact
+	base := rdpcheck.BaseCurve{Inf: inf} // sigma = 2: eps(j) = j/8, exact
 	for j := 2; j <= 12; j++ {
 		base.Eps = append(base.Eps, float64(j)/8)
 	}
 	for _, c := range []struct {
 		name     string
 		q, alpha float64
-		base     rdp.BaseCurve
+		base     rdpcheck.BaseCurve
 		want     *big.Float
 	}{
 		{"q = 0", 0, 5, base, new(big.Float)},
 		{"alpha = +Inf", 0.1, inf, base, new(big.Float).SetInf(false)},
 		{"q = 1 integer is the base", 1, 7, base, big.NewFloat(7.0 / 8)},
 		{"q = 1 alpha = 1 is eps(2)", 1, 1, base, big.NewFloat(2.0 / 8)},
-		{"an infinite entry", 0.1, 3, rdp.BaseCurve{Eps: []float64{1, inf}, Inf: inf}, new(big.Float).SetInf(false)},
-		{"pure base eps(Inf) = 0", 0.3, 4, rdp.BaseCurve{Eps: []float64{0, 0, 0}, Inf: 0}, new(big.Float)},
-		{"eps(2) = 0 at alpha 2", 0.3, 2, rdp.BaseCurve{Eps: []float64{0}, Inf: inf}, new(big.Float)},
+		{"an infinite entry", 0.1, 3, rdpcheck.BaseCurve{Eps: []float64{1, inf}, Inf: inf}, new(big.Float).SetInf(false)},
+		{"pure base eps(Inf) = 0", 0.3, 4, rdpcheck.BaseCurve{Eps: []float64{0, 0, 0}, Inf: 0}, new(big.Float)},
+		{"eps(2) = 0 at alpha 2", 0.3, 2, rdpcheck.BaseCurve{Eps: []float64{0}, Inf: inf}, new(big.Float)},
 	} {
 		got, err := reference.WORBound(c.q, c.alpha, c.base)
 		if err != nil {
@@ -272,7 +272,7 @@ func ExampleWORGaussian() {
 
 func ExampleWORBound() {
 	// The Gaussian with sigma = 2 as the base: eps(j) = j/8.
-	base := rdp.BaseCurve{Eps: []float64{2.0 / 8, 3.0 / 8}, Inf: math.Inf(1)}
+	base := rdpcheck.BaseCurve{Eps: []float64{2.0 / 8, 3.0 / 8}, Inf: math.Inf(1)}
 	v, _ := reference.WORBound(0.01, 3, base)
 	fmt.Println(v.Text('g', 20))
 	// Output: 0.00017250248949796248709

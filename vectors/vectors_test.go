@@ -12,9 +12,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/dpevent"
 	"github.com/rdpcheck/rdpcheck/fast"
-	"github.com/rdpcheck/rdpcheck/rdp"
 	"github.com/rdpcheck/rdpcheck/vectors"
 	"github.com/rdpcheck/rdpcheck/vectors/gen"
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
@@ -138,7 +138,7 @@ func runFast(g *schema.Group, tc *schema.Test) (float64, error) {
 	case schema.DiscreteGaussian:
 		return fast.DiscreteGaussian(f("sigma"), f("sensitivity"), f("alpha"))
 	case schema.TreeAggregation:
-		return fast.TreeAggregation(f("sigma"), tc.Trees, rdp.ParseTreeRestarts(tc.Restarts), f("alpha"))
+		return fast.TreeAggregation(f("sigma"), tc.Trees, rdpcheck.ParseTreeRestarts(tc.Restarts), f("alpha"))
 	case schema.TreeMultiParticipation:
 		return fast.TreeMultiParticipation(f("sigma"), *tc.Steps, *tc.MaxParticipation, *tc.MinSeparation, f("alpha"))
 	case schema.RepeatAndSelect:
@@ -146,7 +146,7 @@ func runFast(g *schema.Group, tc *schema.Test) (float64, error) {
 	case schema.PoissonBound:
 		return fast.PoissonBound(f("q"), f("alpha"), list(tc.Base))
 	case schema.WORBound:
-		return fast.WORBound(f("q"), f("alpha"), rdp.BaseCurve{Eps: list(tc.Base), Inf: f("baseInf")})
+		return fast.WORBound(f("q"), f("alpha"), rdpcheck.BaseCurve{Eps: list(tc.Base), Inf: f("baseInf")})
 	case schema.ProfileEpsilon, schema.ProfileDelta:
 		return fastProfile(g, tc)
 	case schema.EventEpsilon, schema.EventDelta:

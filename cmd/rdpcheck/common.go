@@ -16,9 +16,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/fast"
 	"github.com/rdpcheck/rdpcheck/internal/wording"
-	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
 // maxSteps is the largest count of steps (or events) the commands take:
@@ -164,8 +164,8 @@ func (o *ordersFlag) Set(v string) error {
 			}
 			return fmt.Errorf("order %q is not a number (use e.g. 1.5,2,8,inf)", f)
 		}
-		if !(a > 1) || (a > rdp.MaxIntegerOrder && !math.IsInf(a, 1)) {
-			return fmt.Errorf("order %v: want an order above 1 and at most %d, or inf", a, rdp.MaxIntegerOrder)
+		if !(a > 1) || (a > rdpcheck.MaxIntegerOrder && !math.IsInf(a, 1)) {
+			return fmt.Errorf("order %v: want an order above 1 and at most %d, or inf", a, rdpcheck.MaxIntegerOrder)
 		}
 		out = append(out, a)
 	}
@@ -229,7 +229,7 @@ func (b *bestOrdersFlag) orders() []float64 {
 }
 
 // bestRange says what the search covers, as the commands print it.
-var bestRange = fmt.Sprintf("best order in (1, %d] and +Inf", rdp.MaxIntegerOrder)
+var bestRange = fmt.Sprintf("best order in (1, %d] and +Inf", rdpcheck.MaxIntegerOrder)
 
 // describe says which orders were used.
 func (b *bestOrdersFlag) describe() string {

@@ -17,10 +17,10 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/dpevent"
 	"github.com/rdpcheck/rdpcheck/fast"
 	"github.com/rdpcheck/rdpcheck/pld"
-	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
 func main() {
@@ -72,16 +72,16 @@ func run(w io.Writer) error {
 	}
 	fmt.Fprintln(w, "state: reversing Accountant.Orders after ComposeSGM leaves Epsilon unchanged")
 
-	// Typed errors: every error has one of package rdp's kinds.
+	// Typed errors: every error has one of package rdpcheck's kinds.
 	for _, c := range []struct {
 		what string
 		err  error
 		kind error
 	}{
-		{"fast.SGM(q = NaN)", second(fast.SGM(math.NaN(), 1, 2)), rdp.ErrInput},
-		{"fast.SGM(alpha = 2e6)", second(fast.SGM(0.01, 1, 2e6)), rdp.ErrTooLarge},
-		{"dpevent.ReadBytes(an unknown class)", second(dpevent.ReadBytes([]byte(`{"class_name": "NoSuchDpEvent"}`), nil)), rdp.ErrInput},
-		{"fast.CalibrateSigma(eps unreachable)", third(fast.CalibrateSigma(0.01, 1000, 1e-9, 1e-5, fast.Improved, nil, 1e-6)), rdp.ErrNotConverged},
+		{"fast.SGM(q = NaN)", second(fast.SGM(math.NaN(), 1, 2)), rdpcheck.ErrInput},
+		{"fast.SGM(alpha = 2e6)", second(fast.SGM(0.01, 1, 2e6)), rdpcheck.ErrTooLarge},
+		{"dpevent.ReadBytes(an unknown class)", second(dpevent.ReadBytes([]byte(`{"class_name": "NoSuchDpEvent"}`), nil)), rdpcheck.ErrInput},
+		{"fast.CalibrateSigma(eps unreachable)", third(fast.CalibrateSigma(0.01, 1000, 1e-9, 1e-5, fast.Improved, nil, 1e-6)), rdpcheck.ErrNotConverged},
 	} {
 		if !errors.Is(c.err, c.kind) {
 			return fmt.Errorf("%s: %v, want an error that is %v", c.what, c.err, c.kind)

@@ -3,8 +3,8 @@ package convert
 import (
 	"math"
 
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/internal/errfloat"
-	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
 // EpsAt returns an upper bound on the conversion's eps at one order a
@@ -17,7 +17,7 @@ import (
 // both are below 8u mag, mag = r + |l1| + |t| + |log delta|/(alpha-1).
 // Adding 9u mag (one u for a-1 rounded above 2^53) and one ulp makes it an
 // upper bound.
-func EpsAt(conv rdp.Conversion, a, r, logDelta float64) float64 {
+func EpsAt(conv rdpcheck.Conversion, a, r, logDelta float64) float64 {
 	if math.IsInf(r, 1) {
 		return r
 	}
@@ -26,7 +26,7 @@ func EpsAt(conv rdp.Conversion, a, r, logDelta float64) float64 {
 	}
 	am1 := a - 1 // exact for a in (1, 2^53] by Sterbenz / integer spacing within 1 ulp
 	var e, mag float64
-	if conv == rdp.Classic {
+	if conv == rdpcheck.Classic {
 		t := -logDelta / am1
 		e = r + t
 		mag = r + t
@@ -56,7 +56,7 @@ func Log1mInv(a float64) float64 {
 // >= 0 or +Inf, of one non-zero length) and logDelta = log delta, delta
 // in (0, 1): the least EpsAt over the orders, floored at 0, and the first
 // order attaining it.
-func Epsilon(orders, curve []float64, logDelta float64, conv rdp.Conversion) (eps, order float64) {
+func Epsilon(orders, curve []float64, logDelta float64, conv rdpcheck.Conversion) (eps, order float64) {
 	eps, order = math.Inf(1), orders[0]
 	for i, a := range orders {
 		if e := EpsAt(conv, a, curve[i], logDelta); e < eps {
@@ -72,7 +72,7 @@ func Epsilon(orders, curve []float64, logDelta float64, conv rdp.Conversion) (ep
 // Delta is fast.Delta for a valid curve and eps >= 0 finite: the least
 // delta over the orders, rounded up, capped at 1, and the order attaining
 // it (fast.Delta's doc comment gives the error analysis).
-func Delta(orders, curve []float64, eps float64, conv rdp.Conversion) (delta, order float64) {
+func Delta(orders, curve []float64, eps float64, conv rdpcheck.Conversion) (delta, order float64) {
 	best, order := 0.0, orders[0] // log delta, capped at 0
 	for i, a := range orders {
 		r := curve[i]
@@ -90,7 +90,7 @@ func Delta(orders, curve []float64, eps float64, conv rdp.Conversion) (delta, or
 			am1 := a - 1
 			d := r - eps
 			var mag float64
-			if conv == rdp.Classic {
+			if conv == rdpcheck.Classic {
 				ld = am1 * d
 				mag = math.Abs(ld)
 			} else {
@@ -122,8 +122,8 @@ func Delta(orders, curve []float64, eps float64, conv rdp.Conversion) (delta, or
 
 // epsTerm is the conversion's term of eps at the order a: eps = rdp +
 // epsTerm (unrounded; for the best-order search's certificate only).
-func epsTerm(conv rdp.Conversion, a, logDelta float64) float64 {
-	if conv == rdp.Classic {
+func epsTerm(conv rdpcheck.Conversion, a, logDelta float64) float64 {
+	if conv == rdpcheck.Classic {
 		return -logDelta / (a - 1)
 	}
 	return Log1mInv(a) - (logDelta+math.Log(a))/(a-1)
@@ -133,10 +133,10 @@ func epsTerm(conv rdp.Conversion, a, logDelta float64) float64 {
 // decreases; the improved one has derivative log(delta alpha)/(alpha-1)^2,
 // so it decreases up to 1/delta and increases after, where its value is
 // log1p(-delta). A margin of 1e-12 relative covers the roundings.
-func MinEpsTerm(conv rdp.Conversion, a, b, logDelta float64) float64 {
+func MinEpsTerm(conv rdpcheck.Conversion, a, b, logDelta float64) float64 {
 	var m float64
 	switch top := math.Exp(-logDelta); {
-	case conv == rdp.Classic || b <= top:
+	case conv == rdpcheck.Classic || b <= top:
 		m = epsTerm(conv, b, logDelta)
 	case a >= top:
 		m = epsTerm(conv, a, logDelta)
@@ -149,13 +149,13 @@ func MinEpsTerm(conv rdp.Conversion, a, b, logDelta float64) float64 {
 // DeltaLower bounds from below the delta at every order in [a, b] given
 // the RDP rdpA at a, for an RDP non-decreasing in the order (the
 // best-order search's certificate).
-func DeltaLower(conv rdp.Conversion, a, b, rdpA, eps float64) float64 {
+func DeltaLower(conv rdpcheck.Conversion, a, b, rdpA, eps float64) float64 {
 	// log delta = (alpha-1)(rdp - eps) + h(alpha), with h = (alpha-1)
 	// log1p(-1/alpha) - log alpha (improved; 0 classic) decreasing:
 	// h'(alpha) = log1p(-1/alpha) < 0
 	d := rdpA - eps
 	l := min((a-1)*d, (b-1)*d)
-	if conv == rdp.Improved {
+	if conv == rdpcheck.Improved {
 		l += (b-1)*Log1mInv(b) - math.Log(b)
 	}
 	return math.Exp(l - 1e-12*math.Abs(l))
@@ -166,7 +166,7 @@ func DeltaLower(conv rdp.Conversion, a, b, rdpA, eps float64) float64 {
 // golden-section search over a bracket around the classic optimum, at
 // the order returned.
 func ZCDPLine(rho, ld float64) (eps, order float64) {
-	f := func(a float64) float64 { return EpsAt(rdp.Improved, a, rho*a, ld) }
+	f := func(a float64) float64 { return EpsAt(rdpcheck.Improved, a, rho*a, ld) }
 	// bracket around the classic optimum; -ld/rho overflows for rho
 	// below about 1e-307 (eps was NaN), the quotient of its roots does not
 	a0 := 1 + math.Sqrt(-ld/rho)

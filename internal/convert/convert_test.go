@@ -6,7 +6,7 @@ import (
 	"math/big"
 	"testing"
 
-	"github.com/rdpcheck/rdpcheck/rdp"
+	"github.com/rdpcheck/rdpcheck"
 )
 
 const prec = 256
@@ -18,9 +18,9 @@ func bf(x float64) *big.Float { return new(big.Float).SetPrec(prec).SetFloat64(x
 // exactEps is the conversion's eps at the order a from the formulas
 // themselves at 256 bits: improved (Balle et al. 2020, Theorem 21) rdp +
 // log1p(-1/a) - (log delta + log a)/(a-1), classic rdp + log(1/delta)/(a-1).
-func exactEps(conv rdp.Conversion, a, r, ld float64) *big.Float {
+func exactEps(conv rdpcheck.Conversion, a, r, ld float64) *big.Float {
 	am1 := new(big.Float).SetPrec(prec).Sub(bf(a), bf(1))
-	if conv == rdp.Classic {
+	if conv == rdpcheck.Classic {
 		t := new(big.Float).SetPrec(prec).Quo(bf(-ld), am1)
 		return t.Add(t, bf(r))
 	}
@@ -51,7 +51,7 @@ var (
 // 9u mag and one ulp added), for both conversions over a grid of orders
 // from 1 + 2^-30 to 2^53, RDPs and deltas.
 func TestEpsAtRoundedUp(t *testing.T) {
-	for _, conv := range []rdp.Conversion{rdp.Classic, rdp.Improved} {
+	for _, conv := range []rdpcheck.Conversion{rdpcheck.Classic, rdpcheck.Improved} {
 		for _, a := range orderGrid {
 			for _, r := range rdpGrid {
 				for _, ld := range ldGrid {
@@ -95,7 +95,7 @@ func TestLog1mInv(t *testing.T) {
 // order returned attains it to that margin.
 func TestEpsilonIsLeastOverOrders(t *testing.T) {
 	orders := []float64{1.5, 2, 3, 5, 8, 16, 32, 64, 256, math.Inf(1)}
-	for _, conv := range []rdp.Conversion{rdp.Classic, rdp.Improved} {
+	for _, conv := range []rdpcheck.Conversion{rdpcheck.Classic, rdpcheck.Improved} {
 		for _, c := range []struct {
 			rho, ld float64
 		}{{0.01, math.Log(1e-5)}, {1, math.Log(1e-10)}, {1e-4, -3}, {0.5, -1e-3}} {
@@ -137,10 +137,10 @@ func TestEpsilonIsLeastOverOrders(t *testing.T) {
 // exactLogDelta is log delta at the order a for the RDP r and eps, from
 // the formulas: classic (a-1)(r - eps), improved (a-1)(r - eps +
 // log1p(-1/a)) - log a.
-func exactLogDelta(conv rdp.Conversion, a, r, eps float64) *big.Float {
+func exactLogDelta(conv rdpcheck.Conversion, a, r, eps float64) *big.Float {
 	am1 := new(big.Float).SetPrec(prec).Sub(bf(a), bf(1))
 	d := new(big.Float).SetPrec(prec).Sub(bf(r), bf(eps))
-	if conv == rdp.Classic {
+	if conv == rdpcheck.Classic {
 		return d.Mul(d, am1)
 	}
 	d.Add(d, bigfloat.Log(new(big.Float).SetPrec(prec).Quo(am1, bf(a))))
@@ -154,7 +154,7 @@ func exactLogDelta(conv rdp.Conversion, a, r, eps float64) *big.Float {
 // |log1p(-1/a)| + rdp + eps) + log a, and exp's rounding), capped at 1.
 func TestDeltaRoundedUp(t *testing.T) {
 	orders := []float64{1.25, 2, 3, 5, 10, 20, 50, 100, 1000}
-	for _, conv := range []rdp.Conversion{rdp.Classic, rdp.Improved} {
+	for _, conv := range []rdpcheck.Conversion{rdpcheck.Classic, rdpcheck.Improved} {
 		for _, c := range []struct{ rho, eps float64 }{{0.01, 1}, {0.1, 2}, {1e-3, 0.05}, {0.5, 8}, {0.02, 5}} {
 			curve := make([]float64, len(orders))
 			for i, a := range orders {
@@ -189,7 +189,7 @@ func TestDeltaRoundedUp(t *testing.T) {
 		}
 	}
 	// An RDP of +Inf at every finite order and 0.5 <= eps at +Inf: delta 0.
-	if d, _ := Delta([]float64{2, math.Inf(1)}, []float64{math.Inf(1), 0.5}, 1, rdp.Improved); d != 0 {
+	if d, _ := Delta([]float64{2, math.Inf(1)}, []float64{math.Inf(1), 0.5}, 1, rdpcheck.Improved); d != 0 {
 		t.Errorf("Delta with rdp(+Inf) <= eps = %g, want 0", d)
 	}
 }
@@ -199,7 +199,7 @@ func TestDeltaRoundedUp(t *testing.T) {
 // DeltaLower is at or below the exact delta at every grid order for the
 // RDP rdpA (the least a non-decreasing RDP can have there).
 func TestSearchBounds(t *testing.T) {
-	for _, conv := range []rdp.Conversion{rdp.Classic, rdp.Improved} {
+	for _, conv := range []rdpcheck.Conversion{rdpcheck.Classic, rdpcheck.Improved} {
 		for _, c := range []struct{ a, b, ld float64 }{
 			{1.5, 4, math.Log(1e-5)}, {2, 1e6, math.Log(1e-5)}, {1e6, 1e7, math.Log(1e-5)}, {1.01, 40, -2}, {3, 3.5, -50},
 		} {
@@ -272,7 +272,7 @@ func TestZCDPLine(t *testing.T) {
 				hi = mid
 			}
 		}
-		want := exactEps(rdp.Improved, lo, c.rho*lo, c.ld)
+		want := exactEps(rdpcheck.Improved, lo, c.rho*lo, c.ld)
 		wf, _ := want.Float64()
 		eps, order := ZCDPLine(c.rho, c.ld)
 		if d := eps - wf; d < -1e-25*wf || d > 1e-12*wf {

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/internal/errfloat"
-	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
 // Bounds holds the order-independent parts of the bounds of Theorems 2
@@ -29,7 +29,7 @@ type Bounds struct {
 const rsMaxConst = 1024
 
 // Init prepares b for fast.RepeatAndSelect's valid arguments (see its
-// checks). Its error wraps rdp.ErrNotConverged where log(1/gamma) cannot
+// checks). Its error wraps rdpcheck.ErrNotConverged where log(1/gamma) cannot
 // be found or verified for the mean.
 func (b *Bounds) Init(orders, rdp []float64, mean, shape float64) error {
 	b.mean = mean
@@ -214,7 +214,7 @@ func tnbLogInvGammaUp(mean, eta float64) (errfloat.Val, error) {
 	for tnbMean(hi, eta).V < mean {
 		hi *= 2
 		if hi > 1e300 {
-			return errfloat.Val{}, fmt.Errorf("no gamma for mean %g: %w", mean, rdp.ErrNotConverged)
+			return errfloat.Val{}, fmt.Errorf("no gamma for mean %g: %w", mean, rdpcheck.ErrNotConverged)
 		}
 	}
 	return invertVerified(lo, hi, mean, func(u float64) errfloat.Val { return tnbMean(u, eta) }, mean)
@@ -248,7 +248,7 @@ func invertVerified(lo, hi, target float64, f func(float64) errfloat.Val, mean f
 		u = math.Nextafter(u+step, math.Inf(1))
 		step *= 2
 	}
-	return errfloat.Val{}, fmt.Errorf("gamma for mean %g not verified: %w", mean, rdp.ErrNotConverged)
+	return errfloat.Val{}, fmt.Errorf("gamma for mean %g not verified: %w", mean, rdpcheck.ErrNotConverged)
 }
 
 // tnbLogInvGammaUpLog is tnbLogInvGammaUp on log mean, for mean > 1e300

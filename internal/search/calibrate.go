@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/rdpcheck/rdpcheck/rdp"
+	"github.com/rdpcheck/rdpcheck"
 )
 
 // The calibrations' brackets: the noise multiplier searched (fast's
@@ -21,7 +21,7 @@ const (
 // relative tolerance tol; the sigma returned is one at
 // which epsOf was evaluated and met the target. A target met at the
 // bracket's low end, or missed at its high end, is an error wrapping
-// rdp.ErrNotConverged whose text starts with name (the caller's, as
+// rdpcheck.ErrNotConverged whose text starts with name (the caller's, as
 // "fast.CalibrateSigma"); epsOf's errors are returned as they are.
 func Sigma(name string, eps, tol float64, epsOf func(float64) (float64, error)) (sigma, achieved float64, err error) {
 	// invariant: eps(lo) > target >= eps(hi), the ends as yet unevaluated
@@ -49,7 +49,7 @@ func Sigma(name string, eps, tol float64, epsOf func(float64) (float64, error)) 
 				return 0, 0, err
 			}
 			if e <= eps {
-				return 0, 0, fmt.Errorf("%s: eps = %v is met already at sigma = %v (eps %v), the least sigma searched: %w", name, eps, lo, e, rdp.ErrNotConverged)
+				return 0, 0, fmt.Errorf("%s: eps = %v is met already at sigma = %v (eps %v), the least sigma searched: %w", name, eps, lo, e, rdpcheck.ErrNotConverged)
 			}
 			fLo, loKnown = math.Log(e)-lt, true
 		}
@@ -59,7 +59,7 @@ func Sigma(name string, eps, tol float64, epsOf func(float64) (float64, error)) 
 				return 0, 0, err
 			}
 			if !(e <= eps) {
-				return 0, 0, fmt.Errorf("%s: no sigma up to %v meets eps = %v (sigma = %v gives eps %v): %w", name, hi, eps, hi, e, rdp.ErrNotConverged)
+				return 0, 0, fmt.Errorf("%s: no sigma up to %v meets eps = %v (sigma = %v gives eps %v): %w", name, hi, eps, hi, e, rdpcheck.ErrNotConverged)
 			}
 			eHi, fHi, hiKnown = e, math.Log(e)-lt, true
 		}
@@ -108,20 +108,20 @@ func Sigma(name string, eps, tol float64, epsOf func(float64) (float64, error)) 
 // Steps finds the largest count t up to maxCalSteps with epsOf(t) <= eps
 // (epsOf is non-decreasing in t) by doubling, then bisection. One step
 // above the target, or more than maxCalSteps meeting it, is an error
-// wrapping rdp.ErrNotConverged whose text starts with name, as Sigma's.
+// wrapping rdpcheck.ErrNotConverged whose text starts with name, as Sigma's.
 func Steps(name string, eps float64, epsOf func(int) (float64, error)) (steps int, achieved float64, err error) {
 	e1, err := epsOf(1)
 	if err != nil {
 		return 0, 0, err
 	}
 	if e1 > eps {
-		return 0, e1, fmt.Errorf("%s: one step gives eps = %v, above the target %v: %w", name, e1, eps, rdp.ErrNotConverged)
+		return 0, e1, fmt.Errorf("%s: one step gives eps = %v, above the target %v: %w", name, e1, eps, rdpcheck.ErrNotConverged)
 	}
 	lo, eLo := 1, e1 // meets the target
 	hi := 2
 	for {
 		if hi > maxCalSteps {
-			return 0, 0, fmt.Errorf("%s: more than 2^40 steps: %w", name, rdp.ErrNotConverged)
+			return 0, 0, fmt.Errorf("%s: more than 2^40 steps: %w", name, rdpcheck.ErrNotConverged)
 		}
 		e, err := epsOf(hi)
 		if err != nil {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rdpcheck/rdpcheck/rdp"
+	"github.com/rdpcheck/rdpcheck"
 	"pgregory.net/rapid"
 )
 
@@ -46,11 +46,11 @@ func TestSigmaFindsLeastSigma(t *testing.T) {
 		})
 		switch {
 		case f(calMinSigma) <= eps:
-			if !errors.Is(err, rdp.ErrNotConverged) || !strings.Contains(err.Error(), "met already") {
+			if !errors.Is(err, rdpcheck.ErrNotConverged) || !strings.Contains(err.Error(), "met already") {
 				t.Fatalf("eps(0.01) = %v meets %v: got %v, %v, %v", f(calMinSigma), eps, sigma, achieved, err)
 			}
 		case f(calMaxSigma) > eps:
-			if !errors.Is(err, rdp.ErrNotConverged) || !strings.Contains(err.Error(), "no sigma up to") {
+			if !errors.Is(err, rdpcheck.ErrNotConverged) || !strings.Contains(err.Error(), "no sigma up to") {
 				t.Fatalf("eps(10^4) = %v misses %v: got %v, %v, %v", f(calMaxSigma), eps, sigma, achieved, err)
 			}
 		default:

@@ -8,6 +8,6 @@
 // and no conversion.
 //
 // The callers check their arguments; the errors the searches make
-// themselves wrap rdp.ErrNotConverged, and those of the functions they
+// themselves wrap rdpcheck.ErrNotConverged, and those of the functions they
 // are given are returned as they are.
 package search

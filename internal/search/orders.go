@@ -5,14 +5,14 @@ import (
 	"math"
 	"slices"
 
-	"github.com/rdpcheck/rdpcheck/rdp"
+	"github.com/rdpcheck/rdpcheck"
 )
 
 // MaxOrder and Tolerance are fast.MaxSearchOrder and fast.SearchTolerance
 // (fast's tests hold them equal): the largest finite order searched, and
 // the relative tolerance of the certificate.
 const (
-	MaxOrder  = rdp.MaxIntegerOrder
+	MaxOrder  = rdpcheck.MaxIntegerOrder
 	Tolerance = 1e-6
 )
 
@@ -64,12 +64,12 @@ func Orders(grid, gridRDP []float64, curve func(orders, out []float64) error, co
 	r := make([]float64, Points+1)
 	v := make([]float64, Points+1)
 	// eval evaluates a batch of orders, keeping the least value; an order
-	// where curve reports rdp.ErrTooLarge counts as +Inf (a valid bound)
+	// where curve reports rdpcheck.ErrTooLarge counts as +Inf (a valid bound)
 	eval := func(orders []float64) error {
 		r, v = r[:len(orders)], v[:len(orders)]
-		if err := curve(orders, r); errors.Is(err, rdp.ErrTooLarge) {
+		if err := curve(orders, r); errors.Is(err, rdpcheck.ErrTooLarge) {
 			for i := range orders {
-				if err := curve(orders[i:i+1], r[i:i+1]); errors.Is(err, rdp.ErrTooLarge) {
+				if err := curve(orders[i:i+1], r[i:i+1]); errors.Is(err, rdpcheck.ErrTooLarge) {
 					r[i] = math.Inf(1)
 				} else if err != nil {
 					return err

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/rdpcheck/rdpcheck/rdp"
+	"github.com/rdpcheck/rdpcheck"
 )
 
 // rawPoint is a fractional order evaluated before rounding up: the value
@@ -105,7 +105,7 @@ func TestFracErrorBoundHolds(t *testing.T) {
 	for _, qs := range curves {
 		q, s := qs[0], qs[1]
 		as := 1 + 2*s*s*math.Log(1/q)
-		orders := rdp.DefaultOrders()
+		orders := rdpcheck.DefaultOrders()
 		for a := math.Max(1.05, as-4); a < math.Min(256, as+1); a += step {
 			orders = append(orders, a)
 		}

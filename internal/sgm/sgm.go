@@ -290,7 +290,7 @@ func (ws *workspace) reset(q, sigma float64) *params {
 }
 
 // RDP is fast.SGM for valid arguments: q in [0, 1], sigma > 0 finite,
-// alpha > 1 up to rdp.MaxIntegerOrder or +Inf. Its special cases and
+// alpha > 1 up to rdpcheck.MaxIntegerOrder or +Inf. Its special cases and
 // accuracy are those documented there. ok is false for a fractional
 // order below 2 that the quadrature refuses (Method 17): no value is
 // given there.

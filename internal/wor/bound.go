@@ -3,15 +3,15 @@ package wor
 import (
 	"math"
 
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/internal/errfloat"
-	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
 // Bound is fast.WORBound for valid arguments past its special cases: q in
-// (0, 1], a finite alpha >= 1 within rdp.MaxWOROrder, base with the
-// orders 2..ceil(alpha), finite there and within rdp.MaxWORExponent (for
+// (0, 1], a finite alpha >= 1 within rdpcheck.MaxWOROrder, base with the
+// orders 2..ceil(alpha), finite there and within rdpcheck.MaxWORExponent (for
 // q < 1), no entry above base.Inf, base.Inf > 0.
-func Bound(q, alpha float64, base rdp.BaseCurve) float64 {
+func Bound(q, alpha float64, base rdpcheck.BaseCurve) float64 {
 	lqh, lql := errfloat.LogDD(q)
 	logA := func(a int) (float64, float64) {
 		if q == 1 { // (a-1) eps(a), one rounding
@@ -39,8 +39,8 @@ func Bound(q, alpha float64, base rdp.BaseCurve) float64 {
 
 // worBoundLogA returns an upper bound on ln A of Theorem 9 at integer
 // order a >= 2 and the relative error bound of its last roundings.
-func worBoundLogA(lqh, lql float64, a int, base rdp.BaseCurve) (float64, float64) {
-	var xs [rdp.MaxWOROrder + 1]float64
+func worBoundLogA(lqh, lql float64, a int, base rdpcheck.BaseCurve) (float64, float64) {
+	var xs [rdpcheck.MaxWOROrder + 1]float64
 	xmax := math.Inf(-1)
 	// ln min(2, P^j), P = e^(eps(Inf)) - 1 (Expm1 and Log within 1 ulp each).
 	lnP, lnPErr := math.Inf(1), 0.0

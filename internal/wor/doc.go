@@ -6,5 +6,5 @@
 // result rounded up by the collected error.
 //
 // It takes valid arguments only: fast checks the domain and owns the
-// input errors; the engine's own errors wrap rdp.ErrTooLarge.
+// input errors; the engine's own errors wrap rdpcheck.ErrTooLarge.
 package wor

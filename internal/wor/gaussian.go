@@ -55,10 +55,10 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/internal/errfloat"
 	"github.com/rdpcheck/rdpcheck/internal/search"
 	"github.com/rdpcheck/rdpcheck/internal/sgm"
-	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
 // worGauss holds, for one sigma, the constants and the forward differences
@@ -68,14 +68,14 @@ type worGauss struct {
 	sh, sl float64 // s = 1/sigma, double-double
 	n      int     // largest even order filled
 	jc     int     // ln D(j) known for even j <= jc; above, 4 D(j) > 2 T(j) is proven
-	logD   [rdp.MaxWOROrder + 2]float64
-	errD   [rdp.MaxWOROrder + 2]float64 // bound on |computed - exact| of logD
+	logD   [rdpcheck.MaxWOROrder + 2]float64
+	errD   [rdpcheck.MaxWOROrder + 2]float64 // bound on |computed - exact| of logD
 }
 
 // lnInt[k] is ln k in double-double for k = 0..rdp.MaxWOROrder+1 (ln 0
 // unused), for ln C(a, j) = sum of ln(a-i+1) - ln i without rounding
 // the binomial.
-var lnInt [rdp.MaxWOROrder + 2][2]float64
+var lnInt [rdpcheck.MaxWOROrder + 2][2]float64
 
 // lnTab[k] is ln(1 + k/128) in double-double, for lnFast.
 var lnTab [129][2]float64
@@ -137,7 +137,7 @@ func newWORGauss(g *worGauss, sigma float64, n int) error {
 	return nil
 }
 
-var errWORRange = fmt.Errorf("%w: sigma too small for the float64 bound", rdp.ErrTooLarge)
+var errWORRange = fmt.Errorf("%w: sigma too small for the float64 bound", rdpcheck.ErrTooLarge)
 
 // undecided reports whether the union bound fails to prove 4 D(j) > 2 T(j):
 // j e^(-2c(j-1)) > 0.49 (computed within a few ulps, so 0.49 leaves room).
@@ -254,7 +254,7 @@ func (g *worGauss) quad(j int) error {
 		g.errD[j] = rel/(1-rel) + errfloat.Unit*(math.Abs(shift)+math.Abs(math.Log(total*h))+2) + 1e-16
 		return nil
 	}
-	return fmt.Errorf("%w: WORGaussian quadrature did not reach its accuracy at j = %d", rdp.ErrTooLarge, j)
+	return fmt.Errorf("%w: WORGaussian quadrature did not reach its accuracy at j = %d", rdpcheck.ErrTooLarge, j)
 }
 
 // gPrime returns g'(z) = j s e^v/(e^v - 1) - z and g”(z) = -j s^2 e^v/(e^v-1)^2 - 1.
@@ -366,7 +366,7 @@ func (g *worGauss) logTerm(j int) (float64, float64) {
 // relative error bound (step 5 of the Method).
 func (g *worGauss) logA(q float64, a int, lqh, lql float64) (float64, float64) {
 	// Terms x_j = j ln q + ln C(a, j) + ln m(j) (upper bounds), two passes.
-	var xs [rdp.MaxWOROrder + 1]float64
+	var xs [rdpcheck.MaxWOROrder + 1]float64
 	var maxErr float64
 	xmax := math.Inf(-1)
 	cbh, cbl := lnInt[a][0], lnInt[a][1] // ln C(a, j), double-double, from j = 1
@@ -407,18 +407,18 @@ func logOnePlusSum(xs []float64, xmax float64) (float64, float64) {
 	return math.Log1p(math.Exp(lnAm1)), absE + 6*errfloat.Unit
 }
 
-// BeyondExponent reports whether the order a <= rdp.MaxWOROrder needs
-// moments beyond rdp.MaxWORExponent at q in (0, 1): the reference's limit,
+// BeyondExponent reports whether the order a <= rdpcheck.MaxWOROrder needs
+// moments beyond rdpcheck.MaxWORExponent at q in (0, 1): the reference's limit,
 // in the same float64 expression, so that both accept the same inputs.
 func BeyondExponent(q, sigma, a float64) bool {
 	n := 2 * math.Ceil(max(a, 2)/2)
-	return n*(n-1)/(2*sigma*sigma) > rdp.MaxWORExponent && q > 0 && q < 1
+	return n*(n-1)/(2*sigma*sigma) > rdpcheck.MaxWORExponent && q > 0 && q < 1
 }
 
 // GaussianCurve is fast.WORGaussianCurve for valid arguments: steps > 0,
 // len(out) >= len(orders), q in [0, 1], sigma > 0 finite, orders >= 1 (or
-// +Inf) within rdp.MaxWOROrder and, for 0 < q < 1, rdp.MaxWORExponent.
-// The error wraps rdp.ErrTooLarge where the float64 bound cannot be had
+// +Inf) within rdpcheck.MaxWOROrder and, for 0 < q < 1, rdpcheck.MaxWORExponent.
+// The error wraps rdpcheck.ErrTooLarge where the float64 bound cannot be had
 // (c = 1/(2 sigma^2) beyond 1e300, a quadrature short of its accuracy).
 func GaussianCurve(q, sigma float64, steps int, orders, out []float64) error {
 	top := 2.0 // the largest finite order, at least 2
@@ -446,8 +446,8 @@ func GaussianCurve(q, sigma float64, steps int, orders, out []float64) error {
 	}
 	lqh, lql := errfloat.LogDD(q)
 	// ln A at each integer order, computed once.
-	var la, lr [rdp.MaxWOROrder + 1]float64
-	var have [rdp.MaxWOROrder + 1]bool
+	var la, lr [rdpcheck.MaxWOROrder + 1]float64
+	var have [rdpcheck.MaxWOROrder + 1]bool
 	get := func(a int) (float64, float64) {
 		if !have[a] {
 			la[a], lr[a] = g.logA(q, a, lqh, lql)
@@ -483,13 +483,13 @@ func GaussianCurve(q, sigma float64, steps int, orders, out []float64) error {
 // [0, 1], sigma > 0 finite, orders >= 1 or +Inf): the least of Theorem
 // 27's bound there, that bound at every higher order of the call, and the
 // unsampled Gaussian. Orders the bound does not reach (above
-// rdp.MaxWOROrder, beyond rdp.MaxWORExponent, or where GaussianCurve
-// reports rdp.ErrTooLarge) get the other two only.
+// rdpcheck.MaxWOROrder, beyond rdpcheck.MaxWORExponent, or where GaussianCurve
+// reports rdpcheck.ErrTooLarge) get the other two only.
 func GaussianEvent(q, sigma float64, orders, out []float64) {
 	var idx []int // the orders the bound supports
 	var sub []float64
 	for i, a := range orders {
-		if a <= rdp.MaxWOROrder {
+		if a <= rdpcheck.MaxWOROrder {
 			idx, sub = append(idx, i), append(sub, a)
 		}
 	}
@@ -522,9 +522,9 @@ func GaussianEvent(q, sigma float64, orders, out []float64) {
 }
 
 // curveInRange is GaussianCurve at one step where every order is within
-// rdp.MaxWORExponent, reporting false, with out unwritten, where an order
+// rdpcheck.MaxWORExponent, reporting false, with out unwritten, where an order
 // is beyond it or the bound cannot be had (the errors of
-// fast.WORGaussianCurve that wrap rdp.ErrTooLarge).
+// fast.WORGaussianCurve that wrap rdpcheck.ErrTooLarge).
 func curveInRange(q, sigma float64, orders, out []float64) bool {
 	for _, a := range orders {
 		if BeyondExponent(q, sigma, a) {

@@ -7,7 +7,7 @@ import (
 	"math/big"
 	"testing"
 
-	"github.com/rdpcheck/rdpcheck/rdp"
+	"github.com/rdpcheck/rdpcheck"
 )
 
 // prec is the working precision: the forward differences D(j) cancel
@@ -64,7 +64,7 @@ func interpolate(alpha float64, logA func(a int) *big.Float) *big.Float {
 //
 //	A = 1 + q^2 C(a,2) min(4 (e^eps(2) - 1), e^eps(2) min(2, P^2))
 //	      + sum_{j=3..a} q^j C(a,j) e^((j-1) eps(j)) min(2, P^j).
-func theorem9LogA(q float64, base rdp.BaseCurve, a int) *big.Float {
+func theorem9LogA(q float64, base rdpcheck.BaseCurve, a int) *big.Float {
 	if q == 1 {
 		return mul(bi(int64(a-1)), bf(base.Eps[a-2]))
 	}
@@ -116,9 +116,9 @@ var alphas = []float64{1, 1.5, 2, 2.5, 3, 7, 10.3, 16, 31.9}
 // (fast.WORBound is reference.WORBound in float64, as WORGaussian, whose
 // stated accuracy this is).
 func TestBoundTheorem9(t *testing.T) {
-	gauss := rdp.BaseCurve{Inf: math.Inf(1)}
-	capped := rdp.BaseCurve{Inf: 1}
-	pure := rdp.BaseCurve{Inf: 0.3} // P = e^0.3 - 1 < 1: P^j < 2 from j = 2
+	gauss := rdpcheck.BaseCurve{Inf: math.Inf(1)}
+	capped := rdpcheck.BaseCurve{Inf: 1}
+	pure := rdpcheck.BaseCurve{Inf: 0.3} // P = e^0.3 - 1 < 1: P^j < 2 from j = 2
 	for j := 2; j <= 32; j++ {
 		gauss.Eps = append(gauss.Eps, float64(j)/(2*1.5*1.5))
 		capped.Eps = append(capped.Eps, min(0.2*float64(j), 1))
@@ -126,7 +126,7 @@ func TestBoundTheorem9(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name string
-		base rdp.BaseCurve
+		base rdpcheck.BaseCurve
 	}{{"gaussian 1.5", gauss}, {"capped at 1", capped}, {"capped at 0.3", pure}} {
 		qs := []float64{1e-6, 0.01, 0.2, 0.7, 1}
 		if testing.Short() {
@@ -264,12 +264,12 @@ func TestGaussianEvent(t *testing.T) {
 	}
 }
 
-// TestGaussianEventOutOfReach: an order above rdp.MaxWOROrder, or one
-// whose moments pass rdp.MaxWORExponent, gets the unsampled Gaussian only
+// TestGaussianEventOutOfReach: an order above rdpcheck.MaxWOROrder, or one
+// whose moments pass rdpcheck.MaxWORExponent, gets the unsampled Gaussian only
 // (the least of the three, the bound being out of reach), the others
 // still the bound.
 func TestGaussianEventOutOfReach(t *testing.T) {
-	orders := []float64{rdp.MaxWOROrder + 500, 3}
+	orders := []float64{rdpcheck.MaxWOROrder + 500, 3}
 	out := make([]float64, 2)
 	GaussianEvent(0.2, 3, orders, out)
 	checkUp(t, "GaussianEvent(0.2, 3)[1524]", out[0], gaussLine(3, orders[0]), 1e-15)
@@ -277,16 +277,16 @@ func TestGaussianEventOutOfReach(t *testing.T) {
 	checkUp(t, "GaussianEvent(0.2, 3)[3]", out[1], minF(interpolate(3, logA), gaussLine(3, 3)), 1e-12)
 	// beyond MaxWORExponent at order 3 (n = 4: 12/(2 sigma^2) > 1e9): the
 	// line alone
-	tiny := math.Sqrt(6/rdp.MaxWORExponent) * 0.99
+	tiny := math.Sqrt(6/rdpcheck.MaxWORExponent) * 0.99
 	GaussianEvent(0.5, tiny, []float64{3}, out[:1])
 	checkUp(t, "GaussianEvent(0.5, tiny)[3]", out[0], gaussLine(tiny, 3), 1e-15)
 }
 
 // TestBeyondExponent: the documented limit n(n-1)/(2 sigma^2) >
-// rdp.MaxWORExponent, n = 2 ceil(alpha/2), for 0 < q < 1 only: at alpha =
+// rdpcheck.MaxWORExponent, n = 2 ceil(alpha/2), for 0 < q < 1 only: at alpha =
 // 3 (n = 4) the edge is sigma^2 = 6/MaxWORExponent.
 func TestBeyondExponent(t *testing.T) {
-	edge := math.Sqrt(6 / rdp.MaxWORExponent)
+	edge := math.Sqrt(6 / rdpcheck.MaxWORExponent)
 	for _, c := range []struct {
 		q, sigma, a float64
 		want        bool

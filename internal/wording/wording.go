@@ -9,7 +9,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/rdpcheck/rdpcheck/rdp"
+	"github.com/rdpcheck/rdpcheck"
 )
 
 // Wording says an error of the library in its user's words: without the
@@ -42,7 +42,7 @@ var argName = regexp.MustCompile(`[A-Za-z][A-Za-z0-9_.]*`)
 // Message words err.
 func (w Wording) Message(err error) string {
 	s := err.Error()
-	var ie *rdp.InputError
+	var ie *rdpcheck.InputError
 	if errors.As(err, &ie) {
 		s = strings.Replace(s, ie.Error(), w.input(ie), 1)
 	}
@@ -51,7 +51,7 @@ func (w Wording) Message(err error) string {
 
 // input words an InputError: "arg = value: what it must be", or
 // "arg: what it must be" for a list.
-func (w Wording) input(ie *rdp.InputError) string {
+func (w Wording) input(ie *rdpcheck.InputError) string {
 	arg, whole := w.Whole[ie.Arg]
 	if !whole {
 		arg = argName.ReplaceAllStringFunc(ie.Arg, func(name string) string {

@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/rdpcheck/rdpcheck/rdp"
+	"github.com/rdpcheck/rdpcheck"
 )
 
 // The wording rules, each on the error the library gives: the package
@@ -14,7 +14,7 @@ import (
 func TestMessage(t *testing.T) {
 	nan := math.NaN()
 	ie := func(arg string, v float64, msg string) error {
-		return &rdp.InputError{Pkg: "reference", Func: "Divergence", Arg: arg, Value: v, Msg: msg}
+		return &rdpcheck.InputError{Pkg: "reference", Func: "Divergence", Arg: arg, Value: v, Msg: msg}
 	}
 	for _, c := range []struct {
 		w    Wording

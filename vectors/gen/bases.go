@@ -5,7 +5,7 @@ import (
 	"math"
 	"math/big"
 
-	"github.com/rdpcheck/rdpcheck/rdp"
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/reference"
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
 	"github.com/rdpcheck/rdpcheck/vectors/verify"
@@ -115,7 +115,7 @@ func (b *FileBuilder) worBoundGroups(e *verify.Engine) {
 			for _, a := range []float64{2, 3.5, 8, 32} {
 				t := baseTest(fmt.Sprintf("base %s: q=%g alpha=%g", c.name, q, a), sampledFlags(q, a), q, c, true, a)
 				b.Test(g, t, e.RefJob("WORBound "+t.Comment, func(ctx reference.Context) (*big.Float, error) {
-					return ctx.WORBound(q, a, rdp.BaseCurve{Eps: c.eps, Inf: c.inf})
+					return ctx.WORBound(q, a, rdpcheck.BaseCurve{Eps: c.eps, Inf: c.inf})
 				}), nil)
 			}
 		}
@@ -141,7 +141,7 @@ func (b *FileBuilder) worBoundGroups(e *verify.Engine) {
 		t := baseTest(fmt.Sprintf("%s: q=%g alpha=%g", c.what, c.q, c.a), c.flags, c.q, baseCurve{eps: c.eps, inf: c.inf}, true, c.a)
 		t.Result = schema.Invalid
 		b.Test(g, t, e.RefJob("WORBound "+t.Comment, func(ctx reference.Context) (*big.Float, error) {
-			return ctx.WORBound(c.q, c.a, rdp.BaseCurve{Eps: c.eps, Inf: c.inf})
+			return ctx.WORBound(c.q, c.a, rdpcheck.BaseCurve{Eps: c.eps, Inf: c.inf})
 		}), nil)
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"math"
 	"math/big"
 
-	"github.com/rdpcheck/rdpcheck/rdp"
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/reference"
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
 	"github.com/rdpcheck/rdpcheck/vectors/verify"
@@ -80,7 +80,7 @@ func buildDGTree(e *verify.Engine) (*FileBuilder, error) {
 	g = b.Group("tree-aggregation", schema.TreeAggregation, "DP-FTRL's restarted trees, a record in one tree or in every tree", EventsTolerance)
 	for _, s := range []float64{0.5, 1, 4.5} {
 		for _, trees := range [][]int{{1}, {100}, {1023}, {1024}, {0, 0}, {100, 100, 100}, {1, 2, 3, 4, 5}, {1 << 20}} {
-			for _, r := range []rdp.TreeRestarts{rdp.TreeOneTree, rdp.TreeEveryTree} {
+			for _, r := range []rdpcheck.TreeRestarts{rdpcheck.TreeOneTree, rdpcheck.TreeEveryTree} {
 				for _, a := range []float64{0, 1.5, 2, 8, 1024, inf} {
 					b.treeTest(e, g, s, trees, r.String(), a, orderFlags(a), schema.Valid)
 				}
@@ -133,7 +133,7 @@ func (b *FileBuilder) treeTest(e *verify.Engine, g *schema.Group, s float64, tre
 	}
 	t.Restarts = restarts
 	t.Result = result
-	r := rdp.ParseTreeRestarts(restarts)
+	r := rdpcheck.ParseTreeRestarts(restarts)
 	b.Test(g, t, e.RefJob("TreeAggregation "+t.Comment, func(c reference.Context) (*big.Float, error) {
 		return c.TreeAggregation(s, trees, r, a)
 	}), nil)
@@ -247,10 +247,10 @@ func (b *FileBuilder) dgTreeConversions(e *verify.Engine) {
 		{"10 x DiscreteGaussian(sigma=2, sensitivity=1)", func(a float64) (*big.Float, error) { return ctx.DiscreteGaussian(2, 1, a) }},
 		{"10 x DiscreteGaussian(sigma=0.4, sensitivity=1)", func(a float64) (*big.Float, error) { return ctx.DiscreteGaussian(0.4, 1, a) }},
 		{"10 x TreeAggregation(sigma=5, trees=[100 100 100], every-tree)", func(a float64) (*big.Float, error) {
-			return ctx.TreeAggregation(5, []int{100, 100, 100}, rdp.TreeEveryTree, a)
+			return ctx.TreeAggregation(5, []int{100, 100, 100}, rdpcheck.TreeEveryTree, a)
 		}},
 		{"10 x TreeAggregation(sigma=5, trees=[1000], one-tree)", func(a float64) (*big.Float, error) {
-			return ctx.TreeAggregation(5, []int{1000}, rdp.TreeOneTree, a)
+			return ctx.TreeAggregation(5, []int{1000}, rdpcheck.TreeOneTree, a)
 		}},
 		{"10 x TreeMultiParticipation(sigma=5, 64, 4, 3)", func(a float64) (*big.Float, error) { return ctx.TreeMultiParticipation(5, 64, 4, 3, a) }},
 		{"10 x RepeatAndSelect(PureDP(1), mean=10, geometric)", rep(pure, 10, 1)},

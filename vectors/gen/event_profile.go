@@ -13,9 +13,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/dpevent"
 	"github.com/rdpcheck/rdpcheck/pld"
-	"github.com/rdpcheck/rdpcheck/rdp"
 	"github.com/rdpcheck/rdpcheck/reference"
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
 	"github.com/rdpcheck/rdpcheck/vectors/verify"
@@ -25,8 +25,8 @@ import (
 // delta = x, schema.EventDelta at eps = x) for the DpEvent JSON event
 // under the relation rel (dp_accounting's name), by dpevent.NewExact and
 // package pld with the options o. An event or relation dpevent or pld
-// refuses is an error of kind rdp.ErrInput; one that is not already an
-// *rdp.InputError is made one (Arg "event"), so that the vector engine
+// refuses is an error of kind rdpcheck.ErrInput; one that is not already an
+// *rdpcheck.InputError is made one (Arg "event"), so that the vector engine
 // writes it as an invalid test.
 func EventInterval(fn string, event []byte, rel string, x float64, o pld.Options) (pld.Interval, error) {
 	f, err := dpevent.Decode(event)
@@ -50,14 +50,14 @@ func EventInterval(fn string, event []byte, rel string, x float64, o pld.Options
 	return iv, inputError(fn, err)
 }
 
-// inputError makes an error of kind rdp.ErrInput an *rdp.InputError,
+// inputError makes an error of kind rdpcheck.ErrInput an *rdpcheck.InputError,
 // keeping its message.
 func inputError(fn string, err error) error {
-	var ie *rdp.InputError
-	if err == nil || !errors.Is(err, rdp.ErrInput) || errors.As(err, &ie) {
+	var ie *rdpcheck.InputError
+	if err == nil || !errors.Is(err, rdpcheck.ErrInput) || errors.As(err, &ie) {
 		return err
 	}
-	return &rdp.InputError{Func: fn, Arg: "event", Value: math.NaN(), Msg: err.Error()}
+	return &rdpcheck.InputError{Func: fn, Arg: "event", Value: math.NaN(), Msg: err.Error()}
 }
 
 // The two certificates of each event interval: pld's default (eps: the
@@ -173,7 +173,7 @@ func buildEventProfile(e *verify.Engine) (*FileBuilder, error) {
 		"Inputs are float64 values, taken exactly: an interval holds the truth for the binary numbers the event's decimals read as, not for other decimals they might have been meant as.",
 		fmt.Sprintf("Intervals: github.com/rdpcheck/rdpcheck/dpevent's NewExact (the event tree as dp_accounting 0.6.0's PLDAccountant traverses it, each event package pld's event of the same mechanism) and package pld, two certificates per test, each covering discretisation, truncated tails and every floating-point rounding (pld/doc.go gives the argument): pld's default options (eps: the grid refined until hi/lo - 1 <= %g; delta: grid spacing h = 2^-12), and a fixed grid h = 2^-11. Where pld cannot reach the width (its finest grid, 2^-24, is not fine enough: the prv_accountant question at delta = 1.1e-18) the interval written is the certified one reached, wider. The file holds their intersection, which holds the truth because each does; the generator refuses to write a test whose two intervals do not intersect.", ProfileWidth),
 		"referencePrecisionBits and checkPrecisionBits: the intervals are float64 arithmetic with a carried error bound, rounded outward; the precision fields say so (64) and are otherwise unused here.",
-		"result invalid: dpevent or package pld rejects the input (an error of kind rdp.ErrInput) in both evaluations; dp_accounting 0.6.0 refuses each of them too.",
+		"result invalid: dpevent or package pld rejects the input (an error of kind rdpcheck.ErrInput) in both evaluations; dp_accounting 0.6.0 refuses each of them too.",
 	}
 	test := func(g *schema.Group, c eventCase, result string) {
 		t := &schema.Test{Comment: c.comment, Flags: c.flags, Event: []byte(c.ev), NeighboringRelation: c.rel, Result: result}

@@ -9,7 +9,7 @@ package schema
 //
 // What it does not hold is code: how each function is computed lives in
 // reference and fast, which both check their inputs against the domains
-// written in rdp/doc.go (fast must not import what it is measured against,
+// written in doc.go (the module's root) (fast must not import what it is measured against,
 // so the checks are written twice on purpose, and rdp's TestContract runs
 // each row through both).
 

@@ -24,11 +24,11 @@
 // declaration. This changed from the first release, where Impl's
 // functions took the vector files' strings: SGMCurve now writes steps *
 // SGM at each of orders into out, as fast.SGMCurve does (it took one alpha
-// and returned the value); Epsilon and Delta take an rdp.Conversion and
+// and returned the value); Epsilon and Delta take an rdpcheck.Conversion and
 // also return the order used (they took "classic" or "improved" and
-// returned the value); DPSGDEpsilon takes an rdp.Conversion;
-// TreeAggregation takes an rdp.TreeRestarts (it took "one-tree" or
-// "every-tree"); WORBound takes an rdp.BaseCurve (it took base and baseInf
+// returned the value); DPSGDEpsilon takes an rdpcheck.Conversion;
+// TreeAggregation takes an rdpcheck.TreeRestarts (it took "one-tree" or
+// "every-tree"); WORBound takes an rdpcheck.BaseCurve (it took base and baseInf
 // apart). A name the vector file gives that rdp does not know (an
 // invalid-input test's "all-trees") is handed over as a value whose Valid
 // method is false: the implementation rejects it.
@@ -43,7 +43,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rdpcheck/rdpcheck/rdp"
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/vectors"
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
 	"github.com/rdpcheck/rdpcheck/vectors/score"
@@ -53,7 +53,7 @@ import (
 // vector files' functions (see vectors/README.md for each one's meaning).
 // A nil field is a function not offered: its groups are skipped. An error
 // return is a rejected input. The signatures are package fast's, with
-// package rdp's types for conversions, tree readings and base curves; an
+// package rdpcheck's types for conversions, tree readings and base curves; an
 // implementation that lacks a conversion returns ErrUnsupported for it.
 // The order Epsilon and Delta return is not graded (the vector files'
 // expectedOrder is informative).
@@ -72,9 +72,9 @@ type Impl struct {
 	RandomizedResponse func(p, alpha float64) (float64, error)
 	GaussianDivergence func(mean1, sd1, mean2, sd2, alpha float64) (float64, error)
 	Divergence         func(p, q []float64, alpha float64) (float64, error)
-	Epsilon            func(orders, rdp []float64, delta float64, conv rdp.Conversion) (eps, order float64, err error)
-	Delta              func(orders, rdp []float64, eps float64, conv rdp.Conversion) (delta, order float64, err error)
-	DPSGDEpsilon       func(q, sigma float64, steps int, delta float64, orders []float64, conv rdp.Conversion) (float64, error)
+	Epsilon            func(orders, rdp []float64, delta float64, conv rdpcheck.Conversion) (eps, order float64, err error)
+	Delta              func(orders, rdp []float64, eps float64, conv rdpcheck.Conversion) (delta, order float64, err error)
+	DPSGDEpsilon       func(q, sigma float64, steps int, delta float64, orders []float64, conv rdpcheck.Conversion) (float64, error)
 	SampledLaplace     func(q, b, alpha float64) (float64, error)
 	SampledDivergence  func(q float64, p, pq []float64, alpha float64) (float64, error)
 	WORGaussian        func(q, sigma, alpha float64) (float64, error)
@@ -92,10 +92,10 @@ type Impl struct {
 	BoundedRangeZCDP func(eps float64) (float64, error)
 
 	// dgauss_tree_repeat.json. TreeAggregation's restarts is
-	// rdp.TreeOneTree (dp_accounting's reading: a record in one tree) or
-	// rdp.TreeEveryTree (TF Privacy's compute_rdp_tree_restart).
+	// rdpcheck.TreeOneTree (dp_accounting's reading: a record in one tree) or
+	// rdpcheck.TreeEveryTree (TF Privacy's compute_rdp_tree_restart).
 	DiscreteGaussian       func(sigma, sensitivity, alpha float64) (float64, error)
-	TreeAggregation        func(sigma float64, steps []int, restarts rdp.TreeRestarts, alpha float64) (float64, error)
+	TreeAggregation        func(sigma float64, steps []int, restarts rdpcheck.TreeRestarts, alpha float64) (float64, error)
 	TreeMultiParticipation func(sigma float64, steps, maxParticipation, minSeparation int, alpha float64) (float64, error)
 	RepeatAndSelect        func(orders, rdp []float64, mean, shape, alpha float64) (float64, error)
 
@@ -103,7 +103,7 @@ type Impl struct {
 	// (base.Eps[k]) is the base mechanism's RDP at order k+2, base.Inf its
 	// RDP at +inf.
 	PoissonBound func(q, alpha float64, base []float64) (float64, error)
-	WORBound     func(q, alpha float64, base rdp.BaseCurve) (float64, error)
+	WORBound     func(q, alpha float64, base rdpcheck.BaseCurve) (float64, error)
 
 	// The privacy profile of a run (profile.json), for an accountant of
 	// any method (RDP, PLD, PRV, GDP): eps at delta, or delta at eps, of
@@ -210,19 +210,19 @@ func (m *Impl) calls() map[string]call {
 	}
 	if m.Epsilon != nil {
 		c[schema.Epsilon] = func(g *schema.Group, t *schema.Test) (float64, error) {
-			eps, _, err := m.Epsilon(orders(g, t), list(t.RDPHex), f(t, "delta"), rdp.ParseConversion(t.Conversion))
+			eps, _, err := m.Epsilon(orders(g, t), list(t.RDPHex), f(t, "delta"), rdpcheck.ParseConversion(t.Conversion))
 			return eps, err
 		}
 	}
 	if m.Delta != nil {
 		c[schema.Delta] = func(g *schema.Group, t *schema.Test) (float64, error) {
-			delta, _, err := m.Delta(orders(g, t), list(t.RDPHex), f(t, "eps"), rdp.ParseConversion(t.Conversion))
+			delta, _, err := m.Delta(orders(g, t), list(t.RDPHex), f(t, "eps"), rdpcheck.ParseConversion(t.Conversion))
 			return delta, err
 		}
 	}
 	if m.DPSGDEpsilon != nil {
 		c[schema.DPSGDEpsilon] = func(g *schema.Group, t *schema.Test) (float64, error) {
-			return m.DPSGDEpsilon(f(t, "q"), f(t, "sigma"), steps(t), f(t, "delta"), orders(g, t), rdp.ParseConversion(t.Conversion))
+			return m.DPSGDEpsilon(f(t, "q"), f(t, "sigma"), steps(t), f(t, "delta"), orders(g, t), rdpcheck.ParseConversion(t.Conversion))
 		}
 	}
 	if m.SampledLaplace != nil {
@@ -285,7 +285,7 @@ func (m *Impl) calls() map[string]call {
 	}
 	if m.TreeAggregation != nil {
 		c[schema.TreeAggregation] = func(g *schema.Group, t *schema.Test) (float64, error) {
-			return m.TreeAggregation(f(t, "sigma"), slices.Clone(t.Trees), rdp.ParseTreeRestarts(t.Restarts), f(t, "alpha"))
+			return m.TreeAggregation(f(t, "sigma"), slices.Clone(t.Trees), rdpcheck.ParseTreeRestarts(t.Restarts), f(t, "alpha"))
 		}
 	}
 	if m.TreeMultiParticipation != nil {
@@ -303,7 +303,7 @@ func (m *Impl) calls() map[string]call {
 	}
 	if m.WORBound != nil {
 		c[schema.WORBound] = func(g *schema.Group, t *schema.Test) (float64, error) {
-			return m.WORBound(f(t, "q"), f(t, "alpha"), rdp.BaseCurve{Eps: list(t.BaseHex), Inf: f(t, "baseInf")})
+			return m.WORBound(f(t, "q"), f(t, "alpha"), rdpcheck.BaseCurve{Eps: list(t.BaseHex), Inf: f(t, "baseInf")})
 		}
 	}
 	phases := func(t *schema.Test) []Phase {

@@ -5,9 +5,9 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/fast"
 	"github.com/rdpcheck/rdpcheck/laws"
-	"github.com/rdpcheck/rdpcheck/rdp"
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
 	"github.com/rdpcheck/rdpcheck/vectors/vectorstest"
 )
@@ -18,7 +18,7 @@ import (
 // one the laws do not take whole, is fast.SGMCurve then fast.Epsilon.
 func fastImpl() vectorstest.Impl {
 	m := laws.Fast().Vectors()
-	m.DPSGDEpsilon = func(q, sigma float64, steps int, delta float64, orders []float64, conv rdp.Conversion) (float64, error) {
+	m.DPSGDEpsilon = func(q, sigma float64, steps int, delta float64, orders []float64, conv rdpcheck.Conversion) (float64, error) {
 		curve := make([]float64, len(orders))
 		if err := fast.SGMCurve(q, sigma, steps, orders, curve); err != nil {
 			return 0, err

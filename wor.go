@@ -1,4 +1,4 @@
-package rdp
+package rdpcheck
 
 // MaxWOROrder is the largest order WORGaussian and WORBound accept, in fast
 // and in reference. Theorem 27 of Wang, Balle and Kasiviswanathan (2019)

@@ -1,4 +1,4 @@
-package rdp
+package rdpcheck
 
 // Order limits of the sampled Gaussian mechanism (SGM, SGMCurve, and
 // everything built on them). The cost of an integer order grows linearly

@@ -1,4 +1,4 @@
-package rdp
+package rdpcheck
 
 import "fmt"
 

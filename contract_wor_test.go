@@ -1,10 +1,10 @@
-package rdp_test
+package rdpcheck_test
 
 import (
 	"fmt"
 
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/fast"
-	"github.com/rdpcheck/rdpcheck/rdp"
 )
 
 // The WORGaussian and WORBound rows of the domain table, appended to
@@ -18,7 +18,7 @@ func worGaussian(q, sigma, alpha float64, want answers) contractCase {
 		want}
 }
 
-func worBound(row string, q, alpha float64, base rdp.BaseCurve, want answers) contractCase {
+func worBound(row string, q, alpha float64, base rdpcheck.BaseCurve, want answers) contractCase {
 	return contractCase{row,
 		func() kind { return floatKind(fast.WORBound(q, alpha, base)) },
 		func() kind { return bigKind(ref.WORBound(q, alpha, base)) },
@@ -26,7 +26,7 @@ func worBound(row string, q, alpha float64, base rdp.BaseCurve, want answers) co
 }
 
 var (
-	worBase  = rdp.BaseCurve{Eps: []float64{0.25, 0.375, 0.5}, Inf: inf64} // Gaussian, sigma = 2
+	worBase  = rdpcheck.BaseCurve{Eps: []float64{0.25, 0.375, 0.5}, Inf: inf64} // Gaussian, sigma = 2
 	worCases = []contractCase{
 		worGaussian(0, 1, 2, both(zero)),
 		worGaussian(0, 1, inf64, both(zero)),
@@ -34,7 +34,7 @@ var (
 		worGaussian(0.1, 2, 1, both(finite)),
 		worGaussian(0.1, 2, 2.5, both(finite)),
 		worGaussian(0.1, 2, inf64, both(inf)),
-		worGaussian(0.1, 2, rdp.MaxWOROrder+1, both(tooLarge)),
+		worGaussian(0.1, 2, rdpcheck.MaxWOROrder+1, both(tooLarge)),
 		worGaussian(0.5, 1e-3, 100, both(tooLarge)),
 		worGaussian(1, 1e-3, 100, both(finite)),
 		worGaussian(-0.1, 2, 2, both(badInput)),
@@ -50,14 +50,14 @@ var (
 		worBound("WORBound(q=1) = base", 1, 3, worBase, both(finite)),
 		worBound("WORBound(q, alpha=3.5)", 0.1, 3.5, worBase, both(finite)),
 		worBound("WORBound(alpha=+Inf) = +Inf", 0.1, inf64, worBase, both(inf)),
-		worBound("WORBound(base.Inf = 0) = 0", 0.1, 3, rdp.BaseCurve{Eps: []float64{0, 0}, Inf: 0}, both(zero)),
-		worBound("WORBound(an infinite entry) = +Inf", 0.1, 3, rdp.BaseCurve{Eps: []float64{1, inf64}, Inf: inf64}, both(inf)),
-		worBound("WORBound(alpha > MaxWOROrder) = ErrTooLarge", 0.1, rdp.MaxWOROrder+1, worBase, both(tooLarge)),
+		worBound("WORBound(base.Inf = 0) = 0", 0.1, 3, rdpcheck.BaseCurve{Eps: []float64{0, 0}, Inf: 0}, both(zero)),
+		worBound("WORBound(an infinite entry) = +Inf", 0.1, 3, rdpcheck.BaseCurve{Eps: []float64{1, inf64}, Inf: inf64}, both(inf)),
+		worBound("WORBound(alpha > MaxWOROrder) = ErrTooLarge", 0.1, rdpcheck.MaxWOROrder+1, worBase, both(tooLarge)),
 		worBound("WORBound(missing orders) = ErrInput", 0.1, 5, worBase, both(badInput)),
-		worBound("WORBound(negative entry) = ErrInput", 0.1, 3, rdp.BaseCurve{Eps: []float64{1, -1}, Inf: inf64}, both(badInput)),
-		worBound("WORBound(NaN entry) = ErrInput", 0.1, 3, rdp.BaseCurve{Eps: []float64{nan, 1}, Inf: inf64}, both(badInput)),
-		worBound("WORBound(entry above Inf) = ErrInput", 0.1, 3, rdp.BaseCurve{Eps: []float64{1, 3}, Inf: 2}, both(badInput)),
-		worBound("WORBound(huge entries) = ErrTooLarge", 0.5, 3, rdp.BaseCurve{Eps: []float64{1e300, 1e300}, Inf: inf64}, both(tooLarge)),
+		worBound("WORBound(negative entry) = ErrInput", 0.1, 3, rdpcheck.BaseCurve{Eps: []float64{1, -1}, Inf: inf64}, both(badInput)),
+		worBound("WORBound(NaN entry) = ErrInput", 0.1, 3, rdpcheck.BaseCurve{Eps: []float64{nan, 1}, Inf: inf64}, both(badInput)),
+		worBound("WORBound(entry above Inf) = ErrInput", 0.1, 3, rdpcheck.BaseCurve{Eps: []float64{1, 3}, Inf: 2}, both(badInput)),
+		worBound("WORBound(huge entries) = ErrTooLarge", 0.5, 3, rdpcheck.BaseCurve{Eps: []float64{1e300, 1e300}, Inf: inf64}, both(tooLarge)),
 		worBound("WORBound(q NaN) = ErrInput", nan, 3, worBase, both(badInput)),
 		worBound("WORBound(alpha < 1) = ErrInput", 0.1, 0.5, worBase, both(badInput)),
 	}

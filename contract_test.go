@@ -1,4 +1,4 @@
-package rdp_test
+package rdpcheck_test
 
 import (
 	"errors"
@@ -10,8 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/rdpcheck/rdpcheck"
 	"github.com/rdpcheck/rdpcheck/fast"
-	"github.com/rdpcheck/rdpcheck/rdp"
 	"github.com/rdpcheck/rdpcheck/reference"
 )
 
@@ -70,17 +70,17 @@ func bigKind(v *big.Float, err error) kind {
 // errKind names the rdp kind an error wraps. An *InputError must also name
 // its package, as its text did before the type was shared.
 func errKind(err error) kind {
-	var ie *rdp.InputError
+	var ie *rdpcheck.InputError
 	switch {
 	case errors.As(err, &ie):
 		if ie.Pkg != "fast" && ie.Pkg != "reference" {
 			return kind(fmt.Sprintf("InputError without its package: %v", err))
 		}
-		if !errors.Is(err, rdp.ErrInput) || !errors.Is(err, fast.ErrInput) || !errors.Is(err, reference.ErrInput) {
+		if !errors.Is(err, rdpcheck.ErrInput) || !errors.Is(err, fast.ErrInput) || !errors.Is(err, reference.ErrInput) {
 			return kind(fmt.Sprintf("InputError not matching ErrInput: %v", err))
 		}
 		return badInput
-	case errors.Is(err, rdp.ErrTooLarge):
+	case errors.Is(err, rdpcheck.ErrTooLarge):
 		return tooLarge
 	}
 	return kind(fmt.Sprintf("untyped error %q", err))
@@ -190,7 +190,7 @@ func divergence(row string, p, q []float64, alpha float64, want answers) contrac
 		want}
 }
 
-func epsilon(row string, orders, curve []float64, delta float64, conv rdp.Conversion, want answers) contractCase {
+func epsilon(row string, orders, curve []float64, delta float64, conv rdpcheck.Conversion, want answers) contractCase {
 	return contractCase{row,
 		func() kind {
 			e, _, err := fast.Epsilon(orders, curve, delta, conv)
@@ -203,7 +203,7 @@ func epsilon(row string, orders, curve []float64, delta float64, conv rdp.Conver
 		want}
 }
 
-func delta(row string, orders, curve []float64, eps float64, conv rdp.Conversion, want answers) contractCase {
+func delta(row string, orders, curve []float64, eps float64, conv rdpcheck.Conversion, want answers) contractCase {
 	return contractCase{row,
 		func() kind {
 			d, _, err := fast.Delta(orders, curve, eps, conv)
@@ -240,17 +240,17 @@ var contractCases = []contractCase{
 	sgm("SGM(alpha=1) = ErrInput", 0.5, 1, 1, both(badInput)),
 	sgm("SGM(alpha<1) = ErrInput", 0.5, 1, 0.5, both(badInput)),
 	sgm("SGM(alpha=NaN) = ErrInput", 0.5, 1, nan, both(badInput)),
-	sgm("SGM(alpha=MaxIntegerOrder) is computed", 0.5, 1, rdp.MaxIntegerOrder, both(finite)),
-	sgm("SGM(alpha=MaxIntegerOrder+1) = ErrTooLarge", 0.5, 1, rdp.MaxIntegerOrder+1, both(tooLarge)),
-	sgm("SGM(alpha=MaxIntegerOrder+0.5) = ErrTooLarge", 0.5, 1, rdp.MaxIntegerOrder+0.5, both(tooLarge)),
-	sgm("SGM(alpha=MaxFractionalOrder+0.5): fast a bound, reference ErrTooLarge", 0.5, 1, rdp.MaxFractionalOrder+0.5, answers{finite, tooLarge}),
+	sgm("SGM(alpha=MaxIntegerOrder) is computed", 0.5, 1, rdpcheck.MaxIntegerOrder, both(finite)),
+	sgm("SGM(alpha=MaxIntegerOrder+1) = ErrTooLarge", 0.5, 1, rdpcheck.MaxIntegerOrder+1, both(tooLarge)),
+	sgm("SGM(alpha=MaxIntegerOrder+0.5) = ErrTooLarge", 0.5, 1, rdpcheck.MaxIntegerOrder+0.5, both(tooLarge)),
+	sgm("SGM(alpha=MaxFractionalOrder+0.5): fast a bound, reference ErrTooLarge", 0.5, 1, rdpcheck.MaxFractionalOrder+0.5, answers{finite, tooLarge}),
 	sgm("SGM(sigma=1e7): fast a value, reference ErrTooLarge", 0.5, 1e7, 2, answers{finite, tooLarge}),
 
 	sgmCurve("SGMCurve(q=0, ...) = 0 at every order", 0, 1, 3, []float64{2, 2.5, inf64}, both(zero)),
 	sgmCurve("SGMCurve(steps=0) = ErrInput", 0.5, 1, 0, []float64{2}, both(badInput)),
 	sgmCurve("SGMCurve(orders empty) = ErrInput", 0.5, 1, 1, nil, both(badInput)),
 	sgmCurve("SGMCurve(an order <= 1) = ErrInput", 0.5, 1, 1, []float64{2, 1}, both(badInput)),
-	sgmCurve("SGMCurve(an order > MaxIntegerOrder) = ErrTooLarge", 0.5, 1, 1, []float64{2, rdp.MaxIntegerOrder + 1}, both(tooLarge)),
+	sgmCurve("SGMCurve(an order > MaxIntegerOrder) = ErrTooLarge", 0.5, 1, 1, []float64{2, rdpcheck.MaxIntegerOrder + 1}, both(tooLarge)),
 
 	closed("Gaussian", []float64{1, 0}, both(zero)),
 	closed("Gaussian", []float64{1, inf64}, both(inf)),
@@ -314,30 +314,30 @@ var contractCases = []contractCase{
 	divergence("Divergence(alpha<0) = ErrInput", []float64{0.5, 0.5}, []float64{0.5, 0.5}, -1, both(badInput)),
 	divergence("Divergence(alpha=NaN) = ErrInput", []float64{0.5, 0.5}, []float64{0.5, 0.5}, nan, both(badInput)),
 
-	epsilon("Epsilon(every rdp +Inf) = +Inf", []float64{2, 3}, []float64{inf64, inf64}, 1e-5, rdp.Classic, both(inf)),
-	epsilon("Epsilon(order +Inf) = rdp(+Inf)", []float64{inf64}, []float64{0.5}, 1e-5, rdp.Classic, both(finite)),
-	epsilon("Epsilon(improved, below 0) = 0", []float64{2}, []float64{0}, 0.9, rdp.Improved, both(zero)),
-	epsilon("Epsilon(empty) = ErrInput", nil, nil, 1e-5, rdp.Classic, both(badInput)),
-	epsilon("Epsilon(lengths differ) = ErrInput", []float64{2}, []float64{1, 2}, 1e-5, rdp.Classic, both(badInput)),
-	epsilon("Epsilon(order <= 1) = ErrInput", []float64{1}, []float64{1}, 1e-5, rdp.Classic, both(badInput)),
-	epsilon("Epsilon(order NaN) = ErrInput", []float64{nan}, []float64{1}, 1e-5, rdp.Classic, both(badInput)),
-	epsilon("Epsilon(rdp < 0) = ErrInput", []float64{2}, []float64{-1}, 1e-5, rdp.Classic, both(badInput)),
-	epsilon("Epsilon(rdp NaN; nil in reference) = ErrInput", []float64{2}, []float64{nan}, 1e-5, rdp.Classic, both(badInput)),
-	epsilon("Epsilon(delta=0) = ErrInput", []float64{2}, []float64{1}, 0, rdp.Classic, both(badInput)),
-	epsilon("Epsilon(delta=1) = ErrInput", []float64{2}, []float64{1}, 1, rdp.Classic, both(badInput)),
-	epsilon("Epsilon(delta=NaN) = ErrInput", []float64{2}, []float64{1}, nan, rdp.Classic, both(badInput)),
-	epsilon("Epsilon(unknown conv) = ErrInput", []float64{2}, []float64{1}, 1e-5, rdp.Conversion(2), both(badInput)),
+	epsilon("Epsilon(every rdp +Inf) = +Inf", []float64{2, 3}, []float64{inf64, inf64}, 1e-5, rdpcheck.Classic, both(inf)),
+	epsilon("Epsilon(order +Inf) = rdp(+Inf)", []float64{inf64}, []float64{0.5}, 1e-5, rdpcheck.Classic, both(finite)),
+	epsilon("Epsilon(improved, below 0) = 0", []float64{2}, []float64{0}, 0.9, rdpcheck.Improved, both(zero)),
+	epsilon("Epsilon(empty) = ErrInput", nil, nil, 1e-5, rdpcheck.Classic, both(badInput)),
+	epsilon("Epsilon(lengths differ) = ErrInput", []float64{2}, []float64{1, 2}, 1e-5, rdpcheck.Classic, both(badInput)),
+	epsilon("Epsilon(order <= 1) = ErrInput", []float64{1}, []float64{1}, 1e-5, rdpcheck.Classic, both(badInput)),
+	epsilon("Epsilon(order NaN) = ErrInput", []float64{nan}, []float64{1}, 1e-5, rdpcheck.Classic, both(badInput)),
+	epsilon("Epsilon(rdp < 0) = ErrInput", []float64{2}, []float64{-1}, 1e-5, rdpcheck.Classic, both(badInput)),
+	epsilon("Epsilon(rdp NaN; nil in reference) = ErrInput", []float64{2}, []float64{nan}, 1e-5, rdpcheck.Classic, both(badInput)),
+	epsilon("Epsilon(delta=0) = ErrInput", []float64{2}, []float64{1}, 0, rdpcheck.Classic, both(badInput)),
+	epsilon("Epsilon(delta=1) = ErrInput", []float64{2}, []float64{1}, 1, rdpcheck.Classic, both(badInput)),
+	epsilon("Epsilon(delta=NaN) = ErrInput", []float64{2}, []float64{1}, nan, rdpcheck.Classic, both(badInput)),
+	epsilon("Epsilon(unknown conv) = ErrInput", []float64{2}, []float64{1}, 1e-5, rdpcheck.Conversion(2), both(badInput)),
 
-	delta("Delta(no order gives less than 1) = 1", []float64{2}, []float64{5}, 1, rdp.Classic, both(finite)),
-	delta("Delta(order +Inf, rdp <= eps) = 0", []float64{inf64}, []float64{0.5}, 1, rdp.Classic, both(zero)),
-	delta("Delta(below e^-1.48e9): fast 2^-1074, reference ErrTooLarge", []float64{rdp.MaxIntegerOrder}, []float64{0}, 2000, rdp.Classic, answers{finite, tooLarge}),
-	delta("Delta(eps<0) = ErrInput", []float64{2}, []float64{1}, -1, rdp.Classic, both(badInput)),
-	delta("Delta(eps=+Inf) = ErrInput", []float64{2}, []float64{1}, inf64, rdp.Classic, both(badInput)),
-	delta("Delta(eps=NaN) = ErrInput", []float64{2}, []float64{1}, nan, rdp.Classic, both(badInput)),
-	delta("Delta(lengths differ) = ErrInput", []float64{2, 3}, []float64{1}, 1, rdp.Classic, both(badInput)),
-	delta("Delta(rdp NaN; nil in reference) = ErrInput", []float64{2}, []float64{nan}, 1, rdp.Classic, both(badInput)),
-	delta("Delta(order <= 1) = ErrInput", []float64{0.5}, []float64{1}, 1, rdp.Improved, both(badInput)),
-	delta("Delta(unknown conv) = ErrInput", []float64{2}, []float64{1}, 1, rdp.Conversion(-1), both(badInput)),
+	delta("Delta(no order gives less than 1) = 1", []float64{2}, []float64{5}, 1, rdpcheck.Classic, both(finite)),
+	delta("Delta(order +Inf, rdp <= eps) = 0", []float64{inf64}, []float64{0.5}, 1, rdpcheck.Classic, both(zero)),
+	delta("Delta(below e^-1.48e9): fast 2^-1074, reference ErrTooLarge", []float64{rdpcheck.MaxIntegerOrder}, []float64{0}, 2000, rdpcheck.Classic, answers{finite, tooLarge}),
+	delta("Delta(eps<0) = ErrInput", []float64{2}, []float64{1}, -1, rdpcheck.Classic, both(badInput)),
+	delta("Delta(eps=+Inf) = ErrInput", []float64{2}, []float64{1}, inf64, rdpcheck.Classic, both(badInput)),
+	delta("Delta(eps=NaN) = ErrInput", []float64{2}, []float64{1}, nan, rdpcheck.Classic, both(badInput)),
+	delta("Delta(lengths differ) = ErrInput", []float64{2, 3}, []float64{1}, 1, rdpcheck.Classic, both(badInput)),
+	delta("Delta(rdp NaN; nil in reference) = ErrInput", []float64{2}, []float64{nan}, 1, rdpcheck.Classic, both(badInput)),
+	delta("Delta(order <= 1) = ErrInput", []float64{0.5}, []float64{1}, 1, rdpcheck.Improved, both(badInput)),
+	delta("Delta(unknown conv) = ErrInput", []float64{2}, []float64{1}, 1, rdpcheck.Conversion(-1), both(badInput)),
 
 	sampledLaplace("SampledLaplace(q=0) = 0", 0, 1, 2, both(zero)),
 	sampledLaplace("SampledLaplace(q=1) = Laplace", 1, 1, 2, both(finite)),
@@ -386,10 +386,10 @@ var contractCases = []contractCase{
 		func() (*big.Float, error) { return ref.KaryRandomizedResponse(0.5, 4, reference.ReplaceOne, 1) }, both(badInput)),
 	event("KaryRandomizedResponse(alpha>MaxIntegerOrder): fast ErrTooLarge, reference a value",
 		func() (float64, error) {
-			return fast.KaryRandomizedResponse(0.5, 4, fast.ReplaceOne, 2*rdp.MaxIntegerOrder)
+			return fast.KaryRandomizedResponse(0.5, 4, fast.ReplaceOne, 2*rdpcheck.MaxIntegerOrder)
 		},
 		func() (*big.Float, error) {
-			return ref.KaryRandomizedResponse(0.5, 4, reference.ReplaceOne, 2*rdp.MaxIntegerOrder)
+			return ref.KaryRandomizedResponse(0.5, 4, reference.ReplaceOne, 2*rdpcheck.MaxIntegerOrder)
 		}, answers{tooLarge, finite}),
 	event("PureDP(eps=0) = 0", func() (float64, error) { return fast.PureDP(0, 2) },
 		func() (*big.Float, error) { return ref.PureDP(0, 2) }, both(zero)),
@@ -403,8 +403,8 @@ var contractCases = []contractCase{
 		func() (*big.Float, error) { return ref.PureDP(inf64, 2) }, both(badInput)),
 	event("PureDP(alpha=NaN) = ErrInput", func() (float64, error) { return fast.PureDP(1, nan) },
 		func() (*big.Float, error) { return ref.PureDP(1, nan) }, both(badInput)),
-	event("PureDP(alpha>MaxIntegerOrder): fast ErrTooLarge, reference a value", func() (float64, error) { return fast.PureDP(1, 2*rdp.MaxIntegerOrder) },
-		func() (*big.Float, error) { return ref.PureDP(1, 2*rdp.MaxIntegerOrder) }, answers{tooLarge, finite}),
+	event("PureDP(alpha>MaxIntegerOrder): fast ErrTooLarge, reference a value", func() (float64, error) { return fast.PureDP(1, 2*rdpcheck.MaxIntegerOrder) },
+		func() (*big.Float, error) { return ref.PureDP(1, 2*rdpcheck.MaxIntegerOrder) }, answers{tooLarge, finite}),
 	event("ZCDP(rho=0, xi, alpha=+Inf) = xi", func() (float64, error) { return fast.ZCDP(0, 0.1, inf64) },
 		func() (*big.Float, error) { return ref.ZCDP(0, 0.1, inf64) }, both(finite)),
 	event("ZCDP(rho=0, xi=0) = 0", func() (float64, error) { return fast.ZCDP(0, 0, 2) },
@@ -566,12 +566,12 @@ func TestErrorKindsShared(t *testing.T) {
 		name      string
 		got, want error
 	}{
-		{"fast.ErrInput", fast.ErrInput, rdp.ErrInput},
-		{"reference.ErrInput", reference.ErrInput, rdp.ErrInput},
-		{"fast.ErrTooLarge", fast.ErrTooLarge, rdp.ErrTooLarge},
-		{"reference.ErrTooLarge", reference.ErrTooLarge, rdp.ErrTooLarge},
-		{"fast.ErrNotConverged", fast.ErrNotConverged, rdp.ErrNotConverged},
-		{"reference.ErrPrecision", reference.ErrPrecision, rdp.ErrPrecision},
+		{"fast.ErrInput", fast.ErrInput, rdpcheck.ErrInput},
+		{"reference.ErrInput", reference.ErrInput, rdpcheck.ErrInput},
+		{"fast.ErrTooLarge", fast.ErrTooLarge, rdpcheck.ErrTooLarge},
+		{"reference.ErrTooLarge", reference.ErrTooLarge, rdpcheck.ErrTooLarge},
+		{"fast.ErrNotConverged", fast.ErrNotConverged, rdpcheck.ErrNotConverged},
+		{"reference.ErrPrecision", reference.ErrPrecision, rdpcheck.ErrPrecision},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s is not the rdp kind (%v)", c.name, c.got)
@@ -597,7 +597,7 @@ func TestInputErrorText(t *testing.T) {
 
 // TestDefaultOrdersShared checks that both packages hand out rdp's list.
 func TestDefaultOrdersShared(t *testing.T) {
-	want := rdp.DefaultOrders()
+	want := rdpcheck.DefaultOrders()
 	if diff := cmp.Diff(want, fast.DefaultOrders()); diff != "" {
 		t.Errorf("fast.DefaultOrders (-rdp +fast)\n%s", diff)
 	}

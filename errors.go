@@ -1,4 +1,4 @@
-package rdp
+package rdpcheck
 
 import (
 	"errors"
@@ -6,7 +6,7 @@ import (
 )
 
 // The error kinds. Each is one object shared by every package of rdpcheck
-// that can report it, so errors.Is(err, rdp.ErrTooLarge),
+// that can report it, so errors.Is(err, rdpcheck.ErrTooLarge),
 // errors.Is(err, fast.ErrTooLarge) and errors.Is(err, reference.ErrTooLarge)
 // are the same test. The messages carry no package name: the error that
 // wraps a kind names the package and function (see InputError).

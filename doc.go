@@ -1,4 +1,12 @@
-// Package rdp is the vocabulary that rdpcheck's two implementations of
+// Package rdpcheck, the module's root, holds the vocabulary its packages
+// share; the computations live in the packages it names. For RDP
+// accounting: package fast (float64, rounded up) and package reference
+// (arbitrary precision); for the certified optimal (eps, delta) of a run:
+// package pld; for dp_accounting's event files: package dpevent; for
+// grading an accountant with the test vectors: package vectors/vectorstest
+// and the rdpcheck command.
+//
+// It is the vocabulary that rdpcheck's two implementations of
 // Rényi differential privacy (RDP) accounting share: package reference
 // (math/big, every digit checked) and package fast (float64, rounded up by a
 // proven bound). It holds the conversion names (Conversion), the error type
@@ -12,10 +20,10 @@
 // copy: see check.go).
 //
 // fast and reference re-export these names as aliases (fast.Conversion is
-// rdp.Conversion, reference.ErrTooLarge is rdp.ErrTooLarge, ...), so a
+// rdpcheck.Conversion, reference.ErrTooLarge is rdpcheck.ErrTooLarge, ...), so a
 // value of one package is a value of the other, and errors.Is(err, X) gives
 // the same answer whichever package's X is named and whichever package
-// returned err. Package oracles returns rdp.InputError too.
+// returned err. Package oracles returns rdpcheck.InputError too.
 //
 // # Errors
 //
@@ -304,4 +312,4 @@
 //     gives a valid bound) with Event and Accountant.Compose; the reference
 //     evaluates the one order the search returns (dpevent.Plan.ReferenceEpsilon,
 //     rdpcheck epsilon -reference).
-package rdp
+package rdpcheck
