@@ -62,12 +62,12 @@
 //	{"kind": "Divergence", "distP": [0.5, 0.5], "distQ": [0.25, 0.75], "alpha": 2}
 //	{"kind": "DPSGDEpsilon", "q": 0.01, "sigma": 1.1, "steps": 1000, "delta": 1e-5, "orders": [2, 4, 8], "conversion": "improved"}
 //
-// The kinds are every function of the vector files (cases.Kinds: SGM,
+// The kinds are every function of the vector files (userpoints.Kinds: SGM,
 // DPSGDEpsilon, the other mechanisms, the conversions, the bounds, and
 // ProfileEpsilon and ProfileDelta, which answer a certified interval); the
 // README's table lists each with its inputs. The older forms
 // {"q", "sigma", "alpha"} and {"kind": "epsilon", ...} keep working. See
-// package cases for the inputs of each kind and the answer's fields. Lines are computed in parallel on all cores; one output line per
+// package userpoints for the inputs of each kind and the answer's fields. Lines are computed in parallel on all cores; one output line per
 // non-blank input line, in order.
 //
 // With -cases FILE -format vectors, lines of every kind are written to
@@ -91,8 +91,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rdpcheck/rdpcheck/cases"
 	"github.com/rdpcheck/rdpcheck/cmd/gen-vectors/internal/peerstudy"
+	"github.com/rdpcheck/rdpcheck/cmd/gen-vectors/internal/userpoints"
 	"github.com/rdpcheck/rdpcheck/peers"
 	"github.com/rdpcheck/rdpcheck/vectors/gen"
 	"github.com/rdpcheck/rdpcheck/vectors/verify"
@@ -147,9 +147,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		var err error
 		switch *format {
 		case "jsonl":
-			err = cases.Run(r, stdout)
+			err = userpoints.Run(r, stdout)
 		case "vectors":
-			err = cases.RunVectors(r, stdout, stderr)
+			err = userpoints.RunVectors(r, stdout, stderr)
 		default:
 			fl.Usage()
 			return 2

@@ -18,7 +18,7 @@ func runGen(t *testing.T, stdin string, args ...string) (code int, out, errOut s
 	return code, o.String(), e.String()
 }
 
-// TestCasesCommand: -cases answers one line per input line (package cases
+// TestCasesCommand: -cases answers one line per input line (package userpoints
 // tests the answers), and the flags that do not go together are usage
 // errors (exit 2).
 func TestCasesCommand(t *testing.T) {

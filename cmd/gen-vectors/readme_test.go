@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/rdpcheck/rdpcheck/cases"
+	"github.com/rdpcheck/rdpcheck/cmd/gen-vectors/internal/userpoints"
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
 )
 
@@ -65,7 +65,7 @@ func TestReadmeCases(t *testing.T) {
 }
 
 // TestReadmeKinds holds README.md's table of gen-vectors -cases kinds to
-// cases.Kinds, each with its inputs and the function table's one-line doc
+// userpoints.Kinds, each with its inputs and the function table's one-line doc
 // (vectors/schema/functions.go): the table is derived, never written by
 // hand. UPDATE_README=1 rewrites it.
 func TestReadmeKinds(t *testing.T) {
@@ -86,7 +86,7 @@ func TestReadmeKinds(t *testing.T) {
 		end += strings.IndexByte(s[end:], '\n') + 1
 	}
 	var want strings.Builder
-	for _, k := range cases.Kinds {
+	for _, k := range userpoints.Kinds {
 		in := make([]string, len(k.Inputs))
 		for j, name := range k.Inputs {
 			in[j] = "`" + name + "`"
@@ -104,6 +104,6 @@ func TestReadmeKinds(t *testing.T) {
 		return
 	}
 	if diff := cmp.Diff(want.String(), s[start:end]); diff != "" {
-		t.Errorf("README.md's kind table against cases.Kinds and the function table (-want +got; UPDATE_README=1 go test ./cmd/gen-vectors -run TestReadmeKinds rewrites it):\n%s", diff)
+		t.Errorf("README.md's kind table against userpoints.Kinds and the function table (-want +got; UPDATE_README=1 go test ./cmd/gen-vectors -run TestReadmeKinds rewrites it):\n%s", diff)
 	}
 }

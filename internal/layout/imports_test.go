@@ -136,8 +136,7 @@ func TestUserBinaryDeps(t *testing.T) {
 		"laws",            // the laws and their mutants
 		"vectors/gen",     // the vector files' writer
 		"vectors/verify",  // the two-precision verification
-		"cases",           // gen-vectors -cases
-		"cmd/gen-vectors", // the generator's command, and under it the peer study
+		"cmd/gen-vectors", // the generator's command, and under it the peer study and -cases
 		"cmd/plots",       // the pictures of docs/
 	}
 	for _, dep := range deps {

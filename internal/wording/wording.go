@@ -33,7 +33,7 @@ type Wording struct {
 }
 
 // goName is the "fast.SGMCurve: " a library error starts with.
-var goName = regexp.MustCompile(`\b(fast|reference|cases|dpevent|rdp|oracles|pld)\.[A-Za-z]+: `)
+var goName = regexp.MustCompile(`\b(fast|reference|userpoints|dpevent|rdp|oracles|pld)\.[A-Za-z]+: `)
 
 // argName is one name in an InputError's Arg: "orders, rdp", "p[1]" and
 // "sum(q)" name arguments, "base.Inf" a field of one.

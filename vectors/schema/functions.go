@@ -3,7 +3,7 @@ package schema
 // The one table of the vector functions: each function's name, its inputs
 // (by JSON name, in call order) and what its tests answer. The JSON Schema
 // (GenerateJSONSchema, committed as vectors.schema.json), the lint, the
-// -cases kinds (package cases), the CLI's -mech forms and the README's
+// -cases kinds (package userpoints of cmd/gen-vectors), the CLI's -mech forms and the README's
 // kind table are derived from it; a function removed here is forgotten by
 // all of them (TestForgetFunction and its kin in those packages).
 //

@@ -22,7 +22,7 @@ type Field struct {
 // the order written. A key given twice is an error (encoding/json would keep
 // the last silently), and so is anything after the object. It is the one
 // strict reader of the JSON lines rdpcheck takes from users: answers files
-// here, and the input lines of gen-vectors -cases (package cases).
+// here, and the input lines of gen-vectors -cases (its package userpoints).
 func DecodeObject(line []byte) ([]Field, error) {
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.UseNumber()

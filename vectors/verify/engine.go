@@ -689,7 +689,7 @@ func (e *Engine) charge(k sgKey, d time.Duration, part func(*fileTime) *time.Dur
 // machine does not inflate as it does the wall times.
 func (e *Engine) report(start time.Time, cpu0 time.Duration) {
 	if len(e.spent) == 0 || len(e.spent) == 1 && e.spent[""] != nil {
-		return // an engine whose jobs name no file (package cases)
+		return // an engine whose jobs name no file (gen-vectors -cases)
 	}
 	names := make([]string, 0, len(e.spent))
 	var all time.Duration

@@ -1,4 +1,4 @@
-// Package cases answers reference queries at a user's own points: each
+// Package userpoints answers reference queries at a user's own points: each
 // input line is a JSON object naming a function of the vector files and its
 // inputs, and the answer is the line with package reference's value (50
 // significant digits) and package fast's added. It is what
@@ -72,7 +72,7 @@
 // same as SGM) and {"kind": "epsilon", "q", "sigma", "steps", "delta",
 // "orders"}, DPSGDEpsilon with the improved conversion, answered with
 // "epsilon_reference", "order", "epsilon_fast" and "order_fast".
-package cases
+package userpoints
 
 import (
 	"bufio"
@@ -267,7 +267,7 @@ var computations = map[string]*Kind{
 			}
 			if len(a.Orders) == 0 {
 				// nil would ask the plan for the best order
-				return 0, 0, &rdpcheck.InputError{Pkg: "cases", Func: "DPSGDEpsilon", Arg: "orders", Value: math.NaN(), Msg: "must not be empty"}
+				return 0, 0, &rdpcheck.InputError{Pkg: "userpoints", Func: "DPSGDEpsilon", Arg: "orders", Value: math.NaN(), Msg: "must not be empty"}
 			}
 			r, err := p.Epsilon(a.Delta, a.Orders, a.Conversion)
 			if err != nil {
