@@ -217,8 +217,8 @@ func buildEventProfile(e *verify.Engine) (*FileBuilder, error) {
 	// The questions users asked, answered.
 	groups("users-asked", "runs users asked about, with what their accountants printed (comments)",
 		[]eventCase{
-			{"Opacus issue 643: DP-SGD, q = 0.2, sigma = 3, 50 steps, delta = 1/48000; Opacus 1.5's GDP accountant printed eps 1.838, its RDP accountant 2.169", sgm(0.2, 3, 50), addRemove, 1.0 / 48000, nil},
-			{"prv_accountant issue 17: DP-SGD, q = 0.00033, sigma = 4, 10,000 steps, delta = 1.1e-18; prv_accountant printed an estimate of eps 0.056 (pld's finest grid certifies this interval only to about 17%)", sgm(0.00033, 4, 10000), addRemove, 1.1e-18, nil},
+			{"the run a user asked about in Opacus's tracker (github.com/pytorch/opacus/issues/643, \"Why GDP and RDP give different results for the same config?\"): DP-SGD, q = 0.2, sigma = 3, 50 steps, delta = 1/48000; Opacus 1.5's GDP accountant printed eps 1.838, its RDP accountant 2.169", sgm(0.2, 3, 50), addRemove, 1.0 / 48000, nil},
+			{"the run a user asked about in prv_accountant's tracker (github.com/microsoft/prv_accountant/issues/17, eps at a tiny delta): DP-SGD, q = 0.00033, sigma = 4, 10,000 steps, delta = 1.1e-18; prv_accountant printed an estimate of eps 0.056 (pld's finest grid certifies this interval only to about 17%)", sgm(0.00033, 4, 10000), addRemove, 1.1e-18, nil},
 		}, nil)
 
 	// One event of each class, under each relation dp_accounting's PLD
