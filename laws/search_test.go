@@ -95,8 +95,8 @@ func denseScanEpsilon(t *testing.T, q, sigma float64, steps int, delta float64, 
 func TestBestSearchAgainstDenseScan(t *testing.T) {
 	runs := 2000
 	switch {
-	case testing.Short():
-		runs = 100
+	case testtier.Short(t, "the dense scan's random runs after the first 25 of 400"):
+		runs = 25
 	case testtier.Sampled(t, "the dense scan's random runs after the first 400 of 2,000"):
 		runs = 400
 	}

@@ -2,8 +2,11 @@ package pld
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"testing"
+
+	"github.com/rdpcheck/rdpcheck/internal/testtier"
 )
 
 // TestConcurrentUse runs the entry points on several goroutines at once,
@@ -13,10 +16,11 @@ import (
 // the race detector (go test -race -run TestConcurrentUse ./pld).
 func TestConcurrentUse(t *testing.T) {
 	ctx := context.Background()
-	calls := []struct {
+	type call struct {
 		name string
 		f    func() (Interval, error)
-	}{
+	}
+	calls := []call{
 		{"SGMEpsilon", func() (Interval, error) {
 			return SGMEpsilon([]Phase{{Q: 0.01, Sigma: 1.1, Steps: 1000}}, 1e-5)
 		}},
@@ -32,6 +36,9 @@ func TestConcurrentUse(t *testing.T) {
 			return Epsilon(ctx, c, 1e-6)
 		}},
 		{"LaplaceDelta", func() (Interval, error) { return LaplaceDelta(2, 10, 1) }},
+	}
+	if testtier.Short(t, "the heterogeneous Delta (2 s alone) and two more rounds") {
+		calls = slices.DeleteFunc(calls, func(c call) bool { return c.name == "Delta heterogeneous" })
 	}
 	want := make([]Interval, len(calls))
 	for i, c := range calls {

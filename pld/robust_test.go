@@ -19,38 +19,41 @@ func TestRobustInputs(t *testing.T) {
 		name string
 		f    func() (Interval, error)
 		slow bool // seconds to minutes: the exhaustive tier's
+		mid  bool // a second or two: the default tier's, not -short's
 	}
-	fast := func(name string, f func() (Interval, error)) call { return call{name, f, false} }
-	slow := func(name string, f func() (Interval, error)) call { return call{name, f, true} }
+	fast := func(name string, f func() (Interval, error)) call { return call{name, f, false, false} }
+	slow := func(name string, f func() (Interval, error)) call { return call{name, f, true, false} }
+	mid := func(name string, f func() (Interval, error)) call { return call{name, f, false, true} }
 	sgm := func(q, s float64, n int) Composition {
 		return Composition{Terms: []Term{{SampledGaussian{q, s}, int64(n)}}}
 	}
 	calls := []call{
 		fast("GaussianDelta(0.83, 1, 3e9)", func() (Interval, error) { return GaussianDelta(0.83, 1, 3e9) }),
 		fast("GaussianDelta(0.83, 1, MaxFloat)", func() (Interval, error) { return GaussianDelta(0.83, 1, math.MaxFloat64) }),
-		fast("SGMEpsilon(q=1, 0.3, 1e6, 1e-5)", func() (Interval, error) { return SGMEpsilon([]Phase{{1, 0.3, 1e6}}, 1e-5) }),
+		mid("SGMEpsilon(q=1, 0.3, 1e6, 1e-5)", func() (Interval, error) { return SGMEpsilon([]Phase{{1, 0.3, 1e6}}, 1e-5) }),
 		fast("SGMDelta(-Inf)", func() (Interval, error) { return SGMDelta([]Phase{{0.01, 1, 100}}, math.Inf(-1)) }),
-		{"RREpsilon(0.6, 1e7, 1e-5)", func() (Interval, error) { return RREpsilon(0.6, 1e7, 1e-5) }, true},
-		fast("GaussianEpsilon(0.3, 1e5, 1e-5)", func() (Interval, error) { return GaussianEpsilon(0.3, 1e5, 1e-5) }),
-		fast("SGMEpsilon(q=1, 2, 10, 1e-300)", func() (Interval, error) { return SGMEpsilon([]Phase{{1, 2, 10}}, 1e-300) }),
+		slow("RREpsilon(0.6, 1e7, 1e-5)", func() (Interval, error) { return RREpsilon(0.6, 1e7, 1e-5) }),
+		mid("GaussianEpsilon(0.3, 1e5, 1e-5)", func() (Interval, error) { return GaussianEpsilon(0.3, 1e5, 1e-5) }),
+		mid("SGMEpsilon(q=1, 2, 10, 1e-300)", func() (Interval, error) { return SGMEpsilon([]Phase{{1, 2, 10}}, 1e-300) }),
 		fast("SGMEpsilon(q=0.999, 0.5, 2, 1e-5)", func() (Interval, error) { return SGMEpsilon([]Phase{{0.999, 0.5, 2}}, 1e-5) }),
-		{"SGMEpsilon(q=0.01, 0.05, 10, 1e-5)", func() (Interval, error) { return SGMEpsilon([]Phase{{0.01, 0.05, 10}}, 1e-5) }, true},
+		slow("SGMEpsilon(q=0.01, 0.05, 10, 1e-5)", func() (Interval, error) { return SGMEpsilon([]Phase{{0.01, 0.05, 10}}, 1e-5) }),
 		fast("SGMEpsilon(q=0.01, 5000, 10, 1e-5)", func() (Interval, error) { return SGMEpsilon([]Phase{{0.01, 5000, 10}}, 1e-5) }),
-		{"Epsilon(SGM 0.01, 1, 1e9)", func() (Interval, error) { return Epsilon(ctx, sgm(0.01, 1, 1e9), 1e-5) }, true},
-		{"LaplaceDelta(1, 1e6, 1)", func() (Interval, error) { return LaplaceDelta(1, 1e6, 1) }, true},
-		{"Delta(SGM 0.01, 1, 1000, 700)", func() (Interval, error) { return Delta(ctx, sgm(0.01, 1, 1000), 700) }, true},
-		fast("Delta(SGM 0.01, 1, 1000, MaxFloat)", func() (Interval, error) { return Delta(ctx, sgm(0.01, 1, 1000), math.MaxFloat64) }),
+		slow("Epsilon(SGM 0.01, 1, 1e9)", func() (Interval, error) { return Epsilon(ctx, sgm(0.01, 1, 1e9), 1e-5) }),
+		slow("LaplaceDelta(1, 1e6, 1)", func() (Interval, error) { return LaplaceDelta(1, 1e6, 1) }),
+		slow("Delta(SGM 0.01, 1, 1000, 700)", func() (Interval, error) { return Delta(ctx, sgm(0.01, 1, 1000), 700) }),
+		mid("Delta(SGM 0.01, 1, 1000, MaxFloat)", func() (Interval, error) { return Delta(ctx, sgm(0.01, 1, 1000), math.MaxFloat64) }),
 		fast("Epsilon(SGM 0.01, 1, 1000, 1)", func() (Interval, error) { return Epsilon(ctx, sgm(0.01, 1, 1000), 1) }),
 		fast("Epsilon(SGM 0.01, 1, 1000, 0.999)", func() (Interval, error) { return Epsilon(ctx, sgm(0.01, 1, 1000), 0.999) }),
 		fast("Epsilon(SGM 0.01, 1, 1000, 1e-300)", func() (Interval, error) { return Epsilon(ctx, sgm(0.01, 1, 1000), 1e-300) }),
-		{"Epsilon(SGM 0.01, 1, 2^40)", func() (Interval, error) { return Epsilon(ctx, sgm(0.01, 1, 1<<40), 1e-5) }, true},
+		slow("Epsilon(SGM 0.01, 1, 2^40)", func() (Interval, error) { return Epsilon(ctx, sgm(0.01, 1, 1<<40), 1e-5) }),
 		slow("Epsilon(EpsDelta x 2^40)", func() (Interval, error) {
 			return Epsilon(ctx, Composition{Terms: []Term{{EpsilonDelta{1e-6, 0}, 1 << 40}}}, 1e-5)
 		}),
 	}
 	runSlow := !testtier.Sampled(t, "the rows of 2^40 and 1e9 steps and delta(700), 30 to 60 s each")
+	runMid := !testtier.Short(t, "the rows of 1e5 and 1e6 steps, delta 1e-300 and eps MaxFloat64, 1 to 2 s each")
 	for _, c := range calls {
-		if c.slow && !runSlow {
+		if c.slow && !runSlow || c.mid && !runMid {
 			continue
 		}
 		t0 := time.Now()

@@ -1033,6 +1033,7 @@ def Laplace(b, alpha):
 // took one number for every function: the slowest function's limit was
 // every hang's cost.)
 func TestPythonRunnerTimeoutPerFunction(t *testing.T) {
+	testtier.SkipShort(t, "the kit's per-function time limits, which wait 4 s for the sleeps they catch")
 	py, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("python3 not found")
