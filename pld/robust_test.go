@@ -100,3 +100,24 @@ func TestEpsilonHeavyTopAtom(t *testing.T) {
 		t.Errorf("Delta at eps's ends: %v, %v (%v, %v); want the first to reach %g and the second to allow it", lo, hi, err1, err2, delta)
 	}
 }
+
+// A Gaussian of noise below 0.45 beside another event is composed as a
+// sampled Gaussian at q = 1, whose loss at the lower cut, log1p(expm1(y))
+// with y < -37, was -Inf: the grid was sized from it and the call
+// panicked (makeslice). The answer is held between two exact bounds:
+// composing with Laplace(b) moves delta(eps) between the Gaussian's own
+// delta at eps (dropping the Laplace output is post-processing) and at
+// eps - 1/b (the Laplace step is 1/b-DP).
+func TestSmallSigmaGaussianBesideAnEvent(t *testing.T) {
+	const b = 1
+	for _, sigma := range []float64{0.3, 0.2} {
+		c := Composition{Terms: []Term{{Laplace{b}, 1}, {Gaussian{sigma}, 1}}}
+		for _, eps := range []float64{0, 2} {
+			got, err := Delta(context.Background(), c, eps, Options{H: 0x1p-8})
+			lo, hi := gaussDelta64(sigma, 1, eps), gaussDelta64(sigma, 1, eps-1.0/b)
+			if err != nil || !(got.Hi >= lo*(1-1e-9) && got.Lo <= hi*(1+1e-9)) {
+				t.Errorf("Laplace(%g) + Gaussian(%g): Delta(%g) = %v, %v; want within [%.10g, %.10g]", float64(b), sigma, eps, got, err, lo, hi)
+			}
+		}
+	}
+}

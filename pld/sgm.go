@@ -209,9 +209,29 @@ func sgmX(g, q, s2 float64) xb {
 	return xb{x, err}
 }
 
-// sgmLoss returns the remove-direction loss at x.
+// sgmLoss returns the remove-direction loss at x. At q = 1 it is the
+// exponent itself: log1p(expm1(y)) is -Inf once e^y is below an ulp of 1
+// (y < -37), and a cut at -Inf sized a grid from it.
 func sgmLoss(x, q, s2 float64) float64 {
-	return math.Log1p(q * math.Expm1((2*x-1)/(2*s2)))
+	y := (2*x - 1) / (2 * s2)
+	if q == 1 {
+		return y
+	}
+	return math.Log1p(q * math.Expm1(y))
+}
+
+// maxStepCells bounds the cells of one step before they are allocated
+// (the grid's own size check comes after): 2^28 cells is 20 GB.
+const maxStepCells = 1 << 28
+
+// cellCount is kmax - kmin + 1, or an error when it is not a size a
+// step's cells can have (the ends from a cut that is not finite).
+func cellCount(kminF, kmaxF float64) (int, error) {
+	n := kmaxF - kminF + 1
+	if !(n <= maxStepCells) || math.IsNaN(kminF) {
+		return 0, &tooLargeErr{"grid", "one step's losses span more cells than the grid can hold"}
+	}
+	return int(math.Max(n, 1)), nil
 }
 
 // sgmCells discretises one SGM step in direction add (false: remove).
@@ -261,17 +281,18 @@ func sgmCells(q, sigma, h, lambda, stepTail float64, add bool) (kmin int, cells 
 	// remove: cells cover (g_kmin, g_kmax+1] ⊇ (Llo, Lhi]; add: losses -L.
 	var loCutUsed bool // remove: x lower cut in force (else x from -Inf)
 	if !add {
+		kminF := math.Floor(Llo / h)
 		if q < 1 && Llo-lmin < h/2 {
-			kmin = int(math.Floor(lmin / h))
+			kminF = math.Floor(lmin / h)
 		} else {
-			kmin = int(math.Floor(Llo / h))
 			loCutUsed = true
 		}
-		kmax := int(math.Ceil(Lhi/h)) - 1
-		if kmax < kmin {
-			kmax = kmin
+		n, err := cellCount(kminF, math.Ceil(Lhi/h)-1)
+		if err != nil {
+			return 0, nil, sc{}, sc{}, err
 		}
-		cells = make([]cell, kmax-kmin+1)
+		kmin = int(kminF)
+		cells = make([]cell, n)
 		bnd := make([]xb, len(cells)+1)
 		for i := range bnd {
 			g := float64(kmin+i) * h
@@ -298,25 +319,20 @@ func sgmCells(q, sigma, h, lambda, stepTail float64, add bool) (kmin int, cells 
 	// add: loss L' = -L(x), decreasing in x. Cells j: L' in (g_j, g_(j+1)]
 	// <=> x in [x(-g_(j+1)), x(-g_j)].
 	topCut := true
-	var kmax int
-	if q < 1 && -Llo-(-lmin) > -h/2 && false {
-		topCut = false
-	}
+	kmaxF := math.Ceil(-Llo/h) - 1
 	if q < 1 {
-		// the top cell contains the largest loss -log(1-q), reached as x -> -Inf
-		kmax = int(math.Ceil(-lmin/h)) - 1
+		// the top cell contains the largest loss -log(1-q), reached as
+		// x -> -Inf: no cut
+		kmaxF = math.Ceil(-lmin/h) - 1
 		topCut = false
-		if -Llo < -lmin-h { // the cut is below the top: keep it simple, no cut
-			topCut = false
-		}
-	} else {
-		kmax = int(math.Ceil(-Llo/h)) - 1
 	}
-	kmin = int(math.Floor(-Lhi / h))
-	if kmax < kmin {
-		kmax = kmin
+	kminF := math.Floor(-Lhi / h)
+	n, err := cellCount(kminF, kmaxF)
+	if err != nil {
+		return 0, nil, sc{}, sc{}, err
 	}
-	cells = make([]cell, kmax-kmin+1)
+	kmin = int(kminF)
+	cells = make([]cell, n)
 	bnd := make([]xb, len(cells)+1) // bnd[i] = x(-g_(kmin+i)), decreasing in i
 	for i := range bnd {
 		g := float64(kmin+i) * h
