@@ -551,6 +551,13 @@ func (p *plan) dirDelta(ctx context.Context, d int, eps, floor float64, o Option
 	// tail budget: 2^-30 of the Chernoff estimate e^(K - lambda eps), an
 	// estimate above delta(eps) (it only places the cuts)
 	tail := math.Ldexp(math.Exp(K(lam)-lam*eps), -30)
+	// a discrete step of count 1 is mixed in exactly (mix.go); the whole
+	// run's tilt still centres the rest where the reads fall
+	read := func(c *composed) Interval { return c.delta(eps) }
+	if mx, rest, ok := p.splitMixed(d); ok {
+		terms = rest
+		read = func(c *composed) Interval { return mx.profile(c.delta)(eps) }
+	}
 	h, fixed := p.firstH(), o.H > 0
 	if fixed {
 		h = gridH(o.H)
@@ -566,7 +573,7 @@ func (p *plan) dirDelta(ctx context.Context, d int, eps, floor float64, o Option
 			}
 			return best, precisionOr(err, "Delta")
 		}
-		iv := c.delta(eps)
+		iv := read(c)
 		best.Lo, best.Hi = math.Max(best.Lo, iv.Lo), math.Min(best.Hi, iv.Hi)
 		if fixed || best.RelWidth() <= o.width() || best.Hi <= floor {
 			return best, nil
@@ -987,12 +994,17 @@ func (p *plan) refineEpsilon(ctx context.Context, delta float64, o Options) (Int
 // and whether its composition was coarsened.
 func (p *plan) dirEpsilon(ctx context.Context, d int, delta, h, lam float64, o Options) (Interval, bool, error) {
 	terms := p.dirs[d]
+	mx, rest, split := p.splitMixed(d)
 	prof := func(c *composed) func(float64) Interval {
+		read := c.delta
+		if split {
+			read = mx.profile(c.delta)
+		}
 		return func(eps float64) Interval {
 			if iv, ok := p.beyond(d, eps); ok {
 				return iv
 			}
-			return c.delta(eps)
+			return read(eps)
 		}
 	}
 	if am, n, ok := p.latticeOnly(d); ok {
@@ -1007,6 +1019,9 @@ func (p *plan) dirEpsilon(ctx context.Context, d int, delta, h, lam float64, o O
 	}
 	// The run's +Inf mass is added to the upper delta: a budget of
 	// delta width 2^-10 moves eps's upper end by far less than the width.
+	if split {
+		terms = rest
+	}
 	c, err := composeRun(ctx, terms, h, lam, delta*o.width()*0x1p-10, o.maxGrid())
 	if err != nil {
 		return Interval{}, false, err
