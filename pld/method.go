@@ -97,6 +97,10 @@ package pld
 // discrete Laplace, (eps, delta), the exponential mechanism's bounds) are
 // first composed exactly on their own lattice (lattice.go, latticeRun)
 // and regridded once (regrid), so their atoms are not smeared n times.
+// A discrete event of count 1 with at most 16 atoms beside other events
+// is not put on the grid at all: its atoms are mixed into the others'
+// composed profile, delta = tau + sum_a p_a delta_R(eps - l_a) (mix.go),
+// each read of delta_R rounded outward.
 // The measures are tilted, p_k e^(lambda g_k), lambda >= 0 near the
 // saddle point of the query (tiltEps, tiltDelta: golden-section search on
 // the cumulant K(lambda) - lambda eps), so that the float64 FFT's absolute

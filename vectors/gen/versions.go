@@ -37,7 +37,7 @@ var FileVersions = map[string]int{
 	"zcdp_tight.json":              1,
 	"dgauss_tree_repeat.json":      1,
 	"profile.json":                 3,
-	"event_profile.json":           2,
+	"event_profile.json":           3,
 	"tfprivacy/sgm_rdp.json":       2,
 	"tfprivacy/dpsgd_epsilon.json": 2,
 	"tfprivacy/expectations.json":  1,
