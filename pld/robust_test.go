@@ -121,3 +121,21 @@ func TestSmallSigmaGaussianBesideAnEvent(t *testing.T) {
 		}
 	}
 }
+
+// An upper end is a bound: the sampled Gaussian's loss is unbounded, so
+// its delta is positive at every finite eps, and at eps = 1e300 the sum
+// that bounds it underflows. It returned [0, 0], a claim that delta is 0;
+// the upper end is now the least positive float64. Beyond a loss bound
+// delta is exactly 0 and stays [0, 0].
+func TestDeltaUpperEndNeverUnderflowsToZero(t *testing.T) {
+	ctx := context.Background()
+	sgm := Composition{Terms: []Term{{SampledGaussian{0.01, 1}, 100}}}
+	got, err := Delta(ctx, sgm, 1e300)
+	if err != nil || got.Lo != 0 || !(got.Hi > 0) {
+		t.Errorf("Delta(SGM, 1e300) = %v, %v; want [0, h] with h > 0", got, err)
+	}
+	lap := Composition{Terms: []Term{{Laplace{1}, 3}}}
+	if got, err := Delta(ctx, lap, 40); err != nil || got != (Interval{0, 0}) {
+		t.Errorf("Delta(3 x Laplace(1), 40) = %v, %v; want [0, 0] (the losses are at most 3)", got, err)
+	}
+}

@@ -267,6 +267,8 @@ func (p *plan) beyond(d int, eps float64) (Interval, bool) {
 //	Delta(ctx, c, -Inf) = [1, 1]
 //	Delta(ctx, c with a NonPrivate event, eps) = [1, 1]
 //	Delta(ctx, c with no privacy cost, eps) = [0, 0] for eps >= 0
+//	Delta(ctx, c, eps beyond every loss c can have) = the mass at +Inf
+//	Delta(ctx, c, eps whose delta is below float64's range) = [0, 5e-324]: Hi is never 0 where delta may be positive
 func Delta(ctx context.Context, c Composition, eps float64, opts ...Options) (Interval, error) {
 	const fn = "Delta"
 	p, err := makePlan(fn, c)
@@ -365,6 +367,9 @@ func (p *plan) delta(ctx context.Context, eps float64, o Options) (Interval, err
 		var err error
 		if !ok {
 			iv, err = p.dirDelta(ctx, d, eps, res.Lo, o)
+			// below the loss bound delta may be positive: an upper end
+			// that underflowed to 0 is raised to the least positive value
+			iv.Hi = math.Max(iv.Hi, math.SmallestNonzeroFloat64)
 		}
 		if err != nil && !errors.Is(err, ErrPrecision) {
 			return Interval{0, 1}, err
@@ -372,7 +377,7 @@ func (p *plan) delta(ctx context.Context, eps float64, o Options) (Interval, err
 		firstE = firstErr(firstE, err)
 		res.Lo, res.Hi = math.Max(res.Lo, iv.Lo), math.Max(res.Hi, iv.Hi)
 	}
-	if res.RelWidth() <= o.width() || res.Hi == 0 {
+	if res.RelWidth() <= o.width() || res.Hi <= math.SmallestNonzeroFloat64 {
 		firstE = nil
 	}
 	return res, firstE
