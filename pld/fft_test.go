@@ -87,7 +87,7 @@ func TestSplitSquareBound(t *testing.T) {
 		h = 0x1p-12 // a quarter of the cells; the exact convolution is quadratic
 	}
 	lam := tiltForDelta([]Phase{{q, s, 1000}}, 1e-5, false)
-	kmin, cells, lt, rt, err := sgmCells(q, s, h, lam, 1e-16, false)
+	kmin, cells, lt, rt, err := sgmCells(q, s, h, cut{lambda: lam, tail: 1e-16}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,8 +49,12 @@ type measure interface {
 
 // cut says where a continuous loss may be cut: lambda is the tilt the
 // run uses, tail > 0 a budget for the P-mass beyond each cut (0: place
-// the cuts by the tilt alone).
-type cut struct{ lambda, tail float64 }
+// the cuts by the tilt alone). maxCells > 0 refuses a step of more cells
+// before they are computed (the grid's budget; 0: maxStepCells).
+type cut struct {
+	lambda, tail float64
+	maxCells     int
+}
 
 // stepCells is one step on the grid: cells (g_(kmin+i), g_(kmin+i+1)],
 // the P-mass below the first (leftTail: the upper measure puts it at the

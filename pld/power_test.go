@@ -13,7 +13,7 @@ func composeBySquaring(t *testing.T, terms []runTerm, h, lam float64) *composed 
 	ctx := context.Background()
 	var acc *tmeas
 	for _, r := range terms {
-		sg, err := stepOf(r.up, r.lo, h, cut{lam, 0}, 1<<22)
+		sg, err := stepOf(r.up, r.lo, h, cut{lambda: lam}, 1<<22)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -51,7 +51,7 @@ func TestPowerFFTAgreesWithSquaring(t *testing.T) {
 		var steps []tmeas
 		var counts []int64
 		for _, r := range terms {
-			sg, err := stepOf(r.up, r.lo, h, cut{c.lam, 0}, 1<<22)
+			sg, err := stepOf(r.up, r.lo, h, cut{lambda: c.lam}, 1<<22)
 			if err != nil {
 				t.Fatal(err)
 			}

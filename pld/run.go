@@ -769,7 +769,7 @@ func composeRun(ctx context.Context, terms []runTerm, h, lambda, tail float64, m
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		m, sg, n, n1, err := termStep(ctx, t, h, cut{lambda, stepTail}, maxGrid, maxLen)
+		m, sg, n, n1, err := termStep(ctx, t, h, cut{lambda: lambda, tail: stepTail}, maxGrid, maxLen)
 		if err != nil {
 			return nil, err
 		}
@@ -847,6 +847,7 @@ func termStep(ctx context.Context, t runTerm, h float64, c cut, maxGrid, maxLen 
 // stepOf discretises one step: the upper measure from up's cells, the
 // lower from lo's (the same cells when lo == up).
 func stepOf(up, lo measure, h float64, c cut, maxGrid int) (stepGrid, error) {
+	c.maxCells = maxGrid
 	cu, err := up.cells(h, c)
 	if err != nil {
 		return stepGrid{}, err

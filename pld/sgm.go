@@ -104,7 +104,7 @@ func (m sgmMeasure) key() string {
 }
 
 func (m sgmMeasure) cells(h float64, c cut) (stepCells, error) {
-	kmin, cells, lt, rt, err := sgmCells(m.q, m.sigma, h, c.lambda, c.tail, m.add)
+	kmin, cells, lt, rt, err := sgmCells(m.q, m.sigma, h, c, m.add)
 	// the left tail's losses are below g_kmin plus its boundary's error
 	// (at most h/4): below g_(kmin+1)
 	return stepCells{kmin: kmin, cells: cells, leftTail: lt, leftK: kmin + 1, rightTail: rt}, err
@@ -220,16 +220,23 @@ func sgmLoss(x, q, s2 float64) float64 {
 	return math.Log1p(q * math.Expm1(y))
 }
 
-// maxStepCells bounds the cells of one step before they are allocated
-// (the grid's own size check comes after): 2^28 cells is 20 GB.
+// maxStepCells bounds the cells of one step when the cut gives no
+// budget: 2^28 cells is 20 GB.
 const maxStepCells = 1 << 28
 
-// cellCount is kmax - kmin + 1, or an error when it is not a size a
-// step's cells can have (the ends from a cut that is not finite).
-func cellCount(kminF, kmaxF float64) (int, error) {
+// cellCount is kmax - kmin + 1, or an error when it is above the cut's
+// budget (checked before the cells are computed: a Gaussian of noise
+// 0.03 spans 3.7 million cells at h = 2^-10, 8 s of work that
+// Options.MaxGrid then refused) or not a size at all (an end from a
+// cut that is not finite).
+func cellCount(kminF, kmaxF float64, ct cut) (int, error) {
+	limit := maxStepCells
+	if ct.maxCells > 0 {
+		limit = min(limit, ct.maxCells)
+	}
 	n := kmaxF - kminF + 1
-	if !(n <= maxStepCells) || math.IsNaN(kminF) {
-		return 0, &tooLargeErr{"grid", "one step's losses span more cells than the grid can hold"}
+	if !(n <= float64(limit)) || math.IsNaN(kminF) {
+		return 0, &tooLargeErr{"grid", "a step's grid is larger than Options.MaxGrid"}
 	}
 	return int(math.Max(n, 1)), nil
 }
@@ -244,7 +251,8 @@ func cellCount(kminF, kmaxF float64) (int, error) {
 // cut far out for mass that is negligible untilted (small q, many steps:
 // the grid then spans losses up to ~20 for a step whose losses are within
 // 1e-3, and the FFT's error grows with the vectors' length).
-func sgmCells(q, sigma, h, lambda, stepTail float64, add bool) (kmin int, cells []cell, leftTail, rightTail sc, err error) {
+func sgmCells(q, sigma, h float64, ct cut, add bool) (kmin int, cells []cell, leftTail, rightTail sc, err error) {
+	lambda, stepTail := ct.lambda, ct.tail
 	s := sigma
 	s2 := s * s
 	c := 1 / s
@@ -287,7 +295,7 @@ func sgmCells(q, sigma, h, lambda, stepTail float64, add bool) (kmin int, cells 
 		} else {
 			loCutUsed = true
 		}
-		n, err := cellCount(kminF, math.Ceil(Lhi/h)-1)
+		n, err := cellCount(kminF, math.Ceil(Lhi/h)-1, ct)
 		if err != nil {
 			return 0, nil, sc{}, sc{}, err
 		}
@@ -327,7 +335,7 @@ func sgmCells(q, sigma, h, lambda, stepTail float64, add bool) (kmin int, cells 
 		topCut = false
 	}
 	kminF := math.Floor(-Lhi / h)
-	n, err := cellCount(kminF, kmaxF)
+	n, err := cellCount(kminF, kmaxF, ct)
 	if err != nil {
 		return 0, nil, sc{}, sc{}, err
 	}

@@ -58,7 +58,7 @@ func TestStepMassNoSliverOverH(t *testing.T) {
 	for _, add := range []bool{false, true} {
 		for _, h := range hs {
 			q, s, lam := 256.0/60000, 1.1, 10.0
-			kmin, cells, lt, rt, err := sgmCells(q, s, h, lam, 0, add)
+			kmin, cells, lt, rt, err := sgmCells(q, s, h, cut{lambda: lam}, add)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -80,7 +80,7 @@ func TestStepMassNoSliverOverH(t *testing.T) {
 // h = 2^-12, 1.1% of the composed mass after 10,000 steps).
 func TestStepLowerKeepsMass(t *testing.T) {
 	q, s, lam, h := 256.0/60000, 1.1, 10.0, 0x1p-12
-	kmin, cells, lt, rt, err := sgmCells(q, s, h, lam, 0, false)
+	kmin, cells, lt, rt, err := sgmCells(q, s, h, cut{lambda: lam}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestStepLowerKeepsMass(t *testing.T) {
 // grew as h fell, from 0.17175 at h = 2^-17 to 0.1805 at 2^-24).
 func TestStepUpperMassFineGrid(t *testing.T) {
 	q, s, lam, h := 1e-4, 2.0, 60.0, 0x1p-20
-	kmin, cells, lt, rt, err := sgmCells(q, s, h, lam, 1e-17, false)
+	kmin, cells, lt, rt, err := sgmCells(q, s, h, cut{lambda: lam, tail: 1e-17}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
