@@ -1,9 +1,6 @@
 package vectors_test
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -13,44 +10,28 @@ import (
 
 	"github.com/rdpcheck/rdpcheck/vectors"
 	"github.com/rdpcheck/rdpcheck/vectors/schema"
+	"github.com/rdpcheck/rdpcheck/vectors/score"
 )
 
 // dpaccAnswers reads one of dp_accounting's answer files in
 // peers/events/answers (written by peers/events/make_event_peers.sh through
-// the kit): tcId to value, for the tests it answered with a number.
+// the kit) with rdpcheck score's parser: tcId to value, for the tests it
+// answered with a number.
 func dpaccAnswers(t *testing.T, name string) map[int]float64 {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("..", "peers", "events", "answers", name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[int]float64{}
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for sc.Scan() {
-		var a struct {
-			TcID  int             `json:"tcId"`
-			Value json.RawMessage `json:"value"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &a); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if a.Value == nil {
-			continue // an error or a refusal
-		}
-		var v float64
-		if err := json.Unmarshal(a.Value, &v); err != nil {
-			var s string
-			if err := json.Unmarshal(a.Value, &s); err != nil {
-				t.Fatalf("%s, tcId %d: value %s", name, a.TcID, a.Value)
-			}
-			if v, err = strconv.ParseFloat(s, 64); err != nil {
-				t.Fatalf("%s, tcId %d: value %q", name, a.TcID, s)
-			}
-		}
-		out[a.TcID] = v
-	}
-	if err := sc.Err(); err != nil {
+	ans, err := score.Parse(b, name, "jsonl")
+	if err != nil {
 		t.Fatal(err)
+	}
+	out := map[int]float64{}
+	for id, a := range ans {
+		if !a.Rejected && !a.Unsupported && !a.Hang && a.Crashed == "" && a.AdapterError == "" {
+			out[id] = a.Value
+		}
 	}
 	return out
 }
