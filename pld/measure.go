@@ -56,6 +56,30 @@ type cut struct {
 	maxCells     int
 }
 
+// maxStepCells bounds the cells of one step when the cut gives no
+// budget: 2^28 cells is 20 GB.
+const maxStepCells = 1 << 28
+
+// cellCount is kmax - kmin + 1, or an error when it is above the cut's
+// budget (checked before the cells are computed: a Gaussian of noise
+// 0.03 spans 3.7 million cells at h = 2^-10, 8 s of work that
+// Options.MaxGrid then refused) or not a size at all (an end whose loss
+// is not a finite number).
+func cellCount(kminF, kmaxF float64, ct cut) (int, error) {
+	if math.IsNaN(kminF) || math.IsNaN(kmaxF) || math.IsInf(kminF, 0) || math.IsInf(kmaxF, 0) {
+		return 0, &precisionErr{"grid", "a step's loss at an end of its kept range is not a finite number"}
+	}
+	limit := maxStepCells
+	if ct.maxCells > 0 {
+		limit = min(limit, ct.maxCells)
+	}
+	n := kmaxF - kminF + 1
+	if n > float64(limit) {
+		return 0, &tooLargeErr{"grid", "a step's grid is larger than Options.MaxGrid"}
+	}
+	return int(math.Max(n, 1)), nil
+}
+
 // stepCells is one step on the grid: cells (g_(kmin+i), g_(kmin+i+1)],
 // the P-mass below the first (leftTail: the upper measure puts it at the
 // grid point leftK, above every loss it holds; the lower drops it) and
