@@ -193,9 +193,9 @@ func TestInversionMatchesGaussianClosedForm(t *testing.T) {
 }
 
 // Long runs against the inversion: pld's delta interval must hold the
-// inverted delta (up to the inversion's own invTol). The two rows at q =
-// 1e-4 and 0.01 are docs/pld_region.md's rows where dp_accounting's
-// pessimistic eps falls below rdpcheck's lower end. There the inversion
+// inverted delta (up to the inversion's own invTol). The rows at q = 1e-4,
+// sigma 0.5 and q = 0.01, sigma 0.3 and 1 are docs/pld_region.md's rows
+// where dp_accounting's pessimistic eps falls below rdpcheck's lower end. There the inversion
 // brackets eps(1e-10): delta(5.08436) = 1.00001195e-10 and delta(5.08437) =
 // 9.9997978e-11; delta(379.7089) = 1.00001517e-10 and delta(379.7091) =
 // 9.9998363e-11 (each moving by less than 6e-11 under the checks above),
@@ -213,6 +213,7 @@ func TestLongRunsAgainstInversion(t *testing.T) {
 		{0.1, 2, 10000, 10, Options{Width: 0.05}, 0},
 		{0.5, 10, 10000, 20, Options{Width: 0.05}, 0},
 		{1e-4, 0.5, 10000, 5.084, Options{H: 0x1p-12}, 1},
+		{0.01, 1, 1000000, 166.7595105, Options{Width: 0.05}, 1},
 		{1e-4, 0.5, 10000, 5.0844, Options{}, 2},
 		{0.01, 0.3, 10000, 379.7071, Options{H: 0x1p-12}, 2},
 		{0.01, 0.3, 10000, 379.7109, Options{}, 2},
@@ -240,15 +241,27 @@ func TestLongRunsAgainstInversion(t *testing.T) {
 			t.Errorf("SGMDelta(q %g, sigma %g, %d steps, eps %g, %+v) = %v, outside the inversion's %.10g", r.q, r.s, r.n, r.eps, r.opt, iv, want)
 		}
 	}
-	if tier < 2 {
-		return
-	}
-	// The brackets docs/findings.md cites.
-	for _, b := range []struct{ q, s, lo, hi float64 }{{1e-4, 0.5, 5.08436, 5.08437}, {0.01, 0.3, 379.7089, 379.7091}} {
-		dlo, _ := invDelta(b.q, b.s, 10000, b.lo)
-		dhi, _ := invDelta(b.q, b.s, 10000, b.hi)
-		if dlo <= 1e-10*(1+invTol) || dhi >= 1e-10*(1-invTol) {
-			t.Errorf("q %g, sigma %g, 1e4 steps: delta(%g) = %.10g, delta(%g) = %.10g: eps(1e-10) is not between them", b.q, b.s, b.lo, dlo, b.hi, dhi)
+	// The brackets docs/findings.md cites: eps(1e-10) between lo and hi,
+	// each side clear of the inversion's own change. The 1e6-step rows'
+	// lo is dp_accounting's answer, hi rdpcheck's upper end.
+	for _, b := range []struct {
+		q, s   float64
+		n      int
+		lo, hi float64
+		tier   int
+	}{
+		{0.01, 1, 1000000, 166.5707767, 166.849609375, 1},
+		{0.01, 0.5, 1000000, 1751.2178, 1753.03125, 1},
+		{1e-4, 0.5, 10000, 5.08436, 5.08437, 2},
+		{0.01, 0.3, 10000, 379.7089, 379.7091, 2},
+	} {
+		if b.tier > tier {
+			continue
+		}
+		dlo, clo := invDelta(b.q, b.s, b.n, b.lo)
+		dhi, chi := invDelta(b.q, b.s, b.n, b.hi)
+		if dlo <= 1e-10*(1+2*clo) || dhi >= 1e-10*(1-2*chi) {
+			t.Errorf("q %g, sigma %g, %d steps: delta(%g) = %.10g (change %.2g), delta(%g) = %.10g (change %.2g): eps(1e-10) is not between them", b.q, b.s, b.n, b.lo, dlo, clo, b.hi, dhi, chi)
 		}
 	}
 }
