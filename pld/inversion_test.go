@@ -103,21 +103,7 @@ func (v inversion) saddle(eps, hx float64) float64 {
 		l, _, _ := v.logMoment(c, hx)
 		return float64(v.n)*l - c*eps - math.Log(c*(c+1))
 	}
-	a, b := 1e-3, 60.0
-	g := (math.Sqrt(5) - 1) / 2
-	x1, x2 := b-g*(b-a), a+g*(b-a)
-	f1, f2 := f(x1), f(x2)
-	for b-a > 1e-6 {
-		if f1 < f2 {
-			b, x2, f2 = x2, x1, f1
-			x1 = b - g*(b-a)
-			f1 = f(x1)
-		} else {
-			a, x1, f1 = x1, x2, f2
-			x2 = a + g*(b-a)
-			f2 = f(x2)
-		}
-	}
+	a, b := goldenMin(f, 1e-3, 60, 60) // 60 steps leave 60 * 0.618^60, 1e-11
 	return (a + b) / 2
 }
 

@@ -694,6 +694,26 @@ func tiltEps(K func(float64) float64, eps float64) float64 {
 	return (a + b) / 2
 }
 
+// goldenMin narrows [a, b], where f is unimodal, around f's minimum by n
+// golden-section steps and returns the bracket left.
+func goldenMin(f func(float64) float64, a, b float64, n int) (float64, float64) {
+	g := (math.Sqrt(5) - 1) / 2
+	c, d := b-g*(b-a), a+g*(b-a)
+	fc, fd := f(c), f(d)
+	for i := 0; i < n; i++ {
+		if fc < fd {
+			b, d, fd = d, c, fc
+			c = b - g*(b-a)
+			fc = f(c)
+		} else {
+			a, c, fc = c, d, fd
+			d = a + g*(b-a)
+			fd = f(d)
+		}
+	}
+	return a, b
+}
+
 // tiltDelta minimises the Chernoff estimate (K(lambda) - log delta)/lambda.
 func tiltDelta(K func(float64) float64, delta float64) float64 {
 	f := func(l float64) float64 { return (K(l) - math.Log(delta)) / l }
@@ -717,21 +737,7 @@ func tiltDelta(K func(float64) float64, delta float64) float64 {
 			return math.Min(256, math.Max(0x1p-24, -math.Log(delta)/math.Sqrt(v)))
 		}
 	}
-	a, b := math.Log(bl/2), math.Log(math.Min(2*bl, 256))
-	g := (math.Sqrt(5) - 1) / 2
-	c, d := b-g*(b-a), a+g*(b-a)
-	fc, fd := f(math.Exp(c)), f(math.Exp(d))
-	for i := 0; i < 16; i++ {
-		if fc < fd {
-			b, d, fd = d, c, fc
-			c = b - g*(b-a)
-			fc = f(math.Exp(c))
-		} else {
-			a, c, fc = c, d, fd
-			d = a + g*(b-a)
-			fd = f(math.Exp(d))
-		}
-	}
+	a, b := goldenMin(func(x float64) float64 { return f(math.Exp(x)) }, math.Log(bl/2), math.Log(math.Min(2*bl, 256)), 16)
 	if l := math.Exp((a + b) / 2); f(l) < best {
 		return l
 	}
