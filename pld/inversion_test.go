@@ -180,12 +180,13 @@ func TestInversionMatchesGaussianClosedForm(t *testing.T) {
 
 // Long runs against the inversion: pld's delta interval must hold the
 // inverted delta (up to the inversion's own invTol). The rows at q = 1e-4,
-// sigma 0.5 and q = 0.01, sigma 0.3 and 1 are docs/pld_region.md's rows
-// where dp_accounting's pessimistic eps falls below rdpcheck's lower end. There the inversion
-// brackets eps(1e-10): delta(5.08436) = 1.00001195e-10 and delta(5.08437) =
-// 9.9997978e-11; delta(379.7089) = 1.00001517e-10 and delta(379.7091) =
-// 9.9998363e-11 (each moving by less than 6e-11 under the checks above),
-// while dp_accounting prints 5.080555 and 379.6920.
+// sigma 0.5 and q = 0.01, sigma 0.3, 0.5 and 1 are docs/pld_region.md's
+// rows where dp_accounting's pessimistic eps falls below rdpcheck's lower
+// end. At the 1e4-step ones the inversion brackets eps(1e-10):
+// delta(5.08436) = 1.00001195e-10 and delta(5.08437) = 9.9997978e-11;
+// delta(379.7089) = 1.00001517e-10 and delta(379.7091) = 9.9998363e-11
+// (each moving by less than 6e-11 under the checks above), while
+// dp_accounting prints 5.080555 and 379.6920.
 func TestLongRunsAgainstInversion(t *testing.T) {
 	type row struct {
 		q, s float64
@@ -208,7 +209,7 @@ func TestLongRunsAgainstInversion(t *testing.T) {
 	if testtier.Sampled(t, "the region rows at default options, 10 to 40 s each") {
 		tier = 1
 	}
-	if testtier.Short(t, "the row at q = 1e-4, sigma = 0.5 (5 s)") {
+	if testtier.Short(t, "the rows at q = 1e-4, sigma 0.5 and the 1e6-step rows (8 s)") {
 		tier = 0
 	}
 	for _, r := range rows {
