@@ -57,7 +57,7 @@ func (v inversion) logMoment(c, hx float64) (logM float64, b, w []float64) {
 		y := (2*x - 1) / (2 * s2)
 		lr := y // log r = log(mixture/N(0)) at x
 		if v.q < 1 {
-			lr = logAddExp(math.Log1p(-v.q), math.Log(v.q)+y)
+			lr = logAdd(math.Log1p(-v.q), math.Log(v.q)+y)
 		}
 		e := -x*x/(2*s2) + (1+c)*lr
 		lb := lr
@@ -87,13 +87,6 @@ func (v inversion) logMoment(c, hx float64) (logM float64, b, w []float64) {
 		panic("inversion: the x range cuts the integrand")
 	}
 	return m + math.Log(sum*hx/(v.s*math.Sqrt(2*math.Pi))), kb, kw
-}
-
-func logAddExp(a, b float64) float64 {
-	if a < b {
-		a, b = b, a
-	}
-	return a + math.Log1p(math.Exp(b-a))
 }
 
 // saddle minimises n log M(c) - c eps - log(c(c+1)) over c in (0, 60) by
